@@ -1,0 +1,227 @@
+//! Layout generators: a fast random legal layout for every ruleset, and Perelman's layout
+//! (RULES.md, seed 001): the multi-cell ships packed along the edges into one corner, the
+//! single-cell ships spread over the rest of the field.
+
+use crate::coord::{Coord, Size};
+use crate::fleet::{self, Fleet, Ship};
+use crate::kind::{Force, Kind};
+use crate::ruleset::{Ruleset, RulesetError, LAYOUT_SEARCH_ATTEMPTS};
+use crate::shape::{self, Cells};
+use crate::terrain::{self, Border};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// Cells that can still take an item, given what is placed and the touching rule.
+struct Grid<'a> {
+    size: Size,
+    blocked: Vec<bool>,
+    border: Option<&'a Border>,
+    ruleset: &'a Ruleset,
+}
+
+impl<'a> Grid<'a> {
+    fn new(ruleset: &'a Ruleset, border: Option<&'a Border>) -> Self {
+        let size = ruleset.size();
+        Grid {
+            size,
+            blocked: vec![false; size.area()],
+            border,
+            ruleset,
+        }
+    }
+
+    fn free(&self, c: Coord, force: Force) -> bool {
+        self.size.contains(c)
+            && !self.blocked[self.size.index(c)]
+            && terrain::allows(self.border, force, c)
+    }
+
+    fn take(&mut self, cells: &[Coord]) {
+        let halo = fleet::halo(cells, self.ruleset.touching(), self.size);
+        for &c in cells.iter().chain(&halo) {
+            self.blocked[self.size.index(c)] = true;
+        }
+    }
+
+    /// Every placement of one of `templates` on free cells.
+    fn placements(&self, templates: &[Cells], force: Force) -> Vec<Vec<Coord>> {
+        let mut out = Vec::new();
+        for t in templates {
+            for o in shape::orientations(t) {
+                let w = o.iter().map(|c| c.0).max().unwrap_or(0);
+                let h = o.iter().map(|c| c.1).max().unwrap_or(0);
+                for y in 0..self.size.height.saturating_sub(h) {
+                    for x in 0..self.size.width.saturating_sub(w) {
+                        let cells: Vec<Coord> = o
+                            .iter()
+                            .map(|&(dx, dy)| Coord::new(x + dx, y + dy))
+                            .collect();
+                        if cells.iter().all(|&c| self.free(c, force)) {
+                            out.push(cells);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A random connected shape of `n` free cells, grown from a random cell.
+    fn grow(&self, n: u8, force: Force, rng: &mut impl Rng) -> Option<Vec<Coord>> {
+        let free: Vec<Coord> = self.size.cells().filter(|&c| self.free(c, force)).collect();
+        for _ in 0..32 {
+            let mut cells = vec![*free.choose(rng)?];
+            while cells.len() < usize::from(n) {
+                let frontier: Vec<Coord> = cells
+                    .iter()
+                    .flat_map(|c| c.sides(self.size))
+                    .filter(|&c| self.free(c, force) && !cells.contains(&c))
+                    .collect();
+                match frontier.choose(rng) {
+                    Some(&c) => cells.push(c),
+                    None => break,
+                }
+            }
+            if cells.len() == usize::from(n) {
+                return Some(cells);
+            }
+        }
+        None
+    }
+
+    fn mines(&mut self, count: u8, rng: &mut impl Rng) -> Option<Vec<Coord>> {
+        let mut mines = Vec::new();
+        for _ in 0..count {
+            let free: Vec<Coord> = self
+                .size
+                .cells()
+                .filter(|&c| self.free(c, Force::Sea))
+                .collect();
+            let &m = free.choose(rng)?;
+            self.take(&[m]);
+            mines.push(m);
+        }
+        Some(mines)
+    }
+}
+
+fn random_once(ruleset: &Ruleset, rng: &mut impl Rng) -> Option<Fleet> {
+    let border = ruleset
+        .has_terrain()
+        .then(|| Border::random(ruleset.size().width, rng));
+    let mut grid = Grid::new(ruleset, border.as_ref());
+    let mut ships = Vec::new();
+    for kind in ruleset.fleet() {
+        let cells = match kind.templates(ruleset.shapes()) {
+            Some(templates) => grid
+                .placements(&templates, kind.force())
+                .choose(rng)?
+                .clone(),
+            None => grid.grow(kind.size(), kind.force(), rng)?,
+        };
+        grid.take(&cells);
+        ships.push(Ship { kind, cells });
+    }
+    let mines = grid.mines(ruleset.mines, rng)?;
+    Some(Fleet::new_unchecked(ships, mines, border))
+}
+
+/// Up to `attempts` random layouts; the first that succeeds.
+pub(crate) fn search_layout(
+    ruleset: &Ruleset,
+    rng: &mut impl Rng,
+    attempts: usize,
+) -> Option<Fleet> {
+    (0..attempts).find_map(|_| random_once(ruleset, rng))
+}
+
+/// A random legal layout: border (in land-sea-air), ships and mines.
+///
+/// # Errors
+/// [`RulesetError::NoLegalLayout`] when none is found within the bounded search; this does not
+/// happen for a ruleset that passed [`Ruleset::check`] but for an extremely unlucky draw.
+pub fn random_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
+    search_layout(ruleset, rng, LAYOUT_SEARCH_ATTEMPTS * 4).ok_or(RulesetError::NoLegalLayout)
+}
+
+fn perelman_once(ruleset: &Ruleset, rng: &mut impl Rng, noise: f64) -> Option<Fleet> {
+    let size = ruleset.size();
+    let border = ruleset
+        .has_terrain()
+        .then(|| Border::random(size.width, rng));
+    let mut grid = Grid::new(ruleset, border.as_ref());
+    // The corner the big ships are pressed into; in land-sea-air a top corner, at sea.
+    let cx = if rng.gen() { 0 } else { size.width - 1 };
+    let cy = if ruleset.has_terrain() || rng.gen() {
+        0
+    } else {
+        size.height - 1
+    };
+    let score = |cells: &[Coord], rng: &mut dyn rand::RngCore| -> f64 {
+        let s: u32 = cells
+            .iter()
+            .map(|c| {
+                let (dx, dy) = (u32::from(c.x.abs_diff(cx)), u32::from(c.y.abs_diff(cy)));
+                dx.min(dy) * 16 + dx.max(dy)
+            })
+            .sum();
+        f64::from(s) + rng.gen::<f64>() * noise
+    };
+    let mut ships = Vec::new();
+    let fleet = ruleset.fleet();
+    let (big, small): (Vec<Kind>, Vec<Kind>) = fleet.iter().partition(|k| k.size() > 1);
+    for kind in big {
+        let templates = match kind {
+            // Straight lines are allowed under every shape rule and pack tightest along an edge.
+            Kind::Ship(n) => vec![shape::line(n)],
+            _ => kind.templates(ruleset.shapes())?,
+        };
+        let mut options = grid.placements(&templates, kind.force());
+        options.shuffle(rng);
+        let cells = options
+            .into_iter()
+            .map(|cells| (score(&cells, rng), cells))
+            .min_by(|a, b| a.0.total_cmp(&b.0))?
+            .1;
+        grid.take(&cells);
+        ships.push(Ship { kind, cells });
+    }
+    for kind in small {
+        let placed: Vec<Coord> = ships.iter().flat_map(|s| s.cells.clone()).collect();
+        let mut options: Vec<Coord> = size
+            .cells()
+            .filter(|&c| grid.free(c, kind.force()))
+            .collect();
+        options.shuffle(rng);
+        // Spread out: the free cell farthest from everything placed so far.
+        let &cell = options.iter().max_by_key(|c| {
+            placed
+                .iter()
+                .map(|p| u32::from(p.x.abs_diff(c.x)).pow(2) + u32::from(p.y.abs_diff(c.y)).pow(2))
+                .min()
+                .unwrap_or(0)
+        })?;
+        grid.take(&[cell]);
+        ships.push(Ship {
+            kind,
+            cells: vec![cell],
+        });
+    }
+    let mines = grid.mines(ruleset.mines, rng)?;
+    Some(Fleet::new_unchecked(ships, mines, border))
+}
+
+/// Perelman's layout: multi-cell ships packed along the edges into a random corner, single-cell
+/// ships spread over the rest, mines at random. Where packing fails (a crowded custom field)
+/// it adds more and more randomness, and at last falls back to [`random_fleet`].
+///
+/// # Errors
+/// As [`random_fleet`].
+pub fn perelman_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
+    for attempt in 0..64 {
+        if let Some(f) = perelman_once(ruleset, rng, 1.0 + f64::from(attempt) * 4.0) {
+            return Ok(f);
+        }
+    }
+    random_fleet(ruleset, rng)
+}

@@ -1,0 +1,83 @@
+//! The rules engine of Sea Battle («Морской бой»): every ruleset of `RULES.md` §1–§4 as pure
+//! values. Nothing here reads a clock, a socket or a global random source: the time and the
+//! random source are passed in, and the answers are enums, never text for people.
+//!
+//! # Layout
+//! - `coord.rs` — [`Coord`] and [`Size`]: cells and fields, and the Latin storage form.
+//! - `alphabet.rs` — [`Alphabet`]: column letters of every alphabet, formatting and parsing
+//!   of typed cells ([`format_cell`], [`parse_cell`]).
+//! - `shape.rs` — polyominoes up to rotation and reflection; [`Shapes`].
+//! - `kind.rs` — [`Kind`] of ship or unit, its size, [`Force`] and shapes.
+//! - `ruleset.rs` — [`Ruleset`] with every option of §3, and [`Ruleset::check`].
+//! - `terrain.rs` — the land-sea [`Border`] of land-sea-air.
+//! - `fleet.rs` — a validated [`Fleet`]; contacts and halos.
+//! - `draft.rs` — the placement editor's [`Draft`]: place, remove, undo, clear, validate.
+//! - `validate.rs` — every [`Problem`] of a layout, naming ship, cell and [`Rule`].
+//! - `generate.rs` — [`random_fleet`] and [`perelman_fleet`].
+//! - `game.rs` — the [`Game`] state machine: lobby, placement, battle, finished.
+//! - `battle.rs` — shots, salvoes, mines, turns, elimination, victory, timer.
+//! - `event.rs` — [`Action`]s in, [`Event`]s out, [`ActionError`] refusals.
+//! - `view.rs` — the owner's and the public [`View`].
+//! - `commit.rs` — SHA-256 fleet commitments and their verification.
+//! - `cellset.rs` — a compact bit set of cells.
+//!
+//! # Example
+//! ```
+//! use rand::SeedableRng;
+//! use seabattle_engine::*;
+//!
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+//! let ruleset = Ruleset::default();
+//! let mut game = Game::new(ruleset.clone());
+//! game.apply(Action::Join(PlayerId(1)), 0, &mut rng).unwrap();
+//! game.apply(Action::Join(PlayerId(2)), 0, &mut rng).unwrap();
+//! game.apply(Action::Start, 0, &mut rng).unwrap();
+//! for seat in [SeatId(0), SeatId(1)] {
+//!     let fleet = random_fleet(&ruleset, &mut rng).unwrap();
+//!     game.apply(Action::Ready(seat, fleet), 0, &mut rng).unwrap();
+//! }
+//! let shooter = game.turn();
+//! let target = game.targets(shooter)[0];
+//! let events = game
+//!     .apply(Action::Fire(shooter, target, Coord::new(0, 0)), 1, &mut rng)
+//!     .unwrap();
+//! assert!(matches!(events[0], Event::Shot { .. }));
+//! ```
+
+mod alphabet;
+mod battle;
+mod cellset;
+pub mod commit;
+mod coord;
+mod draft;
+mod event;
+mod fleet;
+mod game;
+mod generate;
+mod kind;
+mod ruleset;
+pub mod shape;
+mod terrain;
+mod validate;
+mod view;
+
+pub use alphabet::*;
+pub use cellset::CellSet;
+pub use coord::{Coord, Size, MAX_SIDE, MIN_SIDE};
+pub use draft::{Draft, EditError, Rejected, UNDO_DEPTH};
+pub use event::*;
+pub use fleet::{contact, halo, Contact, Fleet, Ship, ShipId};
+pub use game::{Game, MineChoice, Phase, Seat};
+pub use generate::{perelman_fleet, random_fleet};
+pub use kind::{Force, Kind};
+pub use ruleset::{
+    Field, Players, Ruleset, RulesetError, Touching, TurnTimer, LAYOUT_SEARCH_ATTEMPTS,
+};
+pub use shape::Shapes;
+pub use terrain::{Border, BorderError, LAND_FIRST, LAND_LAST, LAND_SEA_AIR_SIZE};
+pub use validate::{Problem, Rule, Subject};
+pub use view::{FieldView, Mark, View};
+
+/// The schema version of every stored value (games, drafts). Bump it when a stored shape
+/// changes, and teach the store to read the old one or to close such games politely.
+pub const SCHEMA_VERSION: u16 = 1;

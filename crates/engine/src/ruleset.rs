@@ -1,0 +1,440 @@
+//! Rulesets: every option of RULES.md §3 as one value that can be shown, stored and compared.
+
+use crate::coord::{Size, MAX_SIDE, MIN_SIDE};
+use crate::kind::Kind;
+use crate::shape::Shapes;
+use crate::terrain::LAND_SEA_AIR_SIZE;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which ships may touch each other (RULES.md §3.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Touching {
+    /// Not by sides, not by corners (classic).
+    #[default]
+    None,
+    /// At corners, not by sides.
+    Corners,
+    /// Anyhow; only overlap is forbidden.
+    Any,
+}
+
+/// The field and its fleet (RULES.md §3.3, §3.7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Field {
+    /// 10×10 with 4·3·3·2·2·2·1·1·1·1.
+    #[default]
+    Classic,
+    /// 15×15 with 5·4·4·3·3·3·2·2·2·2·1·1·1·1·1.
+    Big,
+    /// Any size from 5×5 to 26×26 and any list of ship sizes.
+    Custom {
+        /// Width and height.
+        size: Size,
+        /// Ship sizes, one entry a ship.
+        ships: Vec<u8>,
+    },
+    /// 20×15 with a secret land-sea border and the 14 units of §3.7.
+    LandSeaAir,
+}
+
+/// Who plays (RULES.md §3.6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Players {
+    /// Two players.
+    #[default]
+    Duel,
+    /// Three or four, each against all.
+    FreeForAll(u8),
+    /// Two against two: seats 0 and 2 against 1 and 3, in turn order A1, B1, A2, B2.
+    Teams,
+}
+
+impl Players {
+    /// Number of seats.
+    pub fn seats(self) -> usize {
+        match self {
+            Players::Duel => 2,
+            Players::FreeForAll(n) => usize::from(n),
+            Players::Teams => 4,
+        }
+    }
+
+    /// The team of a seat: seats with the same team play together.
+    pub fn team(self, seat: usize) -> usize {
+        match self {
+            Players::Teams => seat % 2,
+            _ => seat,
+        }
+    }
+}
+
+/// The turn timer of RULES.md §4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TurnTimer {
+    /// No timer.
+    Off,
+    /// One minute a turn.
+    OneMinute,
+    /// Three minutes a turn (default).
+    #[default]
+    ThreeMinutes,
+    /// Ten minutes a turn.
+    TenMinutes,
+}
+
+impl TurnTimer {
+    /// Seconds a turn may take, if limited.
+    pub fn seconds(self) -> Option<u64> {
+        match self {
+            TurnTimer::Off => None,
+            TurnTimer::OneMinute => Some(60),
+            TurnTimer::ThreeMinutes => Some(180),
+            TurnTimer::TenMinutes => Some(600),
+        }
+    }
+}
+
+/// A whole ruleset. `Ruleset::default()` is the classic game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ruleset {
+    /// Which ships may touch.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub touching: Touching,
+    /// Which shapes ships may take.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub shapes: Shapes,
+    /// The field and fleet.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub field: Field,
+    /// Cells a salvo, if salvoes are played (1–10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salvo: Option<u8>,
+    /// Mines per player (0–2).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mines: u8,
+    /// Who plays.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub players: Players,
+    /// The turn timer.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub timer: TurnTimer,
+}
+
+fn is_default<T: Default + PartialEq>(t: &T) -> bool {
+    *t == T::default()
+}
+
+/// Why a ruleset cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesetError {
+    /// Width or height outside 5–26.
+    SideOutOfRange(Size),
+    /// The fleet has no ships.
+    NoShips,
+    /// A ship larger than the field's longer side, or of size 0.
+    ShipSizeOutOfRange(u8),
+    /// More ship cells than the field has, or more than 64 ships.
+    FleetTooLarge,
+    /// Salvo of other than 1–10 cells.
+    SalvoOutOfRange(u8),
+    /// Other than 0–2 mines.
+    MinesOutOfRange(u8),
+    /// Free-for-all with other than 3 or 4 players.
+    PlayersOutOfRange(u8),
+    /// No legal layout was found within the bounded search.
+    NoLegalLayout,
+}
+
+impl fmt::Display for RulesetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesetError::SideOutOfRange(s) => write!(f, "field {s} is not within 5–26"),
+            RulesetError::NoShips => f.write_str("the fleet has no ships"),
+            RulesetError::ShipSizeOutOfRange(n) => write!(f, "a ship of {n} cells does not fit"),
+            RulesetError::FleetTooLarge => f.write_str("the fleet does not fit on the field"),
+            RulesetError::SalvoOutOfRange(n) => write!(f, "a salvo of {n} is not within 1–10"),
+            RulesetError::MinesOutOfRange(n) => write!(f, "{n} mines is not within 0–2"),
+            RulesetError::PlayersOutOfRange(n) => write!(f, "{n} players is not 3 or 4"),
+            RulesetError::NoLegalLayout => f.write_str("no legal layout was found"),
+        }
+    }
+}
+
+impl std::error::Error for RulesetError {}
+
+/// How many random layouts [`Ruleset::check`] tries before it gives up.
+pub const LAYOUT_SEARCH_ATTEMPTS: usize = 400;
+
+impl Ruleset {
+    /// The 15×15 big game, otherwise classic.
+    pub fn big() -> Ruleset {
+        Ruleset {
+            field: Field::Big,
+            ..Ruleset::default()
+        }
+    }
+
+    /// Land, sea and air, otherwise classic.
+    pub fn land_sea_air() -> Ruleset {
+        Ruleset {
+            field: Field::LandSeaAir,
+            ..Ruleset::default()
+        }
+    }
+
+    /// The field's size.
+    pub fn size(&self) -> Size {
+        match &self.field {
+            Field::Classic => Size::new(10, 10),
+            Field::Big => Size::new(15, 15),
+            Field::Custom { size, .. } => *size,
+            Field::LandSeaAir => LAND_SEA_AIR_SIZE,
+        }
+    }
+
+    /// The fleet, largest first.
+    pub fn fleet(&self) -> Vec<Kind> {
+        let ships = |sizes: &[u8]| {
+            let mut v: Vec<Kind> = sizes.iter().map(|&n| Kind::Ship(n)).collect();
+            v.sort_by_key(|k| std::cmp::Reverse(k.size()));
+            v
+        };
+        match &self.field {
+            Field::Classic => ships(&[4, 3, 3, 2, 2, 2, 1, 1, 1, 1]),
+            Field::Big => ships(&[5, 4, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1]),
+            Field::Custom { ships: s, .. } => ships(s),
+            Field::LandSeaAir => {
+                let mut v = ships(&[5, 4, 3, 3, 2, 2, 2]);
+                v.extend([
+                    Kind::AttackAircraft,
+                    Kind::AttackAircraft,
+                    Kind::Battery,
+                    Kind::Tank,
+                    Kind::Tank,
+                    Kind::Tank,
+                    Kind::AntiAircraft,
+                ]);
+                v
+            }
+        }
+    }
+
+    /// Whether the field has a land-sea border.
+    pub fn has_terrain(&self) -> bool {
+        self.field == Field::LandSeaAir
+    }
+
+    /// The touching rule in force: land-sea-air units never touch (§3.7).
+    pub fn touching(&self) -> Touching {
+        if self.has_terrain() {
+            Touching::None
+        } else {
+            self.touching
+        }
+    }
+
+    /// The shapes in force: land-sea-air units have the shapes of their table (§3.7).
+    pub fn shapes(&self) -> Shapes {
+        if self.has_terrain() {
+            Shapes::Straight
+        } else {
+            self.shapes
+        }
+    }
+
+    /// Number of seats.
+    pub fn seats(&self) -> usize {
+        self.players.seats()
+    }
+
+    /// Checks every option and proves, by finding one, that a legal layout exists.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn check(&self) -> Result<(), RulesetError> {
+        let size = self.size();
+        let side_ok = |n: u8| (MIN_SIDE..=MAX_SIDE).contains(&n);
+        if !side_ok(size.width) || !side_ok(size.height) {
+            return Err(RulesetError::SideOutOfRange(size));
+        }
+        let fleet = self.fleet();
+        if fleet.is_empty() {
+            return Err(RulesetError::NoShips);
+        }
+        let longest = size.width.max(size.height);
+        if let Some(k) = fleet.iter().find(|k| k.size() == 0 || k.size() > longest) {
+            return Err(RulesetError::ShipSizeOutOfRange(k.size()));
+        }
+        let cells: usize = fleet.iter().map(|k| usize::from(k.size())).sum();
+        if fleet.len() > 64 || cells + usize::from(self.mines) > size.area() {
+            return Err(RulesetError::FleetTooLarge);
+        }
+        match self.salvo {
+            Some(n) if !(1..=10).contains(&n) => return Err(RulesetError::SalvoOutOfRange(n)),
+            _ => {}
+        }
+        if self.mines > 2 {
+            return Err(RulesetError::MinesOutOfRange(self.mines));
+        }
+        if let Players::FreeForAll(n) = self.players {
+            if !(3..=4).contains(&n) {
+                return Err(RulesetError::PlayersOutOfRange(n));
+            }
+        }
+        // A fixed seed makes the verdict on a ruleset the same every time it is asked.
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0x5EA_BA77);
+        crate::generate::search_layout(self, &mut rng, LAYOUT_SEARCH_ATTEMPTS)
+            .map(|_| ())
+            .ok_or(RulesetError::NoLegalLayout)
+    }
+}
+
+impl fmt::Display for Ruleset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.field {
+            Field::Classic => f.write_str("classic")?,
+            Field::Big => f.write_str("big")?,
+            Field::LandSeaAir => f.write_str("land-sea-air")?,
+            Field::Custom { size, ships } => {
+                let list: Vec<String> = ships.iter().map(u8::to_string).collect();
+                write!(f, "custom {size} [{}]", list.join(" "))?;
+            }
+        }
+        let touching = match self.touching() {
+            Touching::None => "none",
+            Touching::Corners => "corners",
+            Touching::Any => "any",
+        };
+        write!(f, ", touching {touching}, {} ships", self.shapes())?;
+        if let Some(n) = self.salvo {
+            write!(f, ", salvo {n}")?;
+        }
+        if self.mines > 0 {
+            write!(f, ", {} mines", self.mines)?;
+        }
+        match self.players {
+            Players::Duel => f.write_str(", duel")?,
+            Players::FreeForAll(n) => write!(f, ", free-for-all {n}")?,
+            Players::Teams => f.write_str(", teams 2v2")?,
+        }
+        match self.timer.seconds() {
+            Some(s) => write!(f, ", {} min a turn", s / 60),
+            None => f.write_str(", no timer"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_classic_fleet_is_ten_ships_of_twenty_cells_on_ten_by_ten() {
+        let r = Ruleset::default();
+        assert_eq!(r.size(), Size::new(10, 10));
+        let fleet = r.fleet();
+        assert_eq!(fleet.len(), 10);
+        assert_eq!(fleet.iter().map(|k| u32::from(k.size())).sum::<u32>(), 20);
+        assert_eq!(r.check(), Ok(()));
+    }
+
+    #[test]
+    fn the_big_fleet_has_a_five_cell_carrier_on_fifteen_by_fifteen() {
+        let r = Ruleset::big();
+        assert_eq!(r.size(), Size::new(15, 15));
+        assert_eq!(r.fleet()[0], Kind::Ship(5));
+        assert_eq!(r.fleet().len(), 15);
+        assert_eq!(r.check(), Ok(()));
+    }
+
+    #[test]
+    fn land_sea_air_has_fourteen_units_that_never_touch() {
+        let r = Ruleset {
+            touching: Touching::Any,
+            ..Ruleset::land_sea_air()
+        };
+        assert_eq!(r.fleet().len(), 14);
+        assert_eq!(r.touching(), Touching::None);
+        assert_eq!(r.size(), Size::new(20, 15));
+        assert_eq!(r.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_custom_field_outside_five_to_twenty_six_is_refused() {
+        let r = |w, h| Ruleset {
+            field: Field::Custom {
+                size: Size::new(w, h),
+                ships: vec![2],
+            },
+            ..Ruleset::default()
+        };
+        assert_eq!(
+            r(4, 10).check(),
+            Err(RulesetError::SideOutOfRange(Size::new(4, 10)))
+        );
+        assert_eq!(
+            r(10, 27).check(),
+            Err(RulesetError::SideOutOfRange(Size::new(10, 27)))
+        );
+        assert_eq!(r(5, 5).check(), Ok(()));
+        assert_eq!(r(26, 26).check(), Ok(()));
+    }
+
+    #[test]
+    fn a_custom_fleet_with_no_legal_layout_is_refused_after_a_bounded_search() {
+        // Four 5-ships cannot share a 5×5 field without touching.
+        let r = Ruleset {
+            field: Field::Custom {
+                size: Size::new(5, 5),
+                ships: vec![5, 5, 5, 5],
+            },
+            ..Ruleset::default()
+        };
+        assert_eq!(r.check(), Err(RulesetError::NoLegalLayout));
+        let touching = Ruleset {
+            touching: Touching::Any,
+            ..r
+        };
+        assert_eq!(touching.check(), Ok(()));
+    }
+
+    #[test]
+    fn out_of_range_options_are_refused() {
+        let salvo = Ruleset {
+            salvo: Some(11),
+            ..Ruleset::default()
+        };
+        assert_eq!(salvo.check(), Err(RulesetError::SalvoOutOfRange(11)));
+        let mines = Ruleset {
+            mines: 3,
+            ..Ruleset::default()
+        };
+        assert_eq!(mines.check(), Err(RulesetError::MinesOutOfRange(3)));
+        let ffa = Ruleset {
+            players: Players::FreeForAll(5),
+            ..Ruleset::default()
+        };
+        assert_eq!(ffa.check(), Err(RulesetError::PlayersOutOfRange(5)));
+    }
+
+    #[test]
+    fn a_ruleset_is_shown_in_words_and_compared_by_value() {
+        let r = Ruleset {
+            salvo: Some(3),
+            players: Players::Teams,
+            ..Ruleset::default()
+        };
+        assert_eq!(
+            r.to_string(),
+            "classic, touching none, straight ships, salvo 3, teams 2v2, 3 min a turn"
+        );
+        assert_ne!(r, Ruleset::default());
+        assert_eq!(Players::Teams.team(2), Players::Teams.team(0));
+        assert_ne!(Players::Teams.team(1), Players::Teams.team(0));
+    }
+}
