@@ -333,6 +333,14 @@ impl Game {
         }])
     }
 
+    /// The cells of the seat's field marked empty around its sunk ships.
+    pub fn halo_marks(&self, seat: SeatId) -> Vec<Coord> {
+        let size = self.ruleset.size();
+        self.seat(seat)
+            .map(|s| s.halo.iter(size).collect())
+            .unwrap_or_default()
+    }
+
     /// Whether `c` of the seat's field is already shot at or known empty.
     pub fn is_known(&self, seat: SeatId, c: Coord) -> bool {
         let size = self.ruleset.size();

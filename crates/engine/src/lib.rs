@@ -4,8 +4,8 @@
 //!
 //! # Layout
 //! - `coord.rs` — [`Coord`] and [`Size`]: cells and fields, and the Latin storage form.
-//! - `alphabet.rs` — [`Alphabet`]: column letters of every alphabet, formatting and parsing
-//!   of typed cells ([`format_cell`], [`parse_cell`]).
+//! - `alphabet.rs` — [`Alphabet`]: the column letters of every alphabet.
+//! - `notation.rs` — typed cells: [`format_cell`], [`parse_cell`], [`CellParseError`].
 //! - `shape.rs` — polyominoes up to rotation and reflection; [`Shapes`].
 //! - `kind.rs` — [`Kind`] of ship or unit, its size, [`Force`] and shapes.
 //! - `ruleset.rs` — [`Ruleset`] with every option of §3, and [`Ruleset::check`].
@@ -55,6 +55,7 @@ mod fleet;
 mod game;
 mod generate;
 mod kind;
+mod notation;
 mod ruleset;
 pub mod shape;
 mod terrain;
@@ -70,6 +71,7 @@ pub use fleet::{contact, halo, Contact, Fleet, Ship, ShipId};
 pub use game::{Game, MineChoice, Phase, Seat};
 pub use generate::{perelman_fleet, random_fleet};
 pub use kind::{Force, Kind};
+pub use notation::*;
 pub use ruleset::{
     Field, Players, Ruleset, RulesetError, Touching, TurnTimer, LAYOUT_SEARCH_ATTEMPTS,
 };
