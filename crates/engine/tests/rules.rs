@@ -45,7 +45,10 @@ fn scenario_files() -> Vec<PathBuf> {
 fn every_scenario_file_plays_as_written() {
     let files = scenario_files();
     assert!(files.len() >= 4, "only {} scenario files", files.len());
-    let failures: Vec<String> = files.iter().flat_map(|f| common::scenario::run(f)).collect();
+    let failures: Vec<String> = files
+        .iter()
+        .flat_map(|f| common::scenario::run(f))
+        .collect();
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 

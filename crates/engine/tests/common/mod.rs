@@ -9,7 +9,7 @@
 //! | `_` | empty land (land-sea-air only) |
 //! | `#` | a ship cell (at sea in land-sea-air); edge-connected `#`/`@` cells are one ship |
 //! | `@` | a unit cell on land (land-sea-air only) |
-//! | `0`–`9`, `A`–`Z` | a ship cell labelled: cells with one label are one ship, so touching ships can be drawn apart |
+//! | `0`–`9`, `A`–`Z` | a labelled ship cell: one label, one ship (to draw touching ships) |
 //! | `m` | a mine |
 //!
 //! Whitespace inside a line is ignored and blank lines are skipped. In land-sea-air the border
@@ -134,7 +134,9 @@ pub fn draft_from_picture(ruleset: &Ruleset, picture: &str) -> Draft {
     }
     for cells in ships_of(&grid, size) {
         let kind = draft.kind_for(ruleset, &cells);
-        draft.place(ruleset, kind, cells).expect("a ship is refused");
+        draft
+            .place(ruleset, kind, cells)
+            .expect("a ship is refused");
     }
     for c in size.cells() {
         if grid[usize::from(c.y)][usize::from(c.x)] == 'm' {
@@ -296,4 +298,16 @@ pub fn marked(game: &Game, viewer: Option<SeatId>, seat: SeatId, mark: Mark) -> 
 pub fn sorted(mut cells: Vec<Coord>) -> Vec<Coord> {
     cells.sort_by_key(|c| (c.y, c.x));
     cells
+}
+
+/// `picture` with its row `row` (counted from 1, as people count) redrawn as `text`.
+pub fn with_row(picture: &str, row: usize, text: &str) -> String {
+    let mut rows: Vec<String> = picture
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_owned)
+        .collect();
+    rows[row - 1] = text.to_owned();
+    rows.join("\n")
 }

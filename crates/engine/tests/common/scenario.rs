@@ -23,7 +23,8 @@
 //! winner shooter             the game is over and the shooter (or target) won
 //! ```
 //!
-//! Outside a picture, lines starting with `#` are comments. The shooter always moves first;
+//! Keys come before the pictures; outside a picture, lines starting with `#` are comments, and
+//! one of them must be the `# rule:` line. The shooter always moves first;
 //! when an answer passes the turn, the runner checks that it did, and before the shooter's next
 //! shot the target answers with a miss on open water. A refused action must leave the game
 //! exactly as it was. Each file stops at its first mismatch, reported as `file:line: …`.
@@ -47,7 +48,11 @@ enum Answer {
 /// What a salvo is expected to report.
 #[derive(Clone, Debug, PartialEq)]
 enum SalvoAnswer {
-    Report { hits: u8, mines: u8, sunk: Vec<Kind> },
+    Report {
+        hits: u8,
+        mines: u8,
+        sunk: Vec<Kind>,
+    },
     Refused,
 }
 
@@ -260,7 +265,9 @@ fn parse(text: &str) -> Result<Scenario, Failure> {
                     .collect::<Result<_, _>>()?;
                 Step::Salvo(cells, salvo_answer(&rest[split..]).map_err(|e| (n, e))?)
             }
-            ["give-up", c, rest @ ..] => Step::GiveUp(cell(n, c)?, answer(rest).map_err(|e| (n, e))?),
+            ["give-up", c, rest @ ..] => {
+                Step::GiveUp(cell(n, c)?, answer(rest).map_err(|e| (n, e))?)
+            }
             ["mark", c, m] => Step::Mark(cell(n, c)?, mark(m).map_err(|e| (n, e))?),
             ["own", c, m] => Step::Own(cell(n, c)?, mark(m).map_err(|e| (n, e))?),
             ["winner", "shooter"] => Step::Winner(SHOOTER),
@@ -310,7 +317,10 @@ fn return_fire(game: &mut Game, rng: &mut StdRng, now: u64) -> Result<(), String
     game.apply(action, now, rng)
         .map_err(|e| format!("the target's returned shot was refused: {e:?}"))?;
     if game.turn() != SHOOTER {
-        return Err(format!("after the target's miss the turn is {:?}", game.turn()));
+        return Err(format!(
+            "after the target's miss the turn is {:?}",
+            game.turn()
+        ));
     }
     Ok(())
 }
@@ -351,7 +361,9 @@ fn step(game: &mut Game, rng: &mut StdRng, now: u64, step: &Step) -> Result<(), 
         return_fire(game, rng, now)?;
     }
     match step {
-        Step::Shot(c, Answer::Refused) => refused(game, rng, Action::Fire(SHOOTER, TARGET, *c), now),
+        Step::Shot(c, Answer::Refused) => {
+            refused(game, rng, Action::Fire(SHOOTER, TARGET, *c), now)
+        }
         Step::GiveUp(c, Answer::Refused) => refused(game, rng, Action::GiveUp(SHOOTER, *c), now),
         Step::Salvo(cs, SalvoAnswer::Refused) => {
             refused(game, rng, Action::Salvo(SHOOTER, TARGET, cs.clone()), now)
@@ -415,7 +427,9 @@ fn step(game: &mut Game, rng: &mut StdRng, now: u64, step: &Step) -> Result<(), 
         }
         Step::Winner(seat) => match game.phase() {
             Phase::Finished { winners, .. } if winners == &vec![*seat] => Ok(()),
-            other => Err(format!("expected {seat:?} to have won, the game is {other:?}")),
+            other => Err(format!(
+                "expected {seat:?} to have won, the game is {other:?}"
+            )),
         },
     }
 }
@@ -433,7 +447,10 @@ pub fn run_text(name: &str, text: &str) -> Vec<String> {
             .map_err(|_| (*line, format!("the {whose}'s picture cannot be read")))?;
         draft.validate(ruleset).map_err(|r| {
             let problems = r.problems;
-            (*line, format!("the {whose}'s fleet is not legal: {problems:?}"))
+            (
+                *line,
+                format!("the {whose}'s fleet is not legal: {problems:?}"),
+            )
         })
     };
     let target = match build(&scenario.target, "target") {

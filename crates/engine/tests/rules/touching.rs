@@ -18,7 +18,10 @@ fn corner_touching_allows_diagonal_neighbours_but_not_sides() {
     assert_eq!(draft_from_picture(&r, &corner_picture()).problems(&r), []);
     let problems = draft_from_picture(&r, &side_picture()).problems(&r);
     assert_eq!(
-        problems.iter().map(|p| (p.rule, p.cell)).collect::<Vec<_>>(),
+        problems
+            .iter()
+            .map(|p| (p.rule, p.cell))
+            .collect::<Vec<_>>(),
         [(
             Rule::Touches(
                 Subject::Ship {

@@ -10,8 +10,8 @@ use seabattle_engine::*;
 #[test]
 fn every_problem_is_reported_at_once_and_the_draft_is_handed_back() {
     let r = Ruleset::default();
-    // An L-shaped cruiser on а3–б4 touching a destroyer by a side, a boat on и6 touching
-    // another destroyer at a corner, and a boat missing.
+    // An L-shaped cruiser on а3–б4 touching the destroyer а5–б5 (labelled apart) by a side,
+    // a boat on и6 touching another destroyer at a corner, and a boat missing.
     let draft = draft_from_picture(
         &r,
         "
@@ -19,7 +19,7 @@ fn every_problem_is_reported_at_once_and_the_draft_is_handed_back() {
         ..........
         ##..###...
         .#........
-        ##.##.##..
+        11.##.##..
         ........#.
         ..........
         ..........
@@ -29,17 +29,17 @@ fn every_problem_is_reported_at_once_and_the_draft_is_handed_back() {
     );
     let kept = draft.clone();
     let rejected = draft.validate(&r).unwrap_err();
-    let rules: Vec<(Rule, Option<Coord>)> = rejected.problems.iter().map(|p| (p.rule, p.cell)).collect();
+    let rules: Vec<(Rule, Option<Coord>)> =
+        rejected.problems.iter().map(|p| (p.rule, p.cell)).collect();
     assert!(rules.contains(&(Rule::ShapeNotAllowed, Some(cell(&r, "а3")))));
-    assert!(rules.iter().any(|&(rule, c)| matches!(
-        rule,
-        Rule::Touches(_, Contact::Side)
-    ) && c == Some(cell(&r, "б5"))));
+    assert!(rules
+        .iter()
+        .any(|&(rule, c)| matches!(rule, Rule::Touches(_, Contact::Side))
+            && c == Some(cell(&r, "б5"))));
     assert!(rules.contains(&(Rule::Missing { count: 1 }, None)));
-    assert!(rules.iter().any(|&(rule, c)| matches!(
-        rule,
-        Rule::Touches(_, Contact::Corner)
-    ) && c == Some(cell(&r, "и6"))));
+    assert!(rules.iter().any(
+        |&(rule, c)| matches!(rule, Rule::Touches(_, Contact::Corner)) && c == Some(cell(&r, "и6"))
+    ));
     assert_eq!(
         rejected.problems.len(),
         4,

@@ -1,0 +1,14 @@
+//! The Telegram bot around the Sea Battle engine.
+//!
+//! # Layout
+//! - `store/` — game state in Redis: `keys.rs` (the key schema), `conn.rs` (one server or a
+//!   cluster), `mod.rs` ([`store::Store`]: atomic transitions, settings, statistics).
+//! - `record.rs` — what is stored: [`record::GameRecord`], chat and user settings, statistics.
+//! - `lang.rs` — the bot's languages.
+//!
+//! The rules live in the `engine` crate (`crates/engine`), which knows nothing of Telegram or
+//! Redis.
+
+pub mod lang;
+pub mod record;
+pub mod store;

@@ -1,0 +1,140 @@
+//! The whole Redis key schema, in one place.
+//!
+//! Every key starts with a namespace and a schema version (`mb:v1:` by default). The keys of
+//! one game share the hash tag `{g:<id>}`, so in a Redis Cluster they live in one slot and a
+//! Lua script may touch them together.
+//!
+//! | key | type | holds | expiry |
+//! |---|---|---|---|
+//! | `mb:v1:{g:ID}` | hash | `v` version, `c` codec, `d` the game record (JSON) | by phase |
+//! | `mb:v1:{g:ID}:draft:SEAT` | hash | `v`, `c`, `d`: a seat's placement draft (JSON) | one day |
+//! | `mb:v1:seq:game` | string | the last game id handed out | none |
+//! | `mb:v1:chat:CHAT:game` | string | the active game of a chat | as its game |
+//! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
+//! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
+//! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
+//! | `mb:v1:user:USER:stats` | hash | `RULESET|games`, `…|wins`, `…|shots`, `…|hits` | none |
+//! | `mb:v1:upd:UPDATE` | string | a Telegram update already handled | one day |
+
+use std::fmt;
+
+/// A game's id: handed out by `INCR`, small enough for 64-byte callback data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameId(pub u64);
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The default namespace: project, then schema version.
+pub const DEFAULT_NAMESPACE: &str = "mb:v1";
+
+/// Key builder for one namespace.
+#[derive(Clone, Debug)]
+pub struct Keys {
+    ns: String,
+}
+
+impl Keys {
+    /// Keys under `namespace` (e.g. `mb:v1`; tests use their own).
+    pub fn new(namespace: impl Into<String>) -> Keys {
+        Keys {
+            ns: namespace.into(),
+        }
+    }
+
+    /// The namespace.
+    pub fn namespace(&self) -> &str {
+        &self.ns
+    }
+
+    /// The hash tag shared by every key of one game.
+    pub fn game_tag(id: GameId) -> String {
+        format!("{{g:{id}}}")
+    }
+
+    /// The game's record.
+    pub fn game(&self, id: GameId) -> String {
+        format!("{}:{}", self.ns, Self::game_tag(id))
+    }
+
+    /// A seat's placement draft.
+    pub fn draft(&self, id: GameId, seat: u8) -> String {
+        format!("{}:{}:draft:{seat}", self.ns, Self::game_tag(id))
+    }
+
+    /// Every key of one game with `seats` seats.
+    pub fn game_keys(&self, id: GameId, seats: u8) -> Vec<String> {
+        let mut keys = vec![self.game(id)];
+        keys.extend((0..seats).map(|s| self.draft(id, s)));
+        keys
+    }
+
+    /// The game id counter.
+    pub fn game_seq(&self) -> String {
+        format!("{}:seq:game", self.ns)
+    }
+
+    /// The active game of a chat.
+    pub fn chat_game(&self, chat: i64) -> String {
+        format!("{}:chat:{chat}:game", self.ns)
+    }
+
+    /// The active game of a user.
+    pub fn user_game(&self, user: u64) -> String {
+        format!("{}:user:{user}:game", self.ns)
+    }
+
+    /// A chat's settings.
+    pub fn chat_settings(&self, chat: i64) -> String {
+        format!("{}:chat:{chat}:settings", self.ns)
+    }
+
+    /// A user's settings.
+    pub fn user_settings(&self, user: u64) -> String {
+        format!("{}:user:{user}:settings", self.ns)
+    }
+
+    /// A user's statistics.
+    pub fn user_stats(&self, user: u64) -> String {
+        format!("{}:user:{user}:stats", self.ns)
+    }
+
+    /// A Telegram update already handled.
+    pub fn update(&self, update_id: u32) -> String {
+        format!("{}:upd:{update_id}", self.ns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_is_namespaced_and_versioned() {
+        let k = Keys::new(DEFAULT_NAMESPACE);
+        for key in [
+            k.game(GameId(7)),
+            k.game_seq(),
+            k.chat_game(-100),
+            k.user_game(5),
+            k.chat_settings(-100),
+            k.user_settings(5),
+            k.user_stats(5),
+            k.update(9),
+        ] {
+            assert!(key.starts_with("mb:v1:"), "{key}");
+        }
+        assert_eq!(k.game(GameId(7)), "mb:v1:{g:7}");
+    }
+
+    #[test]
+    fn the_keys_of_one_game_share_its_hash_tag() {
+        let k = Keys::new(DEFAULT_NAMESPACE);
+        for key in k.game_keys(GameId(42), 4) {
+            assert!(key.contains("{g:42}"), "{key}");
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Shared test helpers: stores on the test Redis (one server or the cluster) with a namespace
+//! of their own, and Redis servers a test starts, stops and restarts itself.
+
+#![allow(dead_code)]
+
+use morskoy_boy::store::{Store, StoreConfig};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Which Redis a test runs against.
+#[derive(Clone, Copy, Debug)]
+pub enum Target {
+    /// The one server at `REDIS_URL`.
+    Single,
+    /// The cluster at `REDIS_CLUSTER_URLS` (started by `scripts/test`).
+    Cluster,
+}
+
+pub fn redis_url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".to_owned())
+}
+
+pub fn target_url(target: Target) -> String {
+    match target {
+        Target::Single => redis_url(),
+        Target::Cluster => std::env::var("REDIS_CLUSTER_URLS").expect(
+            "REDIS_CLUSTER_URLS is not set: run the tests with scripts/test, which starts a \
+             3-master cluster (scripts/redis-cluster up)",
+        ),
+    }
+}
+
+/// A namespace no other test uses.
+pub fn namespace() -> String {
+    format!("mbtest:{:016x}:v1", rand::random::<u64>())
+}
+
+pub fn config() -> StoreConfig {
+    StoreConfig {
+        namespace: namespace(),
+        ..StoreConfig::default()
+    }
+}
+
+/// A store on `target` with a namespace of its own.
+pub async fn store(target: Target) -> Store {
+    Store::connect(&target_url(target), config())
+        .await
+        .expect("the test Redis answers")
+}
+
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A `redis-server` this test owns: append-only persistence in a folder of its own, killed
+/// when dropped.
+pub struct RedisServer {
+    pub port: u16,
+    dir: tempfile::TempDir,
+    child: Option<Child>,
+}
+
+impl RedisServer {
+    pub fn start() -> RedisServer {
+        let mut server = RedisServer {
+            port: free_port(),
+            dir: tempfile::tempdir().expect("a temporary folder"),
+            child: None,
+        };
+        server.spawn();
+        server
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    pub fn dir(&self) -> PathBuf {
+        self.dir.path().to_owned()
+    }
+
+    fn spawn(&mut self) {
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args([
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--save",
+                "",
+            ])
+            .arg("--dir")
+            .arg(self.dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server is installed (scripts/redis-up installs it)");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if self.ping() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("redis-server on port {} did not start", self.port);
+    }
+
+    fn ping(&self) -> bool {
+        redis::Client::open(self.url())
+            .and_then(|c| c.get_connection_with_timeout(Duration::from_millis(200)))
+            .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c))
+            .is_ok()
+    }
+
+    /// Stops the server; with `flush` it first writes its append-only file, as a clean
+    /// shutdown does.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = Command::new("redis-cli")
+                .args(["-p", &self.port.to_string(), "shutdown"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while Instant::now() < deadline {
+                if let Ok(Some(_)) = child.try_wait() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server again on the same port and folder: it reloads its append-only file.
+    pub fn restart(&mut self) {
+        self.stop();
+        self.spawn();
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

@@ -1,0 +1,500 @@
+//! The Redis store against real Redis servers: one server at `REDIS_URL`, the 3-master cluster
+//! at `REDIS_CLUSTER_URLS` (both started by `scripts/test`), and servers a test starts itself.
+
+mod common;
+
+use common::{RedisServer, Target};
+use engine::{random_fleet, Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
+use morskoy_boy::lang::Lang;
+use morskoy_boy::record::{ChatSettings, GameRecord, Stats, UserSettings};
+use morskoy_boy::store::{GameId, Store, StoreConfig, StoreError};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+const NOW: u64 = 1_764_480_000;
+
+/// A classic duel in battle, the same for the same seed.
+fn battle(seed: u64) -> Game {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let r = Ruleset::default();
+    let mut game = Game::new(r.clone());
+    game.apply(Action::Join(PlayerId(1)), NOW, &mut rng)
+        .unwrap();
+    game.apply(Action::Join(PlayerId(2)), NOW, &mut rng)
+        .unwrap();
+    game.apply(Action::Start, NOW, &mut rng).unwrap();
+    for s in 0..2 {
+        let fleet = random_fleet(&r, &mut rng).unwrap();
+        game.apply(Action::Ready(SeatId(s), fleet), NOW, &mut rng)
+            .unwrap();
+    }
+    game
+}
+
+/// Applies an action inside a transition; the engine's refusal is the transition's refusal.
+async fn act(store: &Store, id: GameId, action: Action) -> Result<u64, String> {
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    match store
+        .transition(id, |rec| rec.game.apply(action.clone(), NOW, &mut rng))
+        .await
+    {
+        Ok(Ok(done)) => Ok(done.version),
+        Ok(Err(refused)) => Err(format!("refused: {refused:?}")),
+        Err(e) => Err(format!("store: {e}")),
+    }
+}
+
+/// The next shot of a simple sweep: the first unknown cell of the target's field.
+fn next_shot(game: &Game) -> Action {
+    let shooter = game.turn();
+    let target = game.targets(shooter)[0];
+    let cell = game
+        .ruleset()
+        .size()
+        .cells()
+        .find(|&c| !game.is_known(target, c))
+        .unwrap();
+    Action::Fire(shooter, target, cell)
+}
+
+macro_rules! on_both {
+    ($name:ident) => {
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_one_server() {
+                super::$name(super::Target::Single).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn on_the_cluster() {
+                super::$name(super::Target::Cluster).await;
+            }
+        }
+    };
+}
+
+async fn every_stored_type_round_trips(target: Target) {
+    let store = common::store(target).await;
+    let record = GameRecord {
+        names: vec!["Аня".into(), "Boris".into()],
+        ..GameRecord::new(battle(1), -100_123, NOW)
+    };
+    let id = store.create_game(&record).await.unwrap();
+    assert_eq!(store.load_game(id).await.unwrap(), (record.clone(), 1));
+
+    let chat = ChatSettings {
+        v: 1,
+        lang: Some(Lang::Bg),
+        alphabet: Some(engine::Alphabet::Respublika),
+        ruleset: Ruleset {
+            salvo: Some(3),
+            ..Ruleset::big()
+        },
+    };
+    assert_eq!(
+        store.chat_settings(-5).await.unwrap(),
+        ChatSettings::default()
+    );
+    store.set_chat_settings(-5, &chat).await.unwrap();
+    assert_eq!(store.chat_settings(-5).await.unwrap(), chat);
+
+    let user = UserSettings {
+        v: 1,
+        lang: Some(Lang::Ru),
+    };
+    store.set_user_settings(7, &user).await.unwrap();
+    assert_eq!(store.user_settings(7).await.unwrap(), user);
+
+    let add = Stats {
+        games: 1,
+        wins: 1,
+        shots: 40,
+        hits: 20,
+    };
+    store.add_stats(7, "classic", add).await.unwrap();
+    store.add_stats(7, "big", add).await.unwrap();
+    assert_eq!(store.stats(7, "classic").await.unwrap(), add);
+    let all = store.stats(7, "all").await.unwrap();
+    assert_eq!((all.games, all.shots), (2, 80));
+
+    store.set_chat_game(-5, id).await.unwrap();
+    store.set_user_game(7, id).await.unwrap();
+    assert_eq!(store.chat_game(-5).await.unwrap(), Some(id));
+    assert_eq!(store.user_game(7).await.unwrap(), Some(id));
+    assert!(!store.clear_chat_game(-5, GameId(id.0 + 1)).await.unwrap());
+    assert!(store.clear_chat_game(-5, id).await.unwrap());
+    assert_eq!(store.chat_game(-5).await.unwrap(), None);
+
+    let r = Ruleset::default();
+    let (kind, draft) = store
+        .edit_draft(
+            id,
+            SeatId(1),
+            || Draft::new(&r),
+            |d| {
+                d.place_line(&r, Coord::new(0, 0), Coord::new(0, 3))
+                    .map_err(|e| format!("{e:?}"))
+            },
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(kind, engine::Kind::Ship(4));
+    assert_eq!(store.draft(id, SeatId(1)).await.unwrap(), Some(draft));
+    assert_eq!(store.draft(id, SeatId(0)).await.unwrap(), None);
+
+    assert!(store.first_delivery(4242).await.unwrap());
+    assert!(!store.first_delivery(4242).await.unwrap());
+}
+on_both!(every_stored_type_round_trips);
+
+async fn keys_of_one_game_hash_to_one_cluster_slot(target: Target) {
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(2), -1, NOW))
+        .await
+        .unwrap();
+    let mut conn = store.connection();
+    let mut slots = Vec::new();
+    for key in store.keys().game_keys(id, 4) {
+        assert!(key.starts_with(store.keys().namespace()));
+        let slot: i64 = redis::cmd("CLUSTER")
+            .arg("KEYSLOT")
+            .arg(&key)
+            .query_async(&mut conn)
+            .await
+            .unwrap();
+        slots.push(slot);
+    }
+    slots.dedup();
+    assert_eq!(slots.len(), 1, "one game's keys span slots {slots:?}");
+}
+
+#[tokio::test]
+async fn keys_of_one_game_hash_to_one_cluster_slot_on_the_cluster() {
+    keys_of_one_game_hash_to_one_cluster_slot(Target::Cluster).await;
+}
+
+async fn a_refused_or_empty_transition_writes_nothing(target: Target) {
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(3), -1, NOW))
+        .await
+        .unwrap();
+    let (before, v) = store.load_game(id).await.unwrap();
+    let other = SeatId(1 - before.game.turn().0);
+    let refused = act(
+        &store,
+        id,
+        Action::Fire(other, before.game.turn(), Coord::new(0, 0)),
+    )
+    .await;
+    assert!(refused.unwrap_err().contains("NotYourTurn"));
+    let tick = act(&store, id, Action::Tick).await.unwrap();
+    assert_eq!(tick, v, "a tick with nothing to do writes nothing");
+    assert_eq!(store.load_game(id).await.unwrap(), (before, v));
+    assert_eq!(
+        store
+            .transition(GameId(u64::MAX), |_| Ok::<_, ()>(()))
+            .await,
+        Err(StoreError::NotFound)
+    );
+}
+on_both!(a_refused_or_empty_transition_writes_nothing);
+
+async fn a_payload_that_no_longer_decodes_is_reported_not_a_panic(target: Target) {
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(4), -1, NOW))
+        .await
+        .unwrap();
+    let key = store.keys().game(id);
+    let mut conn = store.connection();
+    let () = redis::cmd("HSET")
+        .arg(&key)
+        .arg("d")
+        .arg("{\"v\":1,\"game\":42}")
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.load_game(id).await,
+        Err(StoreError::Undecodable { .. })
+    ));
+    let () = redis::cmd("HSET")
+        .arg(&key)
+        .arg("c")
+        .arg(99)
+        .query_async(&mut conn)
+        .await
+        .unwrap();
+    match store.transition(id, |_| Ok::<_, ()>(())).await {
+        Err(StoreError::Undecodable { reason, .. }) => assert!(reason.contains("codec")),
+        other => panic!("expected an undecodable payload, got {other:?}"),
+    }
+    store.delete_game(id).await.unwrap();
+    assert_eq!(store.load_game(id).await, Err(StoreError::NotFound));
+}
+on_both!(a_payload_that_no_longer_decodes_is_reported_not_a_panic);
+
+async fn games_expire_by_phase_and_statistics_are_kept(target: Target) {
+    let config = StoreConfig {
+        setup_ttl: Duration::from_secs(600),
+        battle_ttl: Duration::from_secs(6_000),
+        finished_ttl: Duration::from_secs(60_000),
+        ..common::config()
+    };
+    let store = Store::connect(&common::target_url(target), config)
+        .await
+        .unwrap();
+    let mut conn = store.connection();
+    let lobby = Game::new(Ruleset::default());
+    let id = store
+        .create_game(&GameRecord::new(lobby, -1, NOW))
+        .await
+        .unwrap();
+    let ttl = |conn: &mut morskoy_boy::store::Conn, key: String| {
+        let mut conn = conn.clone();
+        async move {
+            redis::cmd("TTL")
+                .arg(key)
+                .query_async::<i64>(&mut conn)
+                .await
+                .unwrap()
+        }
+    };
+    let t = ttl(&mut conn, store.keys().game(id)).await;
+    assert!(
+        (1..=600).contains(&t),
+        "a lobby expires within the setup time, got {t}"
+    );
+    act(&store, id, Action::Join(PlayerId(1))).await.unwrap();
+    act(&store, id, Action::Join(PlayerId(2))).await.unwrap();
+    act(&store, id, Action::Start).await.unwrap();
+    act(&store, id, Action::Cancel).await.unwrap();
+    let t = ttl(&mut conn, store.keys().game(id)).await;
+    assert!(
+        (6_001..=60_000).contains(&t),
+        "a finished game is kept, got {t}"
+    );
+    store
+        .add_stats(
+            9,
+            "classic",
+            Stats {
+                games: 1,
+                ..Stats::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(ttl(&mut conn, store.keys().user_stats(9)).await, -1);
+}
+on_both!(games_expire_by_phase_and_statistics_are_kept);
+
+/// Fires `moves` shots as both seats at once; returns the accepted ones by version.
+async fn hammer(store: &Store, id: GameId, moves: usize, salt: u64) -> Vec<(u64, Action)> {
+    let (start, _) = store.load_game(id).await.unwrap();
+    let size = start.game.ruleset().size();
+    let mut tasks = Vec::new();
+    for i in 0..moves {
+        let store = store.clone();
+        // Half the shots as each seat, at cells spread over the field.
+        let seat = SeatId((i % 2) as u8);
+        let cell = size.coord((i * 37 + salt as usize * 11) % size.area());
+        let action = Action::Fire(seat, SeatId(1 - seat.0), cell);
+        tasks.push(tokio::spawn(async move {
+            // A player taps until it is their turn; any other refusal is final.
+            for _ in 0..400 {
+                match act(&store, id, action.clone()).await {
+                    Ok(v) => return Some((v, action)),
+                    Err(e) if e.contains("NotYourTurn") => {
+                        tokio::time::sleep(Duration::from_millis(3)).await;
+                    }
+                    Err(_) => return None,
+                }
+            }
+            None
+        }));
+    }
+    let mut accepted = Vec::new();
+    for t in tasks {
+        if let Some(a) = t.await.unwrap() {
+            accepted.push(a);
+        }
+    }
+    accepted
+}
+
+/// The second OS process of the concurrency test: a no-op unless its parent set `MB_HAMMER`.
+#[tokio::test]
+async fn hammer_child() {
+    let Ok(spec) = std::env::var("MB_HAMMER") else {
+        return;
+    };
+    let parts: Vec<&str> = spec.split('|').collect();
+    let config = StoreConfig {
+        namespace: parts[1].to_owned(),
+        ..StoreConfig::default()
+    };
+    let store = Store::connect(parts[0], config).await.unwrap();
+    let id = GameId(parts[2].parse().unwrap());
+    for (v, action) in hammer(&store, id, 30, 7).await {
+        println!("ACCEPTED {v} {}", serde_json::to_string(&action).unwrap());
+    }
+}
+
+async fn concurrent_moves_apply_exactly_once(target: Target) {
+    let store = common::store(target).await;
+    let start = GameRecord::new(battle(5), -1, NOW);
+    let id = store.create_game(&start).await.unwrap();
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["hammer_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env(
+            "MB_HAMMER",
+            format!(
+                "{}|{}|{}",
+                common::target_url(target),
+                store.keys().namespace(),
+                id.0
+            ),
+        )
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut accepted: BTreeMap<u64, Action> = BTreeMap::new();
+    for (v, a) in hammer(&store, id, 50, 3).await {
+        assert!(accepted.insert(v, a).is_none(), "version {v} given twice");
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut from_child = 0;
+    // libtest may print "test hammer_child ... " on the same line as the first result.
+    for line in text
+        .lines()
+        .filter_map(|l| Some(&l[l.find("ACCEPTED ")? + 9..]))
+    {
+        let (v, json) = line.split_once(' ').unwrap();
+        let v: u64 = v.parse().unwrap();
+        assert!(accepted
+            .insert(v, serde_json::from_str(json).unwrap())
+            .is_none());
+        from_child += 1;
+    }
+    let (stored, version) = store.load_game(id).await.unwrap();
+    // None lost, none doubled: the versions are exactly 2..=version, one move each, and
+    // replaying them in order on the starting game gives the stored game.
+    let versions: Vec<u64> = accepted.keys().copied().collect();
+    assert_eq!(versions, (2..=version).collect::<Vec<_>>());
+    assert!(accepted.len() > 1, "some moves were accepted");
+    let mut replay = start.game.clone();
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    for a in accepted.values() {
+        replay.apply(a.clone(), NOW, &mut rng).unwrap();
+    }
+    assert_eq!(replay, stored.game);
+    eprintln!(
+        "accepted {} moves, {from_child} from the second process",
+        accepted.len()
+    );
+}
+on_both!(concurrent_moves_apply_exactly_once);
+
+/// Retries an operation for up to `limit` while Redis comes back.
+async fn eventually<T>(limit: Duration, mut op: impl AsyncFnMut() -> Result<T, String>) -> T {
+    let deadline = Instant::now() + limit;
+    loop {
+        match op().await {
+            Ok(v) => return v,
+            Err(e) if Instant::now() > deadline => panic!("still failing: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_survives_dropped_connections_and_a_redis_restart() {
+    let mut server = RedisServer::start();
+    let store = Store::connect(&server.url(), common::config())
+        .await
+        .unwrap();
+    let id = store
+        .create_game(&GameRecord::new(battle(6), -1, NOW))
+        .await
+        .unwrap();
+    for _ in 0..10 {
+        let (rec, _) = store.load_game(id).await.unwrap();
+        act(&store, id, next_shot(&rec.game)).await.unwrap();
+    }
+    // Every client connection dropped, as in a network blip.
+    let admin = redis::Client::open(server.url()).unwrap();
+    let mut admin = admin.get_multiplexed_async_connection().await.unwrap();
+    let _: redis::Value = redis::cmd("CLIENT")
+        .arg(&["KILL", "TYPE", "normal", "SKIPME", "yes"])
+        .query_async(&mut admin)
+        .await
+        .unwrap();
+    let (mid, v_mid) = eventually(Duration::from_secs(5), async || {
+        store.load_game(id).await.map_err(|e| e.to_string())
+    })
+    .await;
+    // The server itself restarted: it reloads its append-only file.
+    server.restart();
+    let (after, v_after) = eventually(Duration::from_secs(5), async || {
+        store.load_game(id).await.map_err(|e| e.to_string())
+    })
+    .await;
+    assert_eq!(
+        (&after, v_after),
+        (&mid, v_mid),
+        "the game is as it was before the restart"
+    );
+    let mut game = after.game;
+    let mut rng = ChaCha8Rng::seed_from_u64(0);
+    while !game.is_finished() {
+        let shot = next_shot(&game);
+        let v = act(&store, id, shot.clone()).await.unwrap();
+        game.apply(shot, NOW, &mut rng).unwrap();
+        assert!(v > v_after);
+    }
+    assert_eq!(store.load_game(id).await.unwrap().0.game, game);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
+    let mut server = RedisServer::start();
+    let store = Store::connect(&server.url(), common::config())
+        .await
+        .unwrap();
+    let id = store
+        .create_game(&GameRecord::new(battle(7), -1, NOW))
+        .await
+        .unwrap();
+    let (before, _) = store.load_game(id).await.unwrap();
+    server.stop();
+    for _ in 0..3 {
+        let started = Instant::now();
+        let result = store.load_game(id).await;
+        let took = started.elapsed();
+        assert!(
+            matches!(result, Err(StoreError::Unavailable(_))),
+            "{result:?}"
+        );
+        assert!(took < Duration::from_secs(2), "failing took {took:?}");
+        let started = Instant::now();
+        let result = act(&store, id, next_shot(&before.game)).await;
+        assert!(result
+            .unwrap_err()
+            .starts_with("store: Redis is unavailable"));
+        assert!(started.elapsed() < Duration::from_secs(2));
+    }
+    server.restart();
+    let (after, _) = eventually(Duration::from_secs(10), async || {
+        store.load_game(id).await.map_err(|e| e.to_string())
+    })
+    .await;
+    assert_eq!(after, before);
+    act(&store, id, next_shot(&after.game)).await.unwrap();
+}
