@@ -126,13 +126,81 @@ fn random_once(ruleset: &Ruleset, rng: &mut impl Rng) -> Option<Fleet> {
     Some(Fleet::new_unchecked(ships, mines, border))
 }
 
-/// Up to `attempts` random layouts; the first that succeeds.
+/// How many placements the exhaustive search may try before it gives up.
+const SEARCH_BUDGET: usize = 200_000;
+
+/// Backtracking over every placement of every ship, largest first, within a budget: finds the
+/// tight layouts that random placement misses (four bent 4-ships as squares in a 5×5 field).
+fn exhaustive(
+    grid: &Grid,
+    kinds: &[Kind],
+    last_first: Option<usize>,
+    budget: &mut usize,
+    rng: &mut impl Rng,
+) -> Option<Vec<Ship>> {
+    let Some((&kind, rest)) = kinds.split_first() else {
+        return Some(Vec::new());
+    };
+    // Free shapes: lines and the bent set, a small sample of the allowed shapes.
+    let templates = kind
+        .templates(grid.ruleset.shapes())
+        .or_else(|| shape::ship_templates(kind.size(), shape::Shapes::Bent))
+        .unwrap_or_default();
+    let mut options = grid.placements(&templates, kind.force());
+    options.shuffle(rng);
+    // Least constraining first: the placement that blocks the fewest free cells.
+    let touching = grid.ruleset.touching();
+    options.sort_by_cached_key(|cells| {
+        let halo = fleet::halo(cells, touching, grid.size);
+        halo.iter()
+            .filter(|&&c| !grid.blocked[grid.size.index(c)])
+            .count()
+    });
+    for cells in options {
+        // Equal kinds in a row are placed in cell order, so no arrangement is tried twice.
+        let first = cells.iter().map(|&c| grid.size.index(c)).min().unwrap_or(0);
+        if last_first.is_some_and(|l| first <= l) {
+            continue;
+        }
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let mut next = Grid {
+            blocked: grid.blocked.clone(),
+            ..*grid
+        };
+        next.take(&cells);
+        let same = rest.first() == Some(&kind);
+        if let Some(mut ships) = exhaustive(&next, rest, same.then_some(first), budget, rng) {
+            ships.insert(0, Ship { kind, cells });
+            return Some(ships);
+        }
+    }
+    None
+}
+
+/// Up to `attempts` random layouts, then an exhaustive search within a budget.
 pub(crate) fn search_layout(
     ruleset: &Ruleset,
     rng: &mut impl Rng,
     attempts: usize,
 ) -> Option<Fleet> {
-    (0..attempts).find_map(|_| random_once(ruleset, rng))
+    if let Some(f) = (0..attempts).find_map(|_| random_once(ruleset, rng)) {
+        return Some(f);
+    }
+    let border = ruleset
+        .has_terrain()
+        .then(|| Border::random(ruleset.size().width, rng));
+    let grid = Grid::new(ruleset, border.as_ref());
+    let mut budget = SEARCH_BUDGET;
+    let ships = exhaustive(&grid, &ruleset.fleet(), None, &mut budget, rng)?;
+    let mut grid = Grid::new(ruleset, border.as_ref());
+    for s in &ships {
+        grid.take(&s.cells);
+    }
+    let mines = grid.mines(ruleset.mines, rng)?;
+    Some(Fleet::new_unchecked(ships, mines, border))
 }
 
 /// A random legal layout: border (in land-sea-air), ships and mines.

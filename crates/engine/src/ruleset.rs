@@ -404,6 +404,20 @@ mod tests {
     }
 
     #[test]
+    fn a_tight_custom_fleet_is_found_by_the_exhaustive_search() {
+        // Four bent 4-ships fit a 5×5 field only as squares in the corners.
+        let r = Ruleset {
+            shapes: Shapes::Bent,
+            field: Field::Custom {
+                size: Size::new(5, 5),
+                ships: vec![4, 4, 4, 4],
+            },
+            ..Ruleset::default()
+        };
+        assert_eq!(r.check(), Ok(()));
+    }
+
+    #[test]
     fn out_of_range_options_are_refused() {
         let salvo = Ruleset {
             salvo: Some(11),
