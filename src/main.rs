@@ -1,15 +1,40 @@
-//! The Telegram bot. Only the rules engine (`crates/engine`) exists so far; the bot's adapters
-//! (Telegram, Redis, locales) come with their own issues.
+//! The bot binary: configuration from the environment, then long polling until ctrl-c.
 
-fn main() {
-    pretty_env_logger::init();
-    if std::env::var("TELOXIDE_TOKEN").map_or(true, |t| t.trim().is_empty()) {
+use morskoy_boy::store::{Store, StoreConfig};
+use morskoy_boy::telegram::{self, BotConfig};
+use std::time::Duration;
+
+#[tokio::main]
+async fn main() {
+    pretty_env_logger::init_timed();
+    let token = std::env::var("TELOXIDE_TOKEN").unwrap_or_default();
+    if token.trim().is_empty() {
         eprintln!(
             "TELOXIDE_TOKEN is not set: talk to @BotFather in Telegram, create a bot with /newbot, \
              and run again with TELOXIDE_TOKEN=<the token>."
         );
         std::process::exit(2);
     }
-    log::error!("the Telegram adapter is not written yet: only the rules engine exists");
-    std::process::exit(1);
+    let mut bot = teloxide::Bot::new(token.trim());
+    if let Ok(url) = std::env::var("TELOXIDE_API_URL") {
+        match url.parse() {
+            Ok(url) => bot = bot.set_api_url(url),
+            Err(e) => {
+                eprintln!("TELOXIDE_API_URL is not a URL ({e}): {url}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    // Redis may come up after the bot (containers): wait for it rather than give up.
+    let store = loop {
+        match Store::connect(&redis_url, StoreConfig::from_env()).await {
+            Ok(store) => break store,
+            Err(e) => {
+                log::warn!("waiting for Redis at {redis_url}: {e}");
+                tokio::time::sleep(Duration::from_secs(2)).await;
+            }
+        }
+    };
+    telegram::run(bot, store, BotConfig::from_env()).await;
 }

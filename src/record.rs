@@ -4,7 +4,7 @@
 //! `#[serde(default)]` so records written by an older bot still decode.
 
 use crate::lang::Lang;
-use engine::{Alphabet, Game, Ruleset};
+use engine::{Alphabet, Coord, Draft, Event, Game, Ruleset};
 use serde::{Deserialize, Serialize};
 
 /// The schema version of the records in this file.
@@ -24,6 +24,41 @@ pub struct GameRecord {
     /// Display names of the players, by seat.
     #[serde(default)]
     pub names: Vec<String>,
+    /// The group's language for this game.
+    #[serde(default)]
+    pub lang: Lang,
+    /// The column letters of this game.
+    #[serde(default = "default_alphabet")]
+    pub alphabet: Alphabet,
+    /// Who created the game (may start and cancel it).
+    #[serde(default)]
+    pub creator: u64,
+    /// The group's live message: the lobby, then the battle.
+    #[serde(default)]
+    pub message: Option<i32>,
+    /// Bumped whenever the live message is replaced: buttons carry it, so a button of an old
+    /// message answers "out of date".
+    #[serde(default)]
+    pub generation: u32,
+    /// Which block of the target field the battle keyboard shows.
+    #[serde(default)]
+    pub block: u8,
+    /// The latest results, oldest first (at most [`LOG_LEN`]).
+    #[serde(default)]
+    pub log: Vec<Event>,
+    /// The private message of each seat: the placement editor, then the own field.
+    #[serde(default)]
+    pub dms: Vec<Option<i32>>,
+    /// Whether the end has been announced in the group.
+    #[serde(default)]
+    pub announced: bool,
+}
+
+/// How many results the battle message keeps.
+pub const LOG_LEN: usize = 8;
+
+fn default_alphabet() -> Alphabet {
+    Alphabet::Latin
 }
 
 impl GameRecord {
@@ -35,6 +70,62 @@ impl GameRecord {
             chat,
             created,
             names: Vec::new(),
+            lang: Lang::En,
+            alphabet: Alphabet::Latin,
+            creator: 0,
+            message: None,
+            generation: 0,
+            block: 0,
+            log: Vec::new(),
+            dms: Vec::new(),
+            announced: false,
+        }
+    }
+
+    /// Adds results to the log, keeping the newest [`LOG_LEN`].
+    pub fn push_log(&mut self, events: &[Event]) {
+        for e in events {
+            if matches!(
+                e,
+                Event::Shot { .. }
+                    | Event::Salvo { .. }
+                    | Event::GaveUp { .. }
+                    | Event::Surrendered(_)
+                    | Event::Forfeit(_)
+                    | Event::Eliminated(_)
+                    | Event::Reminder(_)
+            ) {
+                self.log.push(e.clone());
+            }
+        }
+        let extra = self.log.len().saturating_sub(LOG_LEN);
+        self.log.drain(..extra);
+    }
+}
+
+/// A seat's placement editor: the draft and what the keyboard is in the middle of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Editor {
+    /// Schema version.
+    pub v: u16,
+    /// The layout being edited.
+    pub draft: Draft,
+    /// The first end of a ship, tapped and waiting for the second.
+    #[serde(default)]
+    pub pending: Option<Coord>,
+    /// Which block of the field the keyboard shows.
+    #[serde(default)]
+    pub block: u8,
+}
+
+impl Editor {
+    /// A fresh editor for `ruleset`.
+    pub fn new(ruleset: &Ruleset) -> Editor {
+        Editor {
+            v: RECORD_VERSION,
+            draft: Draft::new(ruleset),
+            pending: None,
+            block: 0,
         }
     }
 }
@@ -65,6 +156,12 @@ pub struct UserSettings {
     /// The user's language, once chosen with /lang.
     #[serde(default)]
     pub lang: Option<Lang>,
+    /// Whether the user has started the bot, so it may write to them.
+    #[serde(default)]
+    pub started: bool,
+    /// The language Telegram last reported for the user.
+    #[serde(default)]
+    pub detected: Option<Lang>,
 }
 
 /// A user's statistics for one ruleset (or all of them).

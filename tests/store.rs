@@ -102,6 +102,8 @@ async fn every_stored_type_round_trips(target: Target) {
     let user = UserSettings {
         v: 1,
         lang: Some(Lang::Ru),
+        started: true,
+        detected: Some(Lang::Bg),
     };
     store.set_user_settings(7, &user).await.unwrap();
     assert_eq!(store.user_settings(7).await.unwrap(), user);
@@ -142,7 +144,7 @@ async fn every_stored_type_round_trips(target: Target) {
         .unwrap();
     assert_eq!(kind, engine::Kind::Ship(4));
     assert_eq!(store.draft(id, SeatId(1)).await.unwrap(), Some(draft));
-    assert_eq!(store.draft(id, SeatId(0)).await.unwrap(), None);
+    assert_eq!(store.draft::<Draft>(id, SeatId(0)).await.unwrap(), None);
 
     assert!(store.first_delivery(4242).await.unwrap());
     assert!(!store.first_delivery(4242).await.unwrap());

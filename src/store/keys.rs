@@ -15,6 +15,9 @@
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
 //! | `mb:v1:user:USER:stats` | hash | `RULESET|games`, `…|wins`, `…|shots`, `…|hits` | none |
 //! | `mb:v1:upd:UPDATE` | string | a Telegram update already handled | one day |
+//! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
+//! | `mb:v1:{c:CHAT}:dirty` | string | the chat's live message needs redrawing | one hour |
+//! | `mb:v1:{c:CHAT}:lease` | string | someone is redrawing it (paces edits) | seconds |
 
 use std::fmt;
 
@@ -100,6 +103,22 @@ impl Keys {
     /// A user's statistics.
     pub fn user_stats(&self, user: u64) -> String {
         format!("{}:user:{user}:stats", self.ns)
+    }
+
+    /// Games waiting for a tick, scored by when (a sorted set).
+    pub fn deadlines(&self) -> String {
+        format!("{}:deadlines", self.ns)
+    }
+
+    /// A chat's "redraw the live message" mark. The mark and the lease share the chat's tag,
+    /// so the script that releases the lease may read the mark in a cluster.
+    pub fn chat_dirty(&self, chat: i64) -> String {
+        format!("{}:{{c:{chat}}}:dirty", self.ns)
+    }
+
+    /// The right to redraw a chat's live message: one holder at a time, for a while.
+    pub fn chat_lease(&self, chat: i64) -> String {
+        format!("{}:{{c:{chat}}}:lease", self.ns)
     }
 
     /// A Telegram update already handled.

@@ -16,7 +16,7 @@ pub use conn::Conn;
 pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
 
 use crate::record::{ChatSettings, GameRecord, Stats, UserSettings};
-use engine::{Draft, Phase, SeatId};
+use engine::{Phase, SeatId};
 use redis::{AsyncCommands, Script};
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt;
@@ -147,6 +147,12 @@ redis.call('HSET', KEYS[1], 'v', ARGV[2], 'c', ARGV[3], 'd', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1";
 
+/// Releases a chat's redraw lease unless its redraw mark is set (KEYS: mark, lease).
+const END_REDRAW: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
+return 1";
+
 const DELETE_IF_EQUAL: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0";
@@ -159,6 +165,7 @@ pub struct Store {
     config: StoreConfig,
     cas: Script,
     delete_if_equal: Script,
+    end_redraw: Script,
 }
 
 impl Store {
@@ -177,6 +184,7 @@ impl Store {
             config,
             cas: Script::new(COMPARE_AND_SET),
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
+            end_redraw: Script::new(END_REDRAW),
         })
     }
 
@@ -358,11 +366,15 @@ impl Store {
         }))
     }
 
-    /// A seat's placement draft, if one is stored.
+    /// A seat's placement state (the bot's editor, or a bare draft), if one is stored.
     ///
     /// # Errors
     /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
-    pub async fn draft(&self, id: GameId, seat: SeatId) -> Result<Option<Draft>, StoreError> {
+    pub async fn draft<R: DeserializeOwned>(
+        &self,
+        id: GameId,
+        seat: SeatId,
+    ) -> Result<Option<R>, StoreError> {
         let found = self.load_versioned(&self.keys.draft(id, seat.0)).await?;
         Ok(found.map(|(d, _)| d))
     }
@@ -372,14 +384,17 @@ impl Store {
     ///
     /// # Errors
     /// As [`Store::transition`].
-    pub async fn edit_draft<T, E>(
+    pub async fn edit_draft<R, T, E>(
         &self,
         id: GameId,
         seat: SeatId,
-        fresh: impl Fn() -> Draft,
-        f: impl FnMut(&mut Draft) -> Result<T, E>,
-    ) -> Result<Result<(T, Draft), E>, StoreError> {
-        let ttl = |_: &Draft| self.config.setup_ttl;
+        fresh: impl Fn() -> R,
+        f: impl FnMut(&mut R) -> Result<T, E>,
+    ) -> Result<Result<(T, R), E>, StoreError>
+    where
+        R: Serialize + DeserializeOwned + Clone + PartialEq,
+    {
+        let ttl = |_: &R| self.config.setup_ttl;
         let done = self
             .update_versioned(&self.keys.draft(id, seat.0), ttl, || Some(fresh()), f)
             .await?;
@@ -567,6 +582,90 @@ impl Store {
             shots: n(2),
             hits: n(3),
         })
+    }
+
+    /// Asks for a tick of game `id` at `at` (Unix seconds), or for none.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn schedule(&self, id: GameId, at: Option<u64>) -> Result<(), StoreError> {
+        let key = self.keys.deadlines();
+        self.run(|mut c| async move {
+            match at {
+                Some(at) => c.zadd(key, id.0, at).await,
+                None => c.zrem(key, id.0).await,
+            }
+        })
+        .await
+    }
+
+    /// Games whose tick is due at `now`.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn due(&self, now: u64) -> Result<Vec<GameId>, StoreError> {
+        let key = self.keys.deadlines();
+        let ids: Vec<u64> = self
+            .run(|mut c| async move { c.zrangebyscore_limit(key, 0, now, 0, 100).await })
+            .await?;
+        Ok(ids.into_iter().map(GameId).collect())
+    }
+
+    /// Marks that a chat's live message needs redrawing, and tries to take the right to draw
+    /// it for `hold`. `true`: this caller draws; `false`: the holder will see the mark.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn want_redraw(&self, chat: i64, hold: Duration) -> Result<bool, StoreError> {
+        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
+        let ms = hold.as_millis() as u64;
+        let got: Option<String> = self
+            .run(|mut c| async move {
+                let () = c.set_ex(&dirty, 1, 3600).await?;
+                redis::cmd("SET")
+                    .arg(lease)
+                    .arg(1)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(got.is_some())
+    }
+
+    /// Clears the redraw mark before drawing, and extends the right to draw.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn begin_redraw(&self, chat: i64, hold: Duration) -> Result<(), StoreError> {
+        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
+        let ms = hold.as_millis() as u64;
+        self.run(|mut c| async move {
+            let () = c.del(dirty).await?;
+            c.pexpire(lease, ms as i64).await
+        })
+        .await
+    }
+
+    /// Gives up the right to draw unless a redraw was asked for meanwhile; `true` when it was
+    /// given up, `false` when the caller must draw again.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn end_redraw(&self, chat: i64) -> Result<bool, StoreError> {
+        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
+        let released: i32 = self
+            .run(|mut c| async move {
+                self.end_redraw
+                    .key(dirty)
+                    .key(lease)
+                    .invoke_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(released == 1)
     }
 
     /// Records a Telegram update as handled; `true` the first time, `false` for a repeat

@@ -1,0 +1,174 @@
+# Sea Battle — English
+
+## Words of the game (RULES.md §1)
+game-name = Sea Battle
+ship-1 = torpedo boat
+ship-2 = destroyer
+ship-3 = cruiser
+ship-4 = battleship
+ship-5 = aircraft carrier
+ship-n = { $size }-deck ship
+unit-tank = tank
+unit-battery = battery
+unit-anti-aircraft = anti-aircraft gun
+unit-attack-aircraft = attack aircraft
+mine = mine
+border = border
+
+result-miss = miss
+result-hit = hit
+result-sunk = sunk ({ $ship })
+result-mine = mine!
+
+## Commands
+cmd-start = Open the bot
+cmd-newgame = Start a new game in this chat
+cmd-surrender = Surrender the current game
+cmd-cancel = Cancel the game before the battle
+cmd-rules = The rules
+cmd-help = How to play
+
+welcome = Ahoy! I referee Sea Battle in group chats. Add me to a group and send /newgame there; you will place your fleet here, in private.
+help =
+    <b>Sea Battle</b>
+    /newgame in a group opens a lobby: press Join, and the creator presses Start.
+    Each player places their fleet here, in a private chat with me: tap both ends of a ship, or press Random.
+    In the battle, tap a cell under the battle message, or reply to it with a cell such as <code>b6</code>.
+    A hit or a sink shoots again; a miss passes the turn. /surrender gives up.
+rules-classic =
+    <b>Classic rules</b>
+    Each player hides a 10×10 fleet: one battleship (4 cells), two cruisers (3), three destroyers (2) and four torpedo boats (1).
+    Ships are straight and never touch, not even at a corner.
+    Hit or sunk: shoot again. Miss: the turn passes. The first to sink the whole enemy fleet wins.
+
+## Ruleset in words
+rules-field-classic = classic { $width }×{ $height }, { $ships } ships
+rules-field-big = big { $width }×{ $height }, { $ships } ships
+rules-field-custom = custom { $width }×{ $height }, { $ships ->
+        [one] { $ships } ship
+       *[other] { $ships } ships
+    }
+rules-field-land-sea-air = land, sea and air { $width }×{ $height }, { $ships } units
+rules-touching-none = ships never touch
+rules-touching-corners = ships may touch at corners
+rules-touching-any = ships may touch
+rules-timer = { $minutes ->
+        [one] { $minutes } minute a turn
+       *[other] { $minutes } minutes a turn
+    }
+rules-no-timer = no turn timer
+
+## Lobby
+lobby-title = Sea Battle: a new game
+lobby-players = Players: { $count } of { $seats }
+lobby-ready = ready
+lobby-placing = placing the fleet
+lobby-hint-join = Press Join to play. The creator starts when all seats are taken.
+lobby-hint-placement = The players are placing their fleets in a private chat with the bot.
+lobby-battle-started = The battle has begun — see the next message.
+btn-join = Join
+btn-start = Start
+btn-cancel = Cancel
+btn-open-bot = Open the bot
+btn-rematch = Rematch
+newgame-in-group = Start a game in a group: add me there and send /newgame.
+newgame-running = A game is already going on in this chat.
+join-done = You are in the game.
+join-already = You are already in this game.
+join-full = All seats are taken.
+join-busy-elsewhere = You are already playing in another chat. Finish that game first.
+start-done = Placement begins: check your private chat with the bot.
+start-not-full = Not all seats are taken: the game needs { $seats ->
+        [one] { $seats } player
+       *[other] { $seats } players
+    }.
+cancel-done = The game is cancelled.
+cancel-in-battle = The battle has begun: use /surrender instead.
+rematch-done = A new game with the same players.
+
+## Placement editor
+editor-title = Your fleet
+editor-to-place = Still to place:
+fleet-item = { $ship } ×{ $count }
+editor-problems = Problems:
+editor-complete = The fleet is complete: press Ready.
+editor-hint = Tap both ends of a ship to place it; tap a ship to remove it.
+editor-pending = First end: { $cell }. Now tap the other end (the same cell for a one-cell ship).
+editor-placed = Placed: { $ship }.
+editor-second-end = Now tap the other end.
+editor-nothing = Nothing to do.
+editor-locked = Your fleet is locked.
+editor-ready-done = Fleet locked. Good luck!
+btn-undo = Undo
+btn-clear = Clear
+btn-random = Random
+btn-perelman = Perelman
+btn-ready = Ready
+
+problem-off-field = { $ship } at { $cell }: off the field.
+problem-wrong-size = { $ship } at { $cell }: wrong number of cells.
+problem-not-connected = { $ship } at { $cell }: its cells are not joined.
+problem-shape = { $ship } at { $cell }: this shape is not allowed.
+problem-needs-land = { $ship } at { $cell }: must stand on land.
+problem-needs-sea = { $ship } at { $cell }: must stand at sea.
+problem-overlaps = { $ship } at { $cell }: overlaps the { $other }.
+problem-touches-side = { $ship } at { $cell }: touches the { $other } by a side.
+problem-touches-corner = { $ship } at { $cell }: touches the { $other } at a corner.
+problem-too-many = { $ship } at { $cell }: one too many (the fleet has { $count }).
+problem-missing = { $count ->
+        [one] one { $ship } is
+       *[other] { $count } of type { $ship } are
+    } missing.
+problem-too-many-mines = Mine at { $cell }: too many mines (at most { $count }).
+problem-missing-mines = { $count ->
+        [one] One mine is
+       *[other] { $count } mines are
+    } missing.
+problem-border = The land border is not allowed.
+
+## Battle
+battle-title = Sea Battle
+battle-field-of = Field of { $name }
+battle-sunk = fleet sunk
+battle-turn = Turn: <b>{ $name }</b> — tap a cell or reply with one (e.g. b6).
+battle-commitments = Fleet commitments (SHA-256):
+log-shot = { $name }: { $cell } — { $result }
+log-gave-up = { $name } gives up { $cell } — { $result }
+log-surrendered = { $name } surrenders.
+log-forfeit = { $name } ran out of time and loses by forfeit.
+log-eliminated = { $name }'s fleet is sunk.
+log-reminder = { $name }, half of your time is gone.
+answer-miss = { $cell }: miss. The turn passes.
+answer-hit = { $cell }: hit! Shoot again.
+answer-sunk = { $cell }: sunk, a { $ship }! Shoot again.
+answer-mine = { $cell }: a mine! You give up one of your own cells.
+shot-not-your-turn = It is not your turn.
+shot-already-known = That cell is already known. Choose another.
+shot-off-field = That cell is off the field.
+shot-bad-target = That field cannot be shot at.
+shot-bad-cell = That is not a cell: write a column and a row, from { $first } to { $last }.
+own-field-title = Your fleet
+own-field-waiting = Waiting for the other players.
+own-field-your-turn = Your turn: shoot in the group.
+own-field-their-turn = The enemy is shooting.
+own-field-over = The game is over.
+surrender-done = You surrendered.
+surrender-not-now = There is nothing to surrender now.
+
+## End
+end-winner = Winner: { $names }!
+end-no-winner = The game is over.
+end-cancelled = The game was cancelled.
+end-reveal = The fleets, to check against the commitments: SHA-256 of the layout, "|" and the salt.
+end-salt = salt
+
+## Errors
+error-unavailable = The bot is having trouble right now. Please try again in a moment.
+error-busy = Too many moves at once. Please try again.
+error-game-over = This game is over.
+error-out-of-date = This button is out of date.
+error-undecodable = This game could not be read and was closed. Sorry! Start a new one with /newgame.
+error-unknown-button = This button is not from this bot.
+error-not-a-player = You are not playing in this game.
+error-creator-only = Only the game's creator can do that.
+error-no-game = There is no game going on here.

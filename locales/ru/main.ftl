@@ -1,0 +1,186 @@
+# Морской бой — русский
+
+## Слова игры (RULES.md §1)
+game-name = Морской бой
+ship-1 = торпедный катер
+ship-2 = эсминец
+ship-3 = крейсер
+ship-4 = линкор
+ship-5 = авианосец
+ship-n = { $size }-палубный корабль
+unit-tank = танк
+unit-battery = батарея
+unit-anti-aircraft = зенитка
+unit-attack-aircraft = штурмовик
+mine = мина
+border = граница
+
+result-miss = мимо
+result-hit = ранил
+result-sunk = убил ({ $ship })
+result-mine = мина!
+
+## Команды
+cmd-start = Открыть бота
+cmd-newgame = Начать новую игру в этом чате
+cmd-surrender = Сдаться в текущей игре
+cmd-cancel = Отменить игру до начала боя
+cmd-rules = Правила
+cmd-help = Как играть
+
+welcome = Привет! Я провожу «Морской бой» в групповых чатах. Добавьте меня в группу и отправьте там /newgame, а флот вы расставите здесь, в личке.
+help =
+    <b>Морской бой</b>
+    /newgame в группе открывает набор игроков: нажмите «Играю», а создатель игры — «Начать».
+    Каждый расставляет флот здесь, в личном чате со мной: нажмите на оба конца корабля или «Случайно».
+    В бою нажимайте клетку под сообщением боя или ответьте на него клеткой, например <code>в6</code>.
+    Ранил или убил — стреляете ещё; мимо — ход переходит. /surrender — сдаться.
+rules-classic =
+    <b>Классические правила</b>
+    У каждого игрока скрытое поле 10×10 и флот: один линкор (4 клетки), два крейсера (3), три эсминца (2) и четыре торпедных катера (1).
+    Корабли прямые и не касаются друг друга даже углами.
+    Ранил или убил — стреляете ещё. Мимо — ход переходит. Побеждает тот, кто первым потопит весь флот противника.
+
+## Правила словами
+rules-field-classic = классика { $width }×{ $height }, { $ships ->
+        [one] { $ships } корабль
+        [few] { $ships } корабля
+       *[many] { $ships } кораблей
+    }
+rules-field-big = большое поле { $width }×{ $height }, { $ships ->
+        [one] { $ships } корабль
+        [few] { $ships } корабля
+       *[many] { $ships } кораблей
+    }
+rules-field-custom = своё поле { $width }×{ $height }, { $ships ->
+        [one] { $ships } корабль
+        [few] { $ships } корабля
+       *[many] { $ships } кораблей
+    }
+rules-field-land-sea-air = земля, море и воздух { $width }×{ $height }, { $ships ->
+        [one] { $ships } единица
+        [few] { $ships } единицы
+       *[many] { $ships } единиц
+    }
+rules-touching-none = корабли не касаются
+rules-touching-corners = корабли могут касаться углами
+rules-touching-any = корабли могут касаться
+rules-timer = { $minutes ->
+        [one] { $minutes } минута на ход
+        [few] { $minutes } минуты на ход
+       *[many] { $minutes } минут на ход
+    }
+rules-no-timer = без ограничения времени
+
+## Набор игроков
+lobby-title = Морской бой: новая игра
+lobby-players = Игроки: { $count } из { $seats }
+lobby-ready = готов
+lobby-placing = расставляет флот
+lobby-hint-join = Нажмите «Играю», чтобы участвовать. Создатель начнёт игру, когда все места заняты.
+lobby-hint-placement = Игроки расставляют флот в личном чате с ботом.
+lobby-battle-started = Бой начался — смотрите следующее сообщение.
+btn-join = Играю
+btn-start = Начать
+btn-cancel = Отмена
+btn-open-bot = Открыть бота
+btn-rematch = Реванш
+newgame-in-group = Игра начинается в группе: добавьте меня туда и отправьте /newgame.
+newgame-running = В этом чате уже идёт игра.
+join-done = Вы в игре.
+join-already = Вы уже в этой игре.
+join-full = Все места заняты.
+join-busy-elsewhere = Вы уже играете в другом чате. Сначала закончите ту игру.
+start-done = Расстановка началась: загляните в личный чат с ботом.
+start-not-full = Заняты не все места: нужно { $seats ->
+        [one] { $seats } игрок
+        [few] { $seats } игрока
+       *[many] { $seats } игроков
+    }.
+cancel-done = Игра отменена.
+cancel-in-battle = Бой уже идёт: чтобы выйти, сдайтесь командой /surrender.
+rematch-done = Новая игра с теми же игроками.
+
+## Расстановка
+editor-title = Ваш флот
+editor-to-place = Осталось поставить:
+fleet-item = { $ship } ×{ $count }
+editor-problems = Ошибки:
+editor-complete = Флот расставлен: нажмите «Готово».
+editor-hint = Нажмите на оба конца корабля, чтобы поставить его; нажмите на корабль, чтобы убрать.
+editor-pending = Первый конец: { $cell }. Теперь нажмите второй (ту же клетку — для однопалубного).
+editor-placed = Поставлен: { $ship }.
+editor-second-end = Теперь нажмите второй конец.
+editor-nothing = Нечего делать.
+editor-locked = Ваш флот уже закреплён.
+editor-ready-done = Флот закреплён. Удачи!
+btn-undo = Отменить
+btn-clear = Очистить
+btn-random = Случайно
+btn-perelman = Перельман
+btn-ready = Готово
+
+problem-off-field = { $ship } на { $cell }: выходит за поле.
+problem-wrong-size = { $ship } на { $cell }: не то число клеток.
+problem-not-connected = { $ship } на { $cell }: клетки не соединены.
+problem-shape = { $ship } на { $cell }: такая форма не разрешена.
+problem-needs-land = { $ship } на { $cell }: должен стоять на суше.
+problem-needs-sea = { $ship } на { $cell }: должен стоять в море.
+problem-overlaps = { $ship } на { $cell }: наезжает на другой корабль ({ $other }).
+problem-touches-side = { $ship } на { $cell }: касается боком другого корабля ({ $other }).
+problem-touches-corner = { $ship } на { $cell }: касается углом другого корабля ({ $other }).
+problem-too-many = { $ship } на { $cell }: лишний (во флоте их { $count }).
+problem-missing = Не хватает: { $ship } ×{ $count }.
+problem-too-many-mines = Мина на { $cell }: лишняя (можно не больше { $count }).
+problem-missing-mines = { $count ->
+        [one] Не хватает { $count } мины.
+       *[other] Не хватает { $count } мин.
+    }
+problem-border = Граница суши проведена неправильно.
+
+## Бой
+battle-title = Морской бой
+battle-field-of = Поле игрока { $name }
+battle-sunk = флот потоплен
+battle-turn = Ходит <b>{ $name }</b> — нажмите клетку или ответьте клеткой (например, в6).
+battle-commitments = Отпечатки флотов (SHA-256):
+log-shot = { $name }: { $cell } — { $result }
+log-gave-up = { $name } отдаёт клетку { $cell } — { $result }
+log-surrendered = { $name } сдаётся.
+log-forfeit = { $name } не успел сходить и проигрывает.
+log-eliminated = Флот игрока { $name } потоплен.
+log-reminder = { $name }, прошла половина времени на ход.
+answer-miss = { $cell }: мимо. Ход переходит.
+answer-hit = { $cell }: ранил! Стреляйте ещё.
+answer-sunk = { $cell }: убил ({ $ship })! Стреляйте ещё.
+answer-mine = { $cell }: мина! Вы отдаёте одну клетку своего флота.
+shot-not-your-turn = Сейчас не ваш ход.
+shot-already-known = В эту клетку уже стреляли. Выберите другую.
+shot-off-field = Такой клетки на поле нет.
+shot-bad-cell = Это не клетка: напишите букву и число, от { $first } до { $last }.
+shot-bad-target = По этому полю стрелять нельзя.
+own-field-title = Ваш флот
+own-field-waiting = Ждём остальных игроков.
+own-field-your-turn = Ваш ход: стреляйте в группе.
+own-field-their-turn = Стреляет противник.
+own-field-over = Игра окончена.
+surrender-done = Вы сдались.
+surrender-not-now = Сейчас сдаваться не в чем.
+
+## Конец
+end-winner = Победил { $names }!
+end-no-winner = Игра окончена.
+end-cancelled = Игра отменена.
+end-reveal = Расстановки для проверки отпечатков: SHA-256 от расстановки, «|» и соли.
+end-salt = соль
+
+## Ошибки
+error-unavailable = У бота временные неполадки. Попробуйте ещё раз чуть позже.
+error-busy = Слишком много ходов сразу. Попробуйте ещё раз.
+error-game-over = Эта игра окончена.
+error-out-of-date = Эта кнопка устарела.
+error-undecodable = Эту игру не удалось прочитать, и она закрыта. Простите! Начните новую: /newgame.
+error-unknown-button = Это кнопка не от этого бота.
+error-not-a-player = Вы не участвуете в этой игре.
+error-creator-only = Это может сделать только создатель игры.
+error-no-game = Здесь сейчас нет игры.

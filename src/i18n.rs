@@ -1,0 +1,89 @@
+//! Every word a user sees comes from `locales/` (Fluent): this is the only way to get one.
+//!
+//! Unicode isolation marks are off: chat clients show them as stray characters.
+
+use crate::lang::Lang;
+use fluent_templates::fluent_bundle::FluentValue;
+use fluent_templates::{LanguageIdentifier, Loader};
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+fluent_templates::static_loader! {
+    static LOCALES = {
+        locales: "./locales",
+        fallback_language: "en",
+        customise: |bundle| bundle.set_use_isolating(false),
+    };
+}
+
+fn langid(lang: Lang) -> LanguageIdentifier {
+    lang.code()
+        .parse()
+        .expect("ru, bg and en are language identifiers")
+}
+
+/// An argument of a message: text or a number (numbers choose plural forms).
+#[derive(Clone, Debug)]
+pub enum Arg {
+    /// Text, inserted as it is.
+    Text(String),
+    /// A number: formatted, and used for plural forms.
+    Num(i64),
+}
+
+impl From<&str> for Arg {
+    fn from(s: &str) -> Arg {
+        Arg::Text(s.to_owned())
+    }
+}
+
+impl From<String> for Arg {
+    fn from(s: String) -> Arg {
+        Arg::Text(s)
+    }
+}
+
+impl From<i64> for Arg {
+    fn from(n: i64) -> Arg {
+        Arg::Num(n)
+    }
+}
+
+impl From<usize> for Arg {
+    fn from(n: usize) -> Arg {
+        Arg::Num(n as i64)
+    }
+}
+
+impl From<u8> for Arg {
+    fn from(n: u8) -> Arg {
+        Arg::Num(i64::from(n))
+    }
+}
+
+/// The message `key` in `lang`.
+pub fn t(lang: Lang, key: &str) -> String {
+    LOCALES.lookup(&langid(lang), key)
+}
+
+/// The message `key` in `lang` with arguments.
+pub fn ta(lang: Lang, key: &str, args: &[(&'static str, Arg)]) -> String {
+    let map: HashMap<Cow<'static, str>, FluentValue> = args
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Arg::Text(s) => FluentValue::from(s.clone()),
+                Arg::Num(n) => FluentValue::from(*n),
+            };
+            (Cow::Borrowed(*k), v)
+        })
+        .collect();
+    LOCALES.lookup_with_args(&langid(lang), key, &map)
+}
+
+/// Whether `key` exists in `lang` itself (not by falling back to English).
+pub fn has(lang: Lang, key: &str) -> bool {
+    LOCALES
+        .lookup_single_language::<&str>(&langid(lang), key, None)
+        .is_ok()
+}

@@ -1,0 +1,128 @@
+//! Commands: parsing, registration per language and chat type, and help.
+
+use super::{battle, lobby, user_lang, Ctx, HandlerResult};
+use crate::i18n::t;
+use crate::lang::Lang;
+use teloxide::prelude::*;
+use teloxide::types::{BotCommand, BotCommandScope, ParseMode};
+use teloxide::utils::command::BotCommands;
+
+/// The commands the bot understands. Their descriptions for people come from `locales/`
+/// (see [`register`]), not from here.
+#[derive(BotCommands, Clone, Debug, PartialEq, Eq)]
+#[command(rename_rule = "lowercase")]
+pub enum Command {
+    /// Opens the private chat; carries a deep-link payload.
+    Start(String),
+    /// Creates a game in a group.
+    Newgame,
+    /// Gives up the current game.
+    Surrender,
+    /// Calls the game off before the battle.
+    Cancel,
+    /// How to play.
+    Help,
+    /// The rules.
+    Rules,
+}
+
+/// (command, description key) for groups and for private chats.
+const GROUP: &[(&str, &str)] = &[
+    ("newgame", "cmd-newgame"),
+    ("surrender", "cmd-surrender"),
+    ("cancel", "cmd-cancel"),
+    ("rules", "cmd-rules"),
+    ("help", "cmd-help"),
+];
+const PRIVATE: &[(&str, &str)] = &[
+    ("start", "cmd-start"),
+    ("surrender", "cmd-surrender"),
+    ("rules", "cmd-rules"),
+    ("help", "cmd-help"),
+];
+
+/// The command list for one chat type in one language.
+pub fn command_list(lang: Lang, private: bool) -> Vec<BotCommand> {
+    let list = if private { PRIVATE } else { GROUP };
+    list.iter()
+        .map(|(name, key)| BotCommand::new(*name, t(lang, key)))
+        .collect()
+}
+
+/// Registers the commands with `setMyCommands`: per language (ru, bg, and English as the
+/// default), for private chats and for groups.
+pub async fn register(ctx: &Ctx) {
+    for lang in Lang::ALL {
+        for private in [true, false] {
+            let scope = if private {
+                BotCommandScope::AllPrivateChats
+            } else {
+                BotCommandScope::AllGroupChats
+            };
+            let mut req = ctx
+                .bot
+                .set_my_commands(command_list(lang, private))
+                .scope(scope);
+            if lang != Lang::En {
+                req = req.language_code(lang.code());
+            }
+            if let Err(e) = req.await {
+                log::warn!("setMyCommands ({lang}) failed: {e}");
+            }
+        }
+    }
+}
+
+/// Handles a command.
+pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
+    let Some(user) = msg.from.clone() else {
+        return Ok(());
+    };
+    let lang = user_lang(&ctx, &user).await;
+    if msg.chat.is_private() {
+        lobby::note_started(&ctx, &user).await;
+    }
+    match cmd {
+        Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
+        Command::Newgame => lobby::on_newgame(&ctx, &msg, &user, lang).await,
+        Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
+        Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
+        Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
+        Command::Rules => reply(&ctx, &msg, t(lang, "rules-classic")).await,
+    }
+}
+
+/// Replies in the chat of `msg` with HTML text.
+pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
+    ctx.bot
+        .send_message(msg.chat.id, text)
+        .parse_mode(ParseMode::Html)
+        .await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_command_has_a_description_in_every_language() {
+        for lang in Lang::ALL {
+            for private in [true, false] {
+                for c in command_list(lang, private) {
+                    assert!(!c.description.trim().is_empty(), "{lang} /{}", c.command);
+                    assert!(c.description.chars().count() <= 256);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn commands_parse_with_and_without_the_bot_name() {
+        let parse = |text| Command::parse(text, "morskoy_bot").ok();
+        assert_eq!(parse("/newgame"), Some(Command::Newgame));
+        assert_eq!(parse("/newgame@morskoy_bot"), Some(Command::Newgame));
+        assert_eq!(parse("/start j42"), Some(Command::Start("j42".into())));
+        assert_eq!(parse("/nonsense"), None);
+    }
+}

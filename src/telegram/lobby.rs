@@ -1,0 +1,346 @@
+//! Creating and joining games: `/newgame`, the Join button (with the deep link for people
+//! who never opened the bot), Start, Cancel, Rematch.
+
+use super::callback::{join_payload, parse_join_payload, Button};
+use super::commands::reply;
+use super::group::{live_message, redraw};
+use super::{answer, answer_store_error, display_name, now, placement, Ctx, HandlerResult};
+use crate::i18n::{t, ta};
+use crate::lang::Lang;
+use crate::record::GameRecord;
+use crate::store::{GameId, StoreError};
+use engine::{Action, ActionError, Alphabet, Game, Phase, PlayerId, Ruleset};
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
+
+/// Remembers that a user opened the private chat, so the bot may write to them.
+pub async fn note_started(ctx: &Ctx, user: &User) {
+    if let Ok(mut s) = ctx.store.user_settings(user.id.0).await {
+        let detected = Some(Lang::from_telegram(user.language_code.as_deref()));
+        if !s.started || s.detected != detected {
+            s.started = true;
+            s.detected = detected;
+            let _ = ctx.store.set_user_settings(user.id.0, &s).await;
+        }
+    }
+}
+
+/// The default column letters for a language.
+pub fn default_alphabet(lang: Lang) -> Alphabet {
+    match lang {
+        Lang::Ru => Alphabet::Russian,
+        Lang::Bg => Alphabet::Bulgarian,
+        Lang::En => Alphabet::Latin,
+    }
+}
+
+async fn create(
+    ctx: &Ctx,
+    chat: i64,
+    creator: &User,
+    lang: Lang,
+    ruleset: Ruleset,
+) -> Result<GameId, StoreError> {
+    let settings = ctx.store.chat_settings(chat).await?;
+    let lang = settings.lang.unwrap_or(lang);
+    let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
+    rec.lang = lang;
+    rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
+    rec.creator = creator.id.0;
+    let id = ctx.store.create_game(&rec).await?;
+    let (text, kb) = live_message(&rec, id, &ctx.username);
+    let mut req = ctx
+        .bot
+        .send_message(ChatId(chat), text)
+        .parse_mode(ParseMode::Html);
+    if let Some(kb) = kb {
+        req = req.reply_markup(kb);
+    }
+    match req.await {
+        Ok(m) => {
+            ctx.store
+                .transition(id, |r| {
+                    r.message = Some(m.id.0);
+                    Ok::<_, ()>(())
+                })
+                .await?
+                .ok();
+        }
+        Err(e) => log::warn!("lobby message of {id}: {e}"),
+    }
+    ctx.store.set_chat_game(chat, id).await?;
+    Ok(id)
+}
+
+/// The chat's game if it is still going.
+async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
+    let Some(id) = ctx.store.chat_game(chat).await? else {
+        return Ok(None);
+    };
+    match ctx.store.load_game(id).await {
+        Ok((rec, _)) if !rec.game.is_finished() => Ok(Some((id, rec))),
+        Ok(_) | Err(StoreError::NotFound) | Err(StoreError::Undecodable { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// `/newgame`: a lobby in a group.
+pub async fn on_newgame(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
+    if msg.chat.is_private() {
+        return reply(ctx, msg, t(lang, "newgame-in-group")).await;
+    }
+    let chat = msg.chat.id.0;
+    match active_game(ctx, chat).await {
+        Ok(Some(_)) => return reply(ctx, msg, t(lang, "newgame-running")).await,
+        Ok(None) => {}
+        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+    }
+    let ruleset = match ctx.store.chat_settings(chat).await {
+        Ok(s) => s.ruleset,
+        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+    };
+    match create(ctx, chat, user, lang, ruleset).await {
+        Ok(id) => {
+            if ctx
+                .store
+                .user_settings(user.id.0)
+                .await
+                .is_ok_and(|s| s.started)
+            {
+                let _ = join(ctx, id, user, lang).await;
+            }
+            Ok(())
+        }
+        Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+    }
+}
+
+/// Why a join was refused, as a localisation key.
+async fn join(ctx: &Ctx, id: GameId, user: &User, lang: Lang) -> Result<&'static str, StoreError> {
+    let uid = user.id.0;
+    if let Some(other) = ctx.store.user_game(uid).await? {
+        if other != id {
+            if let Ok((rec, _)) = ctx.store.load_game(other).await {
+                if !rec.game.is_finished() {
+                    return Ok("join-busy-elsewhere");
+                }
+            }
+        }
+    }
+    let name = display_name(user);
+    let done = ctx
+        .store
+        .transition(id, |rec| {
+            rec.game
+                .apply(Action::Join(PlayerId(uid)), now(), &mut rand::thread_rng())?;
+            rec.names.push(name.clone());
+            Ok::<_, ActionError>(rec.chat)
+        })
+        .await?;
+    match done {
+        Ok(c) => {
+            ctx.store.set_user_game(uid, id).await?;
+            redraw(ctx, id, c.value).await;
+            let _ = lang;
+            Ok("join-done")
+        }
+        Err(ActionError::AlreadySeated) => Ok("join-already"),
+        Err(ActionError::Full) => Ok("join-full"),
+        Err(_) => Ok("error-out-of-date"),
+    }
+}
+
+/// `/start` in the private chat, with or without a deep-link payload.
+pub async fn on_start(
+    ctx: &Ctx,
+    msg: &Message,
+    user: &User,
+    lang: Lang,
+    payload: &str,
+) -> HandlerResult {
+    if !msg.chat.is_private() {
+        return reply(ctx, msg, t(lang, "help")).await;
+    }
+    let Some(id) = parse_join_payload(payload.trim()) else {
+        return reply(ctx, msg, t(lang, "welcome")).await;
+    };
+    let key = match join(ctx, id, user, lang).await {
+        Ok(k) => k,
+        Err(StoreError::NotFound) => "error-game-over",
+        Err(e) => super::store_error_key(&e),
+    };
+    reply(ctx, msg, t(lang, key)).await
+}
+
+/// The lobby's buttons: Join, Start, Cancel, and Rematch after the end.
+pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let uid = q.from.id.0;
+    let (id, generation) = match button {
+        Button::Join(g, n) | Button::Start(g, n) | Button::Cancel(g, n) => (g, Some(n)),
+        Button::Rematch(g) => (g, None),
+        _ => return Ok(()),
+    };
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    if let Button::Rematch(_) = button {
+        return rematch(ctx, q, lang, id, rec).await;
+    }
+    if rec.game.is_finished() {
+        return answer(ctx, q, t(lang, "error-game-over"), true).await;
+    }
+    if generation != Some(rec.generation) {
+        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
+    }
+    match button {
+        Button::Join(..) => {
+            let started = ctx.store.user_settings(uid).await.is_ok_and(|s| s.started);
+            if !started {
+                // Telegram opens the private chat from this link; /start there completes the join.
+                let url = format!("https://t.me/{}?start={}", ctx.username, join_payload(id));
+                if let Ok(url) = url.parse() {
+                    ctx.bot.answer_callback_query(q.id.clone()).url(url).await?;
+                    return Ok(());
+                }
+            }
+            let key = match join(ctx, id, &q.from, lang).await {
+                Ok(k) => k,
+                Err(e) => super::store_error_key(&e),
+            };
+            answer(ctx, q, t(lang, key), key != "join-done").await
+        }
+        Button::Start(..) => start(ctx, q, lang, id, &rec).await,
+        Button::Cancel(..) => {
+            if uid != rec.creator {
+                return answer(ctx, q, t(lang, "error-creator-only"), true).await;
+            }
+            cancel(ctx, id, lang).await?;
+            answer(ctx, q, t(lang, "cancel-done"), false).await
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn start(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    rec: &GameRecord,
+) -> HandlerResult {
+    if q.from.id.0 != rec.creator {
+        return answer(ctx, q, t(lang, "error-creator-only"), true).await;
+    }
+    let done = ctx
+        .store
+        .transition(id, |rec| {
+            rec.game
+                .apply(Action::Start, now(), &mut rand::thread_rng())?;
+            rec.dms = vec![None; rec.game.seats().len()];
+            Ok::<_, ActionError>(())
+        })
+        .await;
+    match done {
+        Ok(Ok(c)) => {
+            answer(ctx, q, t(lang, "start-done"), false).await?;
+            for (i, seat) in c.record.game.seats().iter().enumerate() {
+                placement::open_editor(ctx, id, engine::SeatId(i as u8), seat.player.0).await;
+            }
+            redraw(ctx, id, c.record.chat).await;
+            Ok(())
+        }
+        Ok(Err(ActionError::NotFull)) => {
+            let seats = rec.game.ruleset().seats();
+            answer(
+                ctx,
+                q,
+                ta(lang, "start-not-full", &[("seats", seats.into())]),
+                true,
+            )
+            .await
+        }
+        Ok(Err(_)) => answer(ctx, q, t(lang, "error-out-of-date"), true).await,
+        Err(e) => answer_store_error(ctx, q, lang, &e).await,
+    }
+}
+
+async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
+    let done = ctx
+        .store
+        .transition(id, |rec| {
+            rec.game
+                .apply(Action::Cancel, now(), &mut rand::thread_rng())
+        })
+        .await?;
+    if done.is_ok() {
+        super::group::finish(ctx, id).await?;
+    }
+    let _ = lang;
+    Ok(())
+}
+
+/// `/cancel`: the creator calls the chat's game off before the battle.
+pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
+    let game = match active_game(ctx, msg.chat.id.0).await {
+        Ok(g) => g,
+        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+    };
+    let Some((id, rec)) = game else {
+        return reply(ctx, msg, t(lang, "error-no-game")).await;
+    };
+    if user.id.0 != rec.creator {
+        return reply(ctx, msg, t(lang, "error-creator-only")).await;
+    }
+    if rec.game.phase() == &Phase::Battle {
+        return reply(ctx, msg, t(lang, "cancel-in-battle")).await;
+    }
+    cancel(ctx, id, lang).await?;
+    reply(ctx, msg, t(lang, "cancel-done")).await
+}
+
+async fn rematch(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    old: GameRecord,
+) -> HandlerResult {
+    if !old.game.is_finished() {
+        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
+    }
+    if old.game.seat_of(PlayerId(q.from.id.0)).is_none() {
+        return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
+    }
+    match active_game(ctx, old.chat).await {
+        Ok(Some(_)) => return answer(ctx, q, t(lang, "newgame-running"), true).await,
+        Ok(None) => {}
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    }
+    let ruleset = old.game.ruleset().clone();
+    let new = match create(ctx, old.chat, &q.from, old.lang, ruleset).await {
+        Ok(new) => new,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    let _ = id;
+    // Everyone of the last game takes a seat again, in the same order.
+    for (seat, name) in old.game.seats().iter().zip(&old.names) {
+        let uid = seat.player.0;
+        let name = name.clone();
+        let done = ctx
+            .store
+            .transition(new, |rec| {
+                rec.game
+                    .apply(Action::Join(PlayerId(uid)), now(), &mut rand::thread_rng())?;
+                rec.names.push(name.clone());
+                Ok::<_, ActionError>(())
+            })
+            .await;
+        if let Ok(Ok(_)) = done {
+            let _ = ctx.store.set_user_game(uid, new).await;
+        }
+    }
+    redraw(ctx, new, old.chat).await;
+    answer(ctx, q, t(lang, "rematch-done"), false).await
+}

@@ -1,0 +1,240 @@
+//! The Telegram adapter: parse an update, call the engine inside an atomic store transition,
+//! render, send. The handler tree is built in [`schema`].
+//!
+//! - `callback.rs` — typed callback data and deep-link payloads.
+//! - `render.rs` — boards, keyboards and words (pure).
+//! - `group.rs` — the group's live message: lobby, battle, end; paced, coalesced redraws.
+//! - `lobby.rs` — `/newgame`, join (with the deep link), start, cancel, rematch.
+//! - `placement.rs` — the placement editor in the private chat.
+//! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer.
+//! - `commands.rs` — commands, their registration per language, help.
+
+pub mod battle;
+pub mod callback;
+pub mod commands;
+pub mod group;
+pub mod lobby;
+pub mod placement;
+pub mod render;
+
+use crate::i18n::t;
+use crate::lang::Lang;
+use crate::store::{Store, StoreError};
+use callback::Button;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, User};
+use teloxide::RequestError;
+
+/// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
+pub type TgBot = teloxide::adaptors::Throttle<teloxide::Bot>;
+
+/// What handlers share.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The Bot API.
+    pub bot: TgBot,
+    /// Game state.
+    pub store: Store,
+    /// The bot's username, for deep links.
+    pub username: Arc<String>,
+    /// Tunables.
+    pub config: Arc<BotConfig>,
+}
+
+/// Tunables of the adapter.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    /// The least time between two edits of one group's live message: a group takes about
+    /// 20 sends and edits a minute.
+    pub group_gap: Duration,
+    /// How often due turn timers are checked.
+    pub tick: Duration,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            group_gap: Duration::from_millis(3500),
+            tick: Duration::from_secs(1),
+        }
+    }
+}
+
+impl BotConfig {
+    /// The defaults, with `MB_GROUP_GAP_MS` from the environment when set.
+    pub fn from_env() -> BotConfig {
+        let mut c = BotConfig::default();
+        if let Some(ms) = std::env::var("MB_GROUP_GAP_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            c.group_gap = Duration::from_millis(ms);
+        }
+        c
+    }
+}
+
+/// An error a handler could not turn into an answer: logged by the dispatcher.
+#[derive(Debug)]
+pub enum BotError {
+    /// Storage failed.
+    Store(StoreError),
+    /// Telegram failed.
+    Telegram(RequestError),
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotError::Store(e) => write!(f, "store: {e}"),
+            BotError::Telegram(e) => write!(f, "telegram: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+impl From<StoreError> for BotError {
+    fn from(e: StoreError) -> Self {
+        BotError::Store(e)
+    }
+}
+
+impl From<RequestError> for BotError {
+    fn from(e: RequestError) -> Self {
+        BotError::Telegram(e)
+    }
+}
+
+/// A handler's result.
+pub type HandlerResult = Result<(), BotError>;
+
+/// Now, in Unix seconds: the only clock the adapter reads; the engine gets it passed in.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A user's language: chosen with /lang, else from Telegram's language code.
+pub async fn user_lang(ctx: &Ctx, user: &User) -> Lang {
+    match ctx.store.user_settings(user.id.0).await {
+        Ok(s) => s
+            .lang
+            .unwrap_or_else(|| Lang::from_telegram(user.language_code.as_deref())),
+        Err(_) => Lang::from_telegram(user.language_code.as_deref()),
+    }
+}
+
+/// The localised words for a storage failure.
+pub fn store_error_key(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::Unavailable(_) | StoreError::Server(_) => "error-unavailable",
+        StoreError::Busy => "error-busy",
+        StoreError::NotFound => "error-game-over",
+        StoreError::Undecodable { .. } => "error-undecodable",
+    }
+}
+
+/// Answers a button press with a short text (an alert when `alert`).
+pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> HandlerResult {
+    ctx.bot
+        .answer_callback_query(q.id.clone())
+        .text(text)
+        .show_alert(alert)
+        .await?;
+    Ok(())
+}
+
+/// Answers a button press with the words for a storage failure.
+pub async fn answer_store_error(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    e: &StoreError,
+) -> HandlerResult {
+    log::warn!("store error on a button: {e}");
+    answer(ctx, q, t(lang, store_error_key(e)), true).await
+}
+
+/// A display name: first name and last name, as Telegram shows it.
+pub fn display_name(user: &User) -> String {
+    match &user.last_name {
+        Some(last) => format!("{} {last}", user.first_name),
+        None => user.first_name.clone(),
+    }
+}
+
+async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
+    let lang = user_lang(&ctx, &q.from).await;
+    let Some(button) = q.data.as_deref().and_then(Button::parse) else {
+        return answer(&ctx, &q, t(lang, "error-unknown-button"), false).await;
+    };
+    match button {
+        Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
+            lobby::on_button(&ctx, &q, lang, button).await
+        }
+        Button::Fire(..) | Button::View(..) => battle::on_button(&ctx, &q, lang, button).await,
+        Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
+            placement::on_button(&ctx, &q, lang, button).await
+        }
+        Button::Noop => answer(&ctx, &q, String::new(), false).await,
+    }
+}
+
+async fn first_delivery(ctx: Ctx, update: Update) -> bool {
+    // A repeat (a redelivery, or a second replica) is skipped; when Redis cannot say, the
+    // update is handled: its transitions are atomic anyway.
+    ctx.store.first_delivery(update.id.0).await.unwrap_or(true)
+}
+
+/// The whole handler tree.
+pub fn schema() -> UpdateHandler<BotError> {
+    dptree::entry()
+        .filter_async(first_delivery)
+        .branch(
+            Update::filter_message()
+                .branch(
+                    dptree::entry()
+                        .filter_command::<commands::Command>()
+                        .endpoint(commands::on_command),
+                )
+                .branch(dptree::endpoint(battle::on_text)),
+        )
+        .branch(Update::filter_callback_query().endpoint(on_callback))
+}
+
+/// Runs the bot until ctrl-c.
+pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
+    let me = match bot.get_me().await {
+        Ok(me) => me,
+        Err(e) => {
+            log::error!("getMe failed: is TELOXIDE_TOKEN right? {e}");
+            std::process::exit(1);
+        }
+    };
+    let username = me.username.clone().unwrap_or_default();
+    let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
+    let ctx = Ctx {
+        bot,
+        store,
+        username: Arc::new(username),
+        config: Arc::new(config),
+    };
+    commands::register(&ctx).await;
+    let ticker = tokio::spawn(battle::tick_forever(ctx.clone()));
+    log::info!("@{} is up", ctx.username);
+    Dispatcher::builder(ctx.bot.clone(), schema())
+        .dependencies(dptree::deps![ctx.clone()])
+        .default_handler(|_| async {})
+        .enable_ctrlc_handler()
+        .build()
+        .dispatch()
+        .await;
+    ticker.abort();
+    log::info!("stopped");
+}

@@ -1,0 +1,402 @@
+//! Pure rendering: boards as monospace text, keyboards within Telegram's limits, and the
+//! words for ships, rules, results and problems. Nothing here talks to Telegram.
+
+use super::callback::Button;
+use crate::i18n::{t, ta, Arg};
+use crate::lang::Lang;
+use engine::{
+    format_cell, Alphabet, Contact, Coord, Event, Field, FieldView, Force, Kind, Mark, Problem,
+    Rule, Ruleset, ShotResult, Size, Subject, Touching,
+};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
+
+/// Telegram's most buttons in one row.
+pub const MAX_ROW: usize = 8;
+/// Telegram's most buttons in one keyboard.
+pub const MAX_BUTTONS: usize = 100;
+
+/// One single-width character a cell: these are all one column wide in every monospace font
+/// (emoji are not).
+pub fn symbol(mark: Mark) -> char {
+    match mark {
+        Mark::Unknown => '·',
+        Mark::Shot => '+',
+        Mark::Miss | Mark::Halo => '•',
+        Mark::Hit => 'X',
+        Mark::Sunk => '#',
+        Mark::Mine => '*',
+        Mark::Ship => 'O',
+        Mark::IdleMine => 'm',
+    }
+}
+
+/// Escapes text for Telegram's HTML parse mode.
+pub fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A field as monospace lines: column letters on top, row numbers on the left. `cell` gives
+/// the character of each cell.
+pub fn grid_text(size: Size, alphabet: Alphabet, cell: impl Fn(Coord) -> char) -> String {
+    let pad = if size.height >= 10 { 2 } else { 1 };
+    let mut out = format!("{:pad$} ", "");
+    for x in 0..size.width {
+        out.push(' ');
+        out.push(alphabet.column_label(x, size.width));
+    }
+    for y in 0..size.height {
+        out.push('\n');
+        out.push_str(&format!("{:>pad$} ", y + 1));
+        for x in 0..size.width {
+            out.push(' ');
+            out.push(cell(Coord::new(x, y)));
+        }
+    }
+    out
+}
+
+/// A field as a viewer sees it; land shows as `,` where the viewer sees the border.
+pub fn field_text(field: &FieldView, alphabet: Alphabet) -> String {
+    grid_text(field.size, alphabet, |c| {
+        let mark = field.mark(c);
+        let land = field.border.as_ref().is_some_and(|b| b.is_land(c));
+        if land && mark == Mark::Unknown {
+            ','
+        } else {
+            symbol(mark)
+        }
+    })
+}
+
+/// How a field is cut into blocks for the keyboard: any cell is at most two taps away
+/// (a block, then the cell).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewport {
+    /// The field.
+    pub size: Size,
+    /// Columns of a block.
+    pub width: u8,
+    /// Rows of a block.
+    pub height: u8,
+}
+
+impl Viewport {
+    /// The block layout for `size` with `reserved` other buttons in the keyboard: the fewest
+    /// blocks, and among those the block width nearest to 5, easiest to tap on a phone.
+    pub fn new(size: Size, reserved: usize) -> Viewport {
+        let mut best: Option<(usize, u8, Viewport)> = None;
+        for w in 1..=(MAX_ROW as u8).min(size.width) {
+            for h in 1..=size.height {
+                let v = Viewport {
+                    size,
+                    width: w,
+                    height: h,
+                };
+                let blocks = v.blocks();
+                let switch = if blocks > 1 { blocks } else { 0 };
+                let total = usize::from(w) * usize::from(h) + switch + reserved;
+                if total > MAX_BUTTONS {
+                    continue;
+                }
+                let key = (blocks, w.abs_diff(5));
+                if best.as_ref().is_none_or(|b| key < (b.0, b.1)) {
+                    best = Some((blocks, w.abs_diff(5), v));
+                }
+            }
+        }
+        best.map(|b| b.2).unwrap_or(Viewport {
+            size,
+            width: 1,
+            height: 1,
+        })
+    }
+
+    fn across(self) -> usize {
+        usize::from(self.size.width).div_ceil(usize::from(self.width))
+    }
+
+    fn down(self) -> usize {
+        usize::from(self.size.height).div_ceil(usize::from(self.height))
+    }
+
+    /// Number of blocks.
+    pub fn blocks(self) -> usize {
+        self.across() * self.down()
+    }
+
+    /// The cells of block `b`, row by row.
+    pub fn cells(self, b: u8) -> Vec<Vec<Coord>> {
+        let b = usize::from(b) % self.blocks();
+        let (bx, by) = ((b % self.across()) as u8, (b / self.across()) as u8);
+        let (x0, y0) = (bx * self.width, by * self.height);
+        let x1 = (x0 + self.width).min(self.size.width);
+        let y1 = (y0 + self.height).min(self.size.height);
+        (y0..y1)
+            .map(|y| (x0..x1).map(|x| Coord::new(x, y)).collect())
+            .collect()
+    }
+
+    /// The block holding `c`.
+    pub fn block_of(self, c: Coord) -> u8 {
+        let bx = usize::from(c.x / self.width);
+        let by = usize::from(c.y / self.height);
+        (by * self.across() + bx) as u8
+    }
+
+    /// A short label for block `b`: its columns, and its rows when blocks are stacked.
+    pub fn label(self, b: u8, alphabet: Alphabet) -> String {
+        let rows = self.cells(b);
+        let (first, last) = (
+            rows[0][0],
+            *rows.last().and_then(|r| r.last()).unwrap_or(&rows[0][0]),
+        );
+        let col = |x| alphabet.column_label(x, self.size.width);
+        let mut s = format!("{}–{}", col(first.x), col(last.x));
+        if self.down() > 1 {
+            s.push_str(&format!(" {}–{}", first.y + 1, last.y + 1));
+        }
+        s
+    }
+}
+
+/// A keyboard: the cells of one block (label and button for each), the block switch when
+/// there is more than one block, then `extra` rows.
+pub fn grid_keyboard(
+    view: Viewport,
+    block: u8,
+    alphabet: Alphabet,
+    cell: impl Fn(Coord) -> (String, Button),
+    switch: impl Fn(u8) -> Button,
+    extra: Vec<Vec<InlineKeyboardButton>>,
+) -> InlineKeyboardMarkup {
+    let mut rows: Vec<Vec<InlineKeyboardButton>> = view
+        .cells(block)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|c| {
+                    let (label, button) = cell(c);
+                    InlineKeyboardButton::callback(label, button.to_string())
+                })
+                .collect()
+        })
+        .collect();
+    if view.blocks() > 1 {
+        let current = usize::from(block) % view.blocks();
+        let switch: Vec<InlineKeyboardButton> = (0..view.blocks() as u8)
+            .map(|b| {
+                let mut label = view.label(b, alphabet);
+                if usize::from(b) == current {
+                    label = format!("[{label}]");
+                }
+                InlineKeyboardButton::callback(label, switch(b).to_string())
+            })
+            .collect();
+        rows.extend(switch.chunks(MAX_ROW).map(<[_]>::to_vec));
+    }
+    rows.extend(extra);
+    InlineKeyboardMarkup::new(rows)
+}
+
+/// A cell's name for people in this game.
+pub fn cell_name(c: Coord, alphabet: Alphabet, size: Size) -> String {
+    format_cell(c, alphabet, size)
+}
+
+/// A ship or unit's name.
+pub fn kind_name(lang: Lang, kind: Kind) -> String {
+    match kind {
+        Kind::Ship(n @ 1..=5) => t(lang, &format!("ship-{n}")),
+        Kind::Ship(n) => ta(lang, "ship-n", &[("size", n.into())]),
+        Kind::Tank => t(lang, "unit-tank"),
+        Kind::Battery => t(lang, "unit-battery"),
+        Kind::AntiAircraft => t(lang, "unit-anti-aircraft"),
+        Kind::AttackAircraft => t(lang, "unit-attack-aircraft"),
+    }
+}
+
+/// The ruleset in words, for the lobby.
+pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
+    let size = r.size();
+    let ships = r.fleet().len();
+    let field = match &r.field {
+        Field::Classic => "rules-field-classic",
+        Field::Big => "rules-field-big",
+        Field::Custom { .. } => "rules-field-custom",
+        Field::LandSeaAir => "rules-field-land-sea-air",
+    };
+    let mut parts = vec![ta(
+        lang,
+        field,
+        &[
+            ("width", size.width.into()),
+            ("height", size.height.into()),
+            ("ships", ships.into()),
+        ],
+    )];
+    parts.push(t(
+        lang,
+        match r.touching() {
+            Touching::None => "rules-touching-none",
+            Touching::Corners => "rules-touching-corners",
+            Touching::Any => "rules-touching-any",
+        },
+    ));
+    match r.timer.seconds() {
+        Some(s) => parts.push(ta(
+            lang,
+            "rules-timer",
+            &[("minutes", ((s / 60) as i64).into())],
+        )),
+        None => parts.push(t(lang, "rules-no-timer")),
+    }
+    parts.join(", ")
+}
+
+/// What one event says in the battle log; `None` for events the log does not show.
+pub fn log_line(
+    lang: Lang,
+    e: &Event,
+    names: &[String],
+    alphabet: Alphabet,
+    size: Size,
+) -> Option<String> {
+    let name = |s: engine::SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
+    let cell = |c: Coord| cell_name(c, alphabet, size);
+    Some(match e {
+        Event::Shot {
+            shooter,
+            cell: c,
+            result,
+            ..
+        } => ta(
+            lang,
+            "log-shot",
+            &[
+                ("name", name(*shooter).into()),
+                ("cell", cell(*c).into()),
+                ("result", result_words(lang, *result).into()),
+            ],
+        ),
+        Event::GaveUp {
+            seat,
+            cell: c,
+            result,
+            ..
+        } => ta(
+            lang,
+            "log-gave-up",
+            &[
+                ("name", name(*seat).into()),
+                ("cell", cell(*c).into()),
+                ("result", result_words(lang, *result).into()),
+            ],
+        ),
+        Event::Surrendered(s) => ta(lang, "log-surrendered", &[("name", name(*s).into())]),
+        Event::Forfeit(s) => ta(lang, "log-forfeit", &[("name", name(*s).into())]),
+        Event::Eliminated(s) => ta(lang, "log-eliminated", &[("name", name(*s).into())]),
+        Event::Reminder(s) => ta(lang, "log-reminder", &[("name", name(*s).into())]),
+        _ => return None,
+    })
+}
+
+/// "мимо", "ранил", "убил (крейсер)", "мина!".
+pub fn result_words(lang: Lang, r: ShotResult) -> String {
+    match r {
+        ShotResult::Miss => t(lang, "result-miss"),
+        ShotResult::Hit => t(lang, "result-hit"),
+        ShotResult::Sunk(k) => ta(lang, "result-sunk", &[("ship", kind_name(lang, k).into())]),
+        ShotResult::Mine => t(lang, "result-mine"),
+    }
+}
+
+/// One placement problem in words, naming the ship, the cell and the rule.
+pub fn problem_words(lang: Lang, p: &Problem, alphabet: Alphabet, size: Size) -> String {
+    let ship = match p.subject {
+        Subject::Ship { kind, .. } | Subject::Fleet { kind } => kind_name(lang, kind),
+        Subject::Mine { .. } | Subject::Mines => t(lang, "mine"),
+        Subject::Border => t(lang, "border"),
+    };
+    let cell = p
+        .cell
+        .map(|c| cell_name(c, alphabet, size))
+        .unwrap_or_default();
+    let other = |s: Subject| match s {
+        Subject::Ship { kind, .. } | Subject::Fleet { kind } => kind_name(lang, kind),
+        _ => t(lang, "mine"),
+    };
+    let (key, extra): (&str, Vec<(&'static str, Arg)>) = match p.rule {
+        Rule::OffField => ("problem-off-field", vec![]),
+        Rule::WrongSize => ("problem-wrong-size", vec![]),
+        Rule::NotConnected => ("problem-not-connected", vec![]),
+        Rule::ShapeNotAllowed => ("problem-shape", vec![]),
+        Rule::WrongTerrain(Force::Land) => ("problem-needs-land", vec![]),
+        Rule::WrongTerrain(_) => ("problem-needs-sea", vec![]),
+        Rule::Overlaps(o) => ("problem-overlaps", vec![("other", other(o).into())]),
+        Rule::Touches(o, Contact::Corner) => {
+            ("problem-touches-corner", vec![("other", other(o).into())])
+        }
+        Rule::Touches(o, _) => ("problem-touches-side", vec![("other", other(o).into())]),
+        Rule::TooMany { expected } => ("problem-too-many", vec![("count", expected.into())]),
+        Rule::Missing { count } => ("problem-missing", vec![("count", count.into())]),
+        Rule::TooManyMines { expected } => {
+            ("problem-too-many-mines", vec![("count", expected.into())])
+        }
+        Rule::MissingMines { count } => ("problem-missing-mines", vec![("count", count.into())]),
+        Rule::Border(_) => ("problem-border", vec![]),
+    };
+    let mut args = vec![("ship", ship.into()), ("cell", cell.into())];
+    args.extend(extra);
+    ta(lang, key, &args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_viewport_keeps_every_keyboard_within_telegrams_limits() {
+        for w in 5..=26 {
+            for h in 5..=26 {
+                for reserved in [0, 5, 8] {
+                    let v = Viewport::new(Size::new(w, h), reserved);
+                    let cells = usize::from(v.width) * usize::from(v.height);
+                    let switch = if v.blocks() > 1 { v.blocks() } else { 0 };
+                    assert!(v.width as usize <= MAX_ROW);
+                    assert!(cells + switch + reserved <= MAX_BUTTONS, "{w}×{h}: {v:?}");
+                    // Every cell is in exactly one block.
+                    let mut seen = 0;
+                    for b in 0..v.blocks() as u8 {
+                        for row in v.cells(b) {
+                            for c in row {
+                                assert_eq!(v.block_of(c), b);
+                                seen += 1;
+                            }
+                        }
+                    }
+                    assert_eq!(seen, usize::from(w) * usize::from(h));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_classic_field_is_cut_in_two_halves_of_five_columns() {
+        let v = Viewport::new(Size::new(10, 10), 6);
+        assert_eq!((v.width, v.height, v.blocks()), (5, 10, 2));
+    }
+
+    #[test]
+    fn a_field_is_drawn_with_single_width_symbols_in_aligned_columns() {
+        let text = grid_text(Size::new(10, 10), Alphabet::Russian, |_| {
+            symbol(Mark::Unknown)
+        });
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 11);
+        let widths: Vec<usize> = lines.iter().map(|l| l.chars().count()).collect();
+        assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}");
+        assert!(lines[0].contains("а б в г д е ж з и к"));
+    }
+}
