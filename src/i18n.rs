@@ -80,10 +80,3 @@ pub fn ta(lang: Lang, key: &str, args: &[(&'static str, Arg)]) -> String {
         .collect();
     LOCALES.lookup_with_args(&langid(lang), key, &map)
 }
-
-/// Whether `key` exists in `lang` itself (not by falling back to English).
-pub fn has(lang: Lang, key: &str) -> bool {
-    LOCALES
-        .lookup_single_language::<&str>(&langid(lang), key, None)
-        .is_ok()
-}

@@ -43,9 +43,16 @@ pub struct GameRecord {
     /// Which block of the target field the battle keyboard shows.
     #[serde(default)]
     pub block: u8,
-    /// The latest results, oldest first (at most [`LOG_LEN`]).
+    /// The latest results, oldest first: the last [`LOG_LEN`] shown in the group, and every
+    /// one not shown yet, so a burst faster than the group's edits loses none.
     #[serde(default)]
     pub log: Vec<Event>,
+    /// How many results were ever logged.
+    #[serde(default)]
+    pub log_total: u64,
+    /// How many of them the group's message has shown.
+    #[serde(default)]
+    pub log_shown: u64,
     /// The private message of each seat: the placement editor, then the own field.
     #[serde(default)]
     pub dms: Vec<Option<i32>>,
@@ -54,8 +61,10 @@ pub struct GameRecord {
     pub announced: bool,
 }
 
-/// How many results the battle message keeps.
+/// How many results the battle message keeps once shown.
 pub const LOG_LEN: usize = 8;
+/// The most results a record keeps, shown or not.
+pub const LOG_MAX: usize = 64;
 
 fn default_alphabet() -> Alphabet {
     Alphabet::Latin
@@ -77,6 +86,8 @@ impl GameRecord {
             generation: 0,
             block: 0,
             log: Vec::new(),
+            log_total: 0,
+            log_shown: 0,
             dms: Vec::new(),
             announced: false,
         }
@@ -96,10 +107,27 @@ impl GameRecord {
                     | Event::Reminder(_)
             ) {
                 self.log.push(e.clone());
+                self.log_total += 1;
             }
         }
-        let extra = self.log.len().saturating_sub(LOG_LEN);
-        self.log.drain(..extra);
+        self.trim_log();
+    }
+
+    /// Drops the oldest results beyond [`LOG_LEN`] once they have been shown (and beyond
+    /// [`LOG_MAX`] in any case, to bound the record).
+    fn trim_log(&mut self) {
+        while self.log.len() > LOG_MAX
+            || (self.log.len() > LOG_LEN
+                && self.log_total - (self.log.len() as u64) < self.log_shown)
+        {
+            self.log.remove(0);
+        }
+    }
+
+    /// Notes that the group has been shown the first `total` results.
+    pub fn mark_shown(&mut self, total: u64) {
+        self.log_shown = self.log_shown.max(total.min(self.log_total));
+        self.trim_log();
     }
 }
 

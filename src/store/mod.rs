@@ -106,10 +106,15 @@ impl Default for StoreConfig {
 }
 
 impl StoreConfig {
-    /// The defaults, with `MB_FINISHED_DAYS` (days a finished game is kept) from the
-    /// environment when set.
+    /// The defaults, with `MB_FINISHED_DAYS` (days a finished game is kept) and
+    /// `MB_NAMESPACE` (the key prefix; tests give each bot its own) from the environment.
     pub fn from_env() -> StoreConfig {
         let mut c = StoreConfig::default();
+        if let Ok(ns) = std::env::var("MB_NAMESPACE") {
+            if !ns.trim().is_empty() {
+                c.namespace = ns.trim().to_owned();
+            }
+        }
         if let Some(days) = std::env::var("MB_FINISHED_DAYS")
             .ok()
             .and_then(|d| d.parse::<u64>().ok())

@@ -216,7 +216,7 @@ pub async fn edit_live(
             Err(e) => return Err(e.into()),
         }
     }
-    Ok(())
+    Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
 }
 
 /// Asks for the chat's live message to be redrawn, and draws it if nobody else is: the
@@ -242,9 +242,30 @@ pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
                 Ok((rec, _)) => {
                     if let Some(m) = rec.message {
                         let (text, kb) = live_message(&rec, id, &ctx.username);
-                        if let Err(e) = edit_live(&ctx, ChatId(chat), MessageId(m), text, kb).await
-                        {
-                            log::warn!("redraw of {id}: {e}");
+                        match edit_live(&ctx, ChatId(chat), MessageId(m), text, kb).await {
+                            Ok(()) => {
+                                let total = rec.log_total;
+                                let _ = ctx
+                                    .store
+                                    .transition(id, |r| {
+                                        r.mark_shown(total);
+                                        Ok::<_, ()>(())
+                                    })
+                                    .await;
+                            }
+                            Err(e) => {
+                                log::warn!("redraw of {id}: {e}");
+                                // Flood control or the network: try again after the gap.
+                                // Anything else (the message was deleted) is given up.
+                                if matches!(
+                                    e,
+                                    super::BotError::Telegram(
+                                        RequestError::RetryAfter(_) | RequestError::Network(_)
+                                    )
+                                ) {
+                                    let _ = ctx.store.want_redraw(chat, hold).await;
+                                }
+                            }
                         }
                     }
                 }

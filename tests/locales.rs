@@ -1,0 +1,172 @@
+//! The three locales agree: the same keys, the same variables; every key the bot uses exists;
+//! plural forms are right in Russian and Bulgarian.
+
+use morskoy_boy::i18n::ta;
+use morskoy_boy::lang::Lang;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Message ids of an .ftl file, each with the variables its text uses.
+fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}/main.ftl"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            if let Some((id, _)) = line.split_once(" =") {
+                current = Some(id.trim().to_owned());
+                out.entry(id.trim().to_owned()).or_default();
+            }
+        }
+        if let Some(id) = &current {
+            let vars = out.get_mut(id).unwrap();
+            for part in line.split("{ $").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                vars.insert(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_locale_has_the_same_keys_and_variables() {
+    let en = messages("en");
+    assert!(en.len() > 50);
+    for lang in ["ru", "bg"] {
+        let other = messages(lang);
+        let missing: Vec<_> = en.keys().filter(|k| !other.contains_key(*k)).collect();
+        let extra: Vec<_> = other.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(missing.is_empty(), "{lang} lacks {missing:?}");
+        assert!(extra.is_empty(), "{lang} has extra {extra:?}");
+        for (key, vars) in &en {
+            assert_eq!(&other[key], vars, "{lang}: variables of {key} differ");
+        }
+    }
+}
+
+#[test]
+fn every_key_the_bot_uses_exists_in_every_locale() {
+    let en = messages("en");
+    let mut used = BTreeSet::new();
+    for dir in ["src/telegram"] {
+        for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)).unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            for part in text.split('"').skip(1).step_by(2) {
+                let is_key = part.contains('-')
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    && en.contains_key(part);
+                let looks_like_key = [
+                    "error-", "btn-", "cmd-", "lobby-", "editor-", "battle-", "shot-", "answer-",
+                    "log-", "end-", "join-", "problem-", "rules-",
+                ]
+                .iter()
+                .any(|p| part.starts_with(p))
+                    && !part.contains(' ');
+                if looks_like_key {
+                    assert!(is_key, "the bot uses {part:?}, which no locale has");
+                }
+                if is_key {
+                    used.insert(part.to_owned());
+                }
+            }
+        }
+    }
+    assert!(used.len() > 40);
+    for lang in Lang::ALL {
+        let keys = messages(lang.code());
+        for key in &used {
+            assert!(keys.contains_key(key), "{lang} lacks {key}");
+        }
+        for n in 1..=5 {
+            assert!(keys.contains_key(&format!("ship-{n}")));
+        }
+    }
+}
+
+#[test]
+fn russian_plural_forms_follow_cldr() {
+    let form = |n: i64| {
+        ta(
+            Lang::Ru,
+            "rules-field-classic",
+            &[
+                ("width", 10i64.into()),
+                ("height", 10i64.into()),
+                ("ships", n.into()),
+            ],
+        )
+    };
+    for (n, word) in [
+        (0, "кораблей"),
+        (1, "корабль"),
+        (2, "корабля"),
+        (4, "корабля"),
+        (5, "кораблей"),
+        (11, "кораблей"),
+        (12, "кораблей"),
+        (21, "корабль"),
+        (22, "корабля"),
+        (25, "кораблей"),
+        (101, "корабль"),
+        (111, "кораблей"),
+    ] {
+        let text = form(n);
+        assert!(text.ends_with(&format!(" {n} {word}")), "{n}: {text}");
+    }
+}
+
+#[test]
+fn bulgarian_plural_forms_follow_cldr() {
+    let form = |n: i64| {
+        ta(
+            Lang::Bg,
+            "rules-field-classic",
+            &[
+                ("width", 10i64.into()),
+                ("height", 10i64.into()),
+                ("ships", n.into()),
+            ],
+        )
+    };
+    for (n, word) in [
+        (0, "кораба"),
+        (1, "кораб"),
+        (2, "кораба"),
+        (4, "кораба"),
+        (5, "кораба"),
+        (11, "кораба"),
+        (12, "кораба"),
+        (21, "кораба"),
+        (22, "кораба"),
+        (25, "кораба"),
+        (101, "кораба"),
+        (111, "кораба"),
+    ] {
+        let text = form(n);
+        assert!(text.ends_with(&format!(" {n} {word}")), "{n}: {text}");
+    }
+}
+
+#[test]
+fn chat_text_has_no_unicode_isolation_marks() {
+    let text = ta(
+        Lang::Ru,
+        "log-shot",
+        &[
+            ("name", "Аня".into()),
+            ("cell", "в6".into()),
+            ("result", "мимо".into()),
+        ],
+    );
+    assert_eq!(text, "Аня: в6 — мимо");
+}
