@@ -56,6 +56,9 @@ pub struct GameRecord {
     /// The private message of each seat: the placement editor, then the own field.
     #[serde(default)]
     pub dms: Vec<Option<i32>>,
+    /// A hash of the live message as last drawn, so an unchanged state is not drawn again.
+    #[serde(default)]
+    pub drawn: u64,
     /// Whether the end has been announced in the group.
     #[serde(default)]
     pub announced: bool,
@@ -89,6 +92,7 @@ impl GameRecord {
             log_total: 0,
             log_shown: 0,
             dms: Vec::new(),
+            drawn: 0,
             announced: false,
         }
     }

@@ -18,6 +18,7 @@
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{c:CHAT}:dirty` | string | the chat's live message needs redrawing | one hour |
 //! | `mb:v1:{c:CHAT}:lease` | string | someone is redrawing it (paces edits) | seconds |
+//! | `mb:v1:redraws` | sorted set | `CHAT:GAME` redraws asked for, by when | none |
 
 use std::fmt;
 
@@ -119,6 +120,11 @@ impl Keys {
     /// The right to redraw a chat's live message: one holder at a time, for a while.
     pub fn chat_lease(&self, chat: i64) -> String {
         format!("{}:{{c:{chat}}}:lease", self.ns)
+    }
+
+    /// Redraws asked for and not finished, `CHAT:GAME` scored by when (a sorted set).
+    pub fn redraws(&self) -> String {
+        format!("{}:redraws", self.ns)
     }
 
     /// A Telegram update already handled.

@@ -621,12 +621,20 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn want_redraw(&self, chat: i64, hold: Duration) -> Result<bool, StoreError> {
+    pub async fn want_redraw(
+        &self,
+        chat: i64,
+        id: GameId,
+        hold: Duration,
+        now: u64,
+    ) -> Result<bool, StoreError> {
         let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
+        let wanted = self.keys.redraws();
         let ms = hold.as_millis() as u64;
         let got: Option<String> = self
             .run(|mut c| async move {
                 let () = c.set_ex(&dirty, 1, 3600).await?;
+                let () = c.zadd(wanted, format!("{chat}:{id}"), now).await?;
                 redis::cmd("SET")
                     .arg(lease)
                     .arg(1)
@@ -638,6 +646,24 @@ impl Store {
             })
             .await?;
         Ok(got.is_some())
+    }
+
+    /// Redraws asked for before `before` and not finished: their drawer may have crashed.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn stale_redraws(&self, before: u64) -> Result<Vec<(i64, GameId)>, StoreError> {
+        let key = self.keys.redraws();
+        let members: Vec<String> = self
+            .run(|mut c| async move { c.zrangebyscore_limit(key, 0, before, 0, 100).await })
+            .await?;
+        Ok(members
+            .iter()
+            .filter_map(|m| {
+                let (chat, id) = m.split_once(':')?;
+                Some((chat.parse().ok()?, GameId(id.parse().ok()?)))
+            })
+            .collect())
     }
 
     /// Clears the redraw mark before drawing, and extends the right to draw.
@@ -659,8 +685,9 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn end_redraw(&self, chat: i64) -> Result<bool, StoreError> {
+    pub async fn end_redraw(&self, chat: i64, id: GameId) -> Result<bool, StoreError> {
         let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
+        let wanted = self.keys.redraws();
         let released: i32 = self
             .run(|mut c| async move {
                 self.end_redraw
@@ -670,7 +697,22 @@ impl Store {
                     .await
             })
             .await?;
+        if released == 1 {
+            let member = format!("{chat}:{id}");
+            let () = self
+                .run(|mut c| async move { c.zrem(wanted, member).await })
+                .await?;
+        }
         Ok(released == 1)
+    }
+
+    /// Whether a Telegram update was already handled (by this or another replica).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn was_handled(&self, update_id: u32) -> Result<bool, StoreError> {
+        let key = self.keys.update(update_id);
+        self.run(|mut c| async move { c.exists(key).await }).await
     }
 
     /// Records a Telegram update as handled; `true` the first time, `false` for a repeat

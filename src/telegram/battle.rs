@@ -69,13 +69,46 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
         .await?
         .ok();
     ctx.store.schedule(id, rec.game.next_deadline()).await?;
-    refresh_dms(ctx, &rec).await;
+    let everyone: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
+    refresh_dms(ctx, &rec, &everyone).await;
     Ok(())
 }
 
-/// Every player's own field in their private chat.
-async fn refresh_dms(ctx: &Ctx, rec: &GameRecord) {
+/// The seats whose private field these events change: the fields shot at, and everyone's
+/// when the turn passes or the game ends (their "your turn" line changes).
+fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
+    let all: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
+    let mut actor = None;
+    let mut out = Vec::new();
+    for e in events {
+        match *e {
+            Event::Shot {
+                shooter, target, ..
+            }
+            | Event::Salvo {
+                shooter, target, ..
+            } => {
+                actor = Some(shooter);
+                out.push(target);
+            }
+            Event::GaveUp { seat, .. } => {
+                actor = Some(seat);
+                out.push(seat);
+            }
+            Event::Turn(s) if actor != Some(s) => return all,
+            Event::Finished { .. } | Event::Forfeit(_) | Event::Surrendered(_) => return all,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The players' own fields in their private chats, for `seats`.
+async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
     for (i, seat) in rec.game.seats().iter().enumerate() {
+        if !seats.contains(&SeatId(i as u8)) {
+            continue;
+        }
         if let Some(Some(m)) = rec.dms.get(i) {
             let user = seat.player.0;
             let lang = user_lang_by_id(ctx, user).await;
@@ -113,15 +146,7 @@ async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerRe
     let rec = &done.record;
     ctx.store.schedule(id, rec.game.next_deadline()).await?;
     redraw(ctx, id, rec.chat).await;
-    let touched = done.value.iter().any(|e| {
-        matches!(
-            e,
-            Event::Shot { .. } | Event::Salvo { .. } | Event::GaveUp { .. } | Event::Turn(_)
-        )
-    });
-    if touched {
-        refresh_dms(ctx, rec).await;
-    }
+    refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
     if rec.game.is_finished() {
         finish(ctx, id).await?;
     }
@@ -233,8 +258,16 @@ enum Reply<'a> {
 async fn say(ctx: &Ctx, to: &Reply<'_>, text: String, alert: bool) -> HandlerResult {
     match to {
         Reply::Callback(q) => answer(ctx, q, text, alert).await,
-        // A typed shot's answer is the group's log line; only refusals are replied to.
-        Reply::Message(m) if alert => reply(ctx, m, escape(&text)).await,
+        // A typed shot's answer is the group's log line. A refusal goes to the player's
+        // private chat: the group's budget of about 20 messages a minute is for the battle.
+        Reply::Message(m) if alert => {
+            let to = m.from.as_ref().map_or(m.chat.id, |u| ChatId(u.id.0 as i64));
+            ctx.bot
+                .send_message(to, escape(&text))
+                .parse_mode(ParseMode::Html)
+                .await?;
+            Ok(())
+        }
         Reply::Message(_) => Ok(()),
     }
 }
@@ -248,6 +281,7 @@ async fn shoot(
     cell: Coord,
     to: Reply<'_>,
 ) -> HandlerResult {
+    log::debug!("game {id}: seat {} fires at {cell}", seat.0);
     match play(ctx, id, Action::Fire(seat, target, cell)).await {
         Ok(Ok(done)) => {
             say(
@@ -281,6 +315,11 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
         return Ok(());
     };
     if rec.message != Some(replied.id.0) {
+        log::debug!(
+            "a reply to {} is not to the battle message {:?}",
+            replied.id.0,
+            rec.message
+        );
         return Ok(());
     }
     let lang = super::user_lang(&ctx, &user).await;
@@ -350,6 +389,14 @@ pub async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> 
 pub async fn tick_forever(ctx: Ctx) {
     loop {
         tokio::time::sleep(ctx.config.tick).await;
+        // A redraw whose drawer crashed (its lease expired with the mark still set) is
+        // picked up here, by any replica.
+        let stale = now().saturating_sub(ctx.config.group_gap.as_secs() * 2 + 6);
+        if let Ok(redraws) = ctx.store.stale_redraws(stale).await {
+            for (chat, id) in redraws {
+                redraw(&ctx, id, chat).await;
+            }
+        }
         let due = match ctx.store.due(now()).await {
             Ok(due) => due,
             Err(e) => {

@@ -14,6 +14,7 @@ use crate::i18n::{t, ta};
 use crate::record::{GameRecord, Stats};
 use crate::store::GameId;
 use engine::{Coord, EndReason, Mark, Phase, SeatId};
+use std::hash::{Hash, Hasher};
 use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
@@ -219,13 +220,55 @@ pub async fn edit_live(
     Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
 }
 
+/// Draws the live message of `rec` unless it already shows exactly this.
+async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord) {
+    let Some(m) = rec.message else { return };
+    let (text, kb) = live_message(rec, id, &ctx.username);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    serde_json::to_string(&kb).unwrap_or_default().hash(&mut h);
+    let hash = h.finish();
+    if hash == rec.drawn {
+        return;
+    }
+    match edit_live(ctx, ChatId(chat), MessageId(m), text, kb).await {
+        Ok(()) => {
+            let total = rec.log_total;
+            let _ = ctx
+                .store
+                .transition(id, |r| {
+                    r.mark_shown(total);
+                    r.drawn = hash;
+                    Ok::<_, ()>(())
+                })
+                .await;
+        }
+        Err(e) => {
+            log::warn!("redraw of {id}: {e}");
+            // Flood control or the network: try again after the gap. Anything else (the
+            // message was deleted) is given up.
+            if matches!(
+                e,
+                super::BotError::Telegram(RequestError::RetryAfter(_) | RequestError::Network(_))
+            ) {
+                let _ = ctx.store.want_redraw(chat, id, hold, now()).await;
+            }
+        }
+    }
+}
+
 /// Asks for the chat's live message to be redrawn, and draws it if nobody else is: the
 /// latest state, then again after the gap for as long as changes keep coming.
 pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
-    let hold = ctx.config.group_gap + Duration::from_secs(30);
-    match ctx.store.want_redraw(chat, hold).await {
-        Ok(true) => {}
-        Ok(false) => return,
+    // Long enough for one draw with a retry or two; short enough that a crashed holder
+    // delays the next draw by seconds only.
+    let hold = ctx.config.group_gap * 2 + Duration::from_secs(5);
+    match ctx.store.want_redraw(chat, id, hold, now()).await {
+        Ok(true) => log::debug!("redraw of {id}: drawing"),
+        Ok(false) => {
+            log::debug!("redraw of {id}: someone else draws");
+            return;
+        }
         Err(e) => {
             log::warn!("redraw of {id}: {e}");
             return;
@@ -239,40 +282,12 @@ pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
                 return;
             }
             match ctx.store.load_game(id).await {
-                Ok((rec, _)) => {
-                    if let Some(m) = rec.message {
-                        let (text, kb) = live_message(&rec, id, &ctx.username);
-                        match edit_live(&ctx, ChatId(chat), MessageId(m), text, kb).await {
-                            Ok(()) => {
-                                let total = rec.log_total;
-                                let _ = ctx
-                                    .store
-                                    .transition(id, |r| {
-                                        r.mark_shown(total);
-                                        Ok::<_, ()>(())
-                                    })
-                                    .await;
-                            }
-                            Err(e) => {
-                                log::warn!("redraw of {id}: {e}");
-                                // Flood control or the network: try again after the gap.
-                                // Anything else (the message was deleted) is given up.
-                                if matches!(
-                                    e,
-                                    super::BotError::Telegram(
-                                        RequestError::RetryAfter(_) | RequestError::Network(_)
-                                    )
-                                ) {
-                                    let _ = ctx.store.want_redraw(chat, hold).await;
-                                }
-                            }
-                        }
-                    }
-                }
+                Ok((rec, _)) => draw(&ctx, id, chat, hold, &rec).await,
                 Err(e) => log::warn!("redraw of {id}: {e}"),
             }
             tokio::time::sleep(ctx.config.group_gap).await;
-            match ctx.store.end_redraw(chat).await {
+            log::debug!("redraw of {id}: done, checking for more");
+            match ctx.store.end_redraw(chat, id).await {
                 Ok(false) => continue,
                 Ok(true) => return,
                 Err(e) => {

@@ -186,26 +186,54 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
     }
 }
 
-async fn first_delivery(ctx: Ctx, update: Update) -> bool {
-    // A repeat (a redelivery, or a second replica) is skipped; when Redis cannot say, the
-    // update is handled: its transitions are atomic anyway.
-    ctx.store.first_delivery(update.id.0).await.unwrap_or(true)
+async fn not_handled_yet(ctx: Ctx, update: Update) -> bool {
+    // An update already handled (a redelivery, or a second replica's copy) is skipped. It is
+    // marked only after it was handled, so one that a crash interrupted is handled again on
+    // restart; repeating it is safe, as every change is an atomic transition that the
+    // engine refuses twice. When Redis cannot say, the update is handled.
+    !ctx.store.was_handled(update.id.0).await.unwrap_or(false)
+}
+
+/// Marks an update as handled: the last step of every handler.
+async fn handled(ctx: &Ctx, update: &Update, result: HandlerResult) -> HandlerResult {
+    let _ = ctx.store.first_delivery(update.id.0).await;
+    result
+}
+
+async fn on_message_command(
+    ctx: Ctx,
+    update: Update,
+    msg: Message,
+    cmd: commands::Command,
+) -> HandlerResult {
+    let result = commands::on_command(ctx.clone(), msg, cmd).await;
+    handled(&ctx, &update, result).await
+}
+
+async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
+    let result = battle::on_text(ctx.clone(), msg).await;
+    handled(&ctx, &update, result).await
+}
+
+async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
+    let result = on_callback(ctx.clone(), q).await;
+    handled(&ctx, &update, result).await
 }
 
 /// The whole handler tree.
 pub fn schema() -> UpdateHandler<BotError> {
     dptree::entry()
-        .filter_async(first_delivery)
+        .filter_async(not_handled_yet)
         .branch(
             Update::filter_message()
                 .branch(
                     dptree::entry()
                         .filter_command::<commands::Command>()
-                        .endpoint(commands::on_command),
+                        .endpoint(on_message_command),
                 )
-                .branch(dptree::endpoint(battle::on_text)),
+                .branch(dptree::endpoint(on_message_text)),
         )
-        .branch(Update::filter_callback_query().endpoint(on_callback))
+        .branch(Update::filter_callback_query().endpoint(on_callback_query))
 }
 
 /// Runs the bot until ctrl-c.

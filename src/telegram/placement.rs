@@ -391,14 +391,15 @@ async fn ready(
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
     answer(ctx, q, t(lang, "editor-ready-done"), false).await?;
-    if let Some(m) = q.regular_message() {
-        let text = battle::own_field_text(&committed.record, lang, seat);
-        edit_dm(ctx, uid, m.id.0, text, None).await;
-    }
     let began = committed
         .value
         .iter()
         .any(|e| matches!(e, Event::BattleBegan { .. }));
+    // When this was the last fleet, the battle's start redraws every private field.
+    if let (Some(m), false) = (q.regular_message(), began) {
+        let text = battle::own_field_text(&committed.record, lang, seat);
+        edit_dm(ctx, uid, m.id.0, text, None).await;
+    }
     if began {
         battle::begin(ctx, id).await?;
     } else {

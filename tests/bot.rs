@@ -1,0 +1,324 @@
+//! End to end: the real bot binary, a real Redis, and a fake Telegram that answers like the
+//! real one (limits and errors included).
+
+mod fake_telegram;
+#[path = "bot/helpers.rs"]
+mod helpers;
+
+use helpers::*;
+use std::time::Duration;
+
+/// Plays until the end, every third shot typed; returns the number of shots.
+async fn play_out(app: &App, d: &mut Duel) {
+    let mut n = 0;
+    while !d.is_over(app) {
+        n += 1;
+        assert!(n < 600, "the game does not end");
+        let shot = if n % 3 == 0 {
+            d.shoot_typed(app).await
+        } else {
+            d.shoot_button(app).await
+        };
+        if shot == Shot::Over {
+            break;
+        }
+    }
+    app.tg
+        .wait_for_text(d.group, "Winner:", WAIT)
+        .await
+        .expect("the winner is announced");
+}
+
+/// No group message before the end shows a ship cell that was not hit: unhit ships are
+/// drawn as `O`, which only the end may show.
+fn assert_no_unhit_ship_shown_before_the_end(app: &App, group: i64) {
+    for text in app.tg.all_texts(group) {
+        if text.contains("Winner:") {
+            break;
+        }
+        for line in text.lines().filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        }) {
+            assert!(
+                !line.contains('O'),
+                "an unhit ship cell in the group before the end: {line}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
+    let app = App::spawn().await;
+    let a = app.player(1001, "Alice", "en");
+    let b = app.player(1002, "Bob", "en");
+    let mut d = duel(&app, -5001, a, b).await;
+    play_out(&app, &mut d).await;
+    let end = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            WAIT,
+        )
+        .await
+        .expect("the end is announced");
+    // Both fields revealed, the salts published, a rematch offered.
+    assert!(end.text.contains("salt"), "{}", end.text);
+    assert!(end.callback_data().iter().any(|c| c.starts_with("r:")));
+    // Each player's own field in the private chat shows the enemy's shots.
+    for p in &d.players {
+        let own = app
+            .tg
+            .wait_for(
+                p.id.0 as i64,
+                |m| m.text.contains("Your fleet") && m.text.contains("over"),
+                WAIT,
+            )
+            .await;
+        assert!(
+            own.is_some(),
+            "the private field of {} is not final",
+            p.first_name
+        );
+    }
+    assert_no_unhit_ship_shown_before_the_end(&app, d.group);
+    let errors = app.tg.errors();
+    assert!(
+        errors.is_empty(),
+        "the fake answered errors in a happy game: {errors:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_third_users_taps_are_refused_and_change_nothing() {
+    let app = App::spawn().await;
+    let a = app.player(2001, "Alice", "en");
+    let b = app.player(2002, "Bob", "en");
+    let c = app.player(2003, "Carol", "en");
+    let mut d = duel(&app, -5002, a, b).await;
+    let data = d.fire_data(d.turn, 0);
+    let answer = app.press(d.group, &c, d.battle, &data).await;
+    assert!(said(&answer).contains("not playing"), "{answer:?}");
+    assert!(answer.show_alert);
+    // The cell is still free: the player to move shoots it.
+    let shot = d.shoot_button(&app).await;
+    assert!(
+        matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk),
+        "{shot:?}"
+    );
+    // The player not to move is refused too.
+    let other = 1 - d.turn;
+    let answer = app
+        .press(
+            d.group,
+            &d.players[other].clone(),
+            d.battle,
+            &d.fire_data(other, 99),
+        )
+        .await;
+    assert_eq!(read_answer(&said(&answer)), Shot::NotYourTurn);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
+    let app = App::spawn().await;
+    let a = app.player(3001, "Alice", "en");
+    let b = app.tg.user(3002, "Bob", "en");
+    app.tg.group(-5003, "Harbour");
+    app.tg.send_command(-5003, &a, "/newgame");
+    let lobby = app.message_with_button(-5003, "j:").await;
+    let join = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("j:"))
+        .unwrap();
+    let answer = app.press(-5003, &b, lobby.message_id, &join).await;
+    let url = answer.url.clone().expect("a deep link to the private chat");
+    assert!(
+        url.starts_with("https://t.me/morskoy_test_bot?start=j"),
+        "{url}"
+    );
+    let payload = url.split("start=").nth(1).unwrap();
+    app.tg.send_command(3002, &b, &format!("/start {payload}"));
+    app.tg
+        .wait_for_text(3002, "You are in the game", WAIT)
+        .await
+        .expect("the join completes in the private chat");
+    app.tg
+        .wait_for(
+            -5003,
+            |m| m.message_id == lobby.message_id && m.text.contains("Bob"),
+            WAIT,
+        )
+        .await
+        .expect("the lobby shows Bob");
+    // The bot never wrote to Bob before he opened the chat: no 403 at all.
+    assert!(
+        app.tg.errors().iter().all(|e| e.status != 403),
+        "{:?}",
+        app.tg.errors()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_tap_fires_once() {
+    let app = App::spawn().await;
+    let a = app.player(4001, "Alice", "en");
+    let b = app.player(4002, "Bob", "en");
+    let d = duel(&app, -5004, a, b).await;
+    let seat = d.turn;
+    let data = d.fire_data(seat, 55);
+    let first = app
+        .tg
+        .press_stale(d.group, &d.players[seat], d.battle, &data);
+    let second = app
+        .tg
+        .press_stale(d.group, &d.players[seat], d.battle, &data);
+    let one = app.tg.wait_answer(&first, WAIT).await.unwrap();
+    let two = app.tg.wait_answer(&second, WAIT).await.unwrap();
+    let shots: Vec<Shot> = [one, two].iter().map(|a| read_answer(&said(a))).collect();
+    let fired = shots
+        .iter()
+        .filter(|s| matches!(s, Shot::Miss | Shot::Hit | Shot::Sunk))
+        .count();
+    assert_eq!(fired, 1, "{shots:?}");
+    let line = format!("{}: F6 — ", d.players[seat].first_name);
+    let shown = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == d.battle && m.text.contains(&line),
+            WAIT,
+        )
+        .await
+        .unwrap();
+    assert_eq!(shown.text.matches(&line).count(), 1, "{}", shown.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_button_from_a_finished_game_changes_nothing() {
+    let app = App::spawn().await;
+    let a = app.player(5001, "Alice", "en");
+    let b = app.player(5002, "Bob", "en");
+    let mut d = duel(&app, -5005, a, b).await;
+    d.shoot_button(&app).await;
+    app.tg
+        .send_command(d.group, &d.players[0].clone(), "/surrender");
+    app.tg
+        .wait_for_text(d.group, "Winner: Bob", WAIT)
+        .await
+        .expect("Bob wins");
+    let battle = d.battle;
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && !m.has_keyboard(),
+            WAIT,
+        )
+        .await
+        .expect("the battle message loses its keyboard at the end");
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            WAIT,
+        )
+        .await
+        .expect("the end is announced with a rematch button");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = app.tg.all_texts(d.group).len();
+    let answer = app
+        .press(
+            d.group,
+            &d.players[1].clone(),
+            d.battle,
+            &d.fire_data(1, 77),
+        )
+        .await;
+    assert!(said(&answer).contains("over"), "{answer:?}");
+    let answer = app
+        .press(d.group, &d.players[1].clone(), d.battle, "f:999999:0:0:1")
+        .await;
+    assert!(said(&answer).contains("over"), "{answer:?}");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        app.tg.all_texts(d.group).len(),
+        before,
+        "a stale tap changed a message"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_restarted_mid_battle_continues_the_game() {
+    let mut app = App::spawn().await;
+    let a = app.player(6001, "Alice", "en");
+    let b = app.player(6002, "Bob", "en");
+    let mut d = duel(&app, -5006, a, b).await;
+    for _ in 0..15 {
+        d.shoot_button(&app).await;
+    }
+    app.kill_bot();
+    app.start_bot().await;
+    play_out(&app, &mut d).await;
+    assert_no_unhit_ship_shown_before_the_end(&app, d.group);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_injected_429_loses_no_result() {
+    let app = App::spawn().await;
+    let a = app.player(7001, "Alice", "en");
+    let b = app.player(7002, "Bob", "en");
+    let mut d = duel(&app, -5007, a, b).await;
+    app.tg.inject_429(d.group, 2, 1);
+    let mut lines = Vec::new();
+    for _ in 0..6 {
+        let seat = d.turn;
+        let cell = d.next_cell(seat).unwrap();
+        let shot = d.shoot_button(&app).await;
+        if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+            let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+            lines.push(format!("{}: {name} — ", d.players[seat].first_name));
+        }
+    }
+    let battle = d.battle;
+    for line in lines {
+        let shown = app
+            .tg
+            .wait_for(
+                d.group,
+                |m| m.message_id == battle && m.versions.iter().any(|v| v.contains(&line)),
+                WAIT,
+            )
+            .await;
+        assert!(
+            shown.is_some(),
+            "the result {line}… never reached the group"
+        );
+    }
+    assert!(app
+        .tg
+        .errors()
+        .iter()
+        .any(|e| e.status == 429 && e.injected));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
+    let app = App::spawn().await;
+    assert!(app.tg.wait_calls("setMyCommands", 6, WAIT).await);
+    let lists = app.tg.commands();
+    for lang in ["ru", "bg", ""] {
+        let mine: Vec<_> = lists.iter().filter(|l| l.1 == lang).collect();
+        assert_eq!(mine.len(), 2, "{lang}: private and group lists");
+        for l in mine {
+            assert!(
+                l.2.iter().all(|(_, d)| !d.trim().is_empty()),
+                "{lang}: {l:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Helpers of the end-to-end tests: a fake Telegram, a real Redis, and the real bot binary
+//! between them, each test with its own namespace; players who tap and type.
+
+#![allow(dead_code)]
+
+use crate::fake_telegram::{CallbackAnswer, FakeTelegram, SentMessage};
+use std::collections::HashSet;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use teloxide::types::User;
+
+pub const WAIT: Duration = Duration::from_secs(15);
+
+/// The bot binary, running; killed when dropped.
+pub struct BotProcess(Child);
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// One test's world.
+pub struct App {
+    pub tg: FakeTelegram,
+    pub namespace: String,
+    pub gap_ms: u64,
+    bot: Option<BotProcess>,
+}
+
+impl App {
+    /// A fake Telegram and the bot, with edits of a group paced `gap_ms` apart.
+    pub async fn spawn_with_gap(gap_ms: u64) -> App {
+        let tg = FakeTelegram::start().await;
+        let mut app = App {
+            tg,
+            namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
+            gap_ms,
+            bot: None,
+        };
+        app.start_bot().await;
+        app
+    }
+
+    /// The usual world: a short gap, so tests run fast.
+    pub async fn spawn() -> App {
+        App::spawn_with_gap(150).await
+    }
+
+    /// Starts the bot process and waits until it polls.
+    pub async fn start_bot(&mut self) {
+        let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let child = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"))
+            .env("TELOXIDE_TOKEN", self.tg.token())
+            .env("TELOXIDE_API_URL", self.tg.url())
+            .env("REDIS_URL", redis)
+            .env("MB_NAMESPACE", &self.namespace)
+            .env("MB_GROUP_GAP_MS", self.gap_ms.to_string())
+            .env(
+                "RUST_LOG",
+                std::env::var("MB_TEST_LOG").unwrap_or_else(|_| "warn".into()),
+            )
+            .stdin(Stdio::null())
+            .spawn()
+            .expect("the bot binary starts");
+        self.bot = Some(BotProcess(child));
+        let before = self.tg.calls("getUpdates");
+        assert!(
+            self.tg.wait_calls("getUpdates", before + 1, WAIT).await,
+            "the bot did not start polling"
+        );
+    }
+
+    /// Kills the bot process at once (no clean shutdown), as a crash would.
+    pub fn kill_bot(&mut self) {
+        self.bot = None;
+    }
+
+    /// A user who has started the bot, speaking `lang`.
+    pub fn player(&self, id: i64, name: &str, lang: &str) -> User {
+        let u = self.tg.user(id, name, lang);
+        self.tg.send_command(id, &u, "/start");
+        u
+    }
+
+    /// Presses a button and waits for the bot's answer.
+    pub async fn press(&self, chat: i64, user: &User, message: i32, data: &str) -> CallbackAnswer {
+        let id = self.tg.press_stale(chat, user, message, data);
+        self.tg
+            .wait_answer(&id, WAIT)
+            .await
+            .unwrap_or_else(|| panic!("no answer to {data}"))
+    }
+
+    /// The newest message of `chat` with a button whose data starts with `prefix`.
+    pub async fn message_with_button(&self, chat: i64, prefix: &str) -> SentMessage {
+        let wanted = prefix.to_owned();
+        self.tg
+            .wait_for(
+                chat,
+                move |m| m.callback_data().iter().any(|d| d.starts_with(&wanted)),
+                WAIT,
+            )
+            .await
+            .unwrap_or_else(|| panic!("no message in {chat} with a {prefix} button"))
+    }
+}
+
+/// Text of an answer, lower-cased.
+pub fn said(a: &CallbackAnswer) -> String {
+    a.text.clone().unwrap_or_default().to_lowercase()
+}
+
+/// A duel in a group between `a` (seat 0, the creator) and `b` (seat 1), with both fleets
+/// placed at random and the battle begun.
+pub struct Duel {
+    pub group: i64,
+    pub players: [User; 2],
+    pub game: u64,
+    pub generation: u32,
+    pub battle: i32,
+    pub turn: usize,
+    known: [HashSet<usize>; 2],
+    pub shots: usize,
+}
+
+/// What a shot did, read from the bot's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shot {
+    Miss,
+    Hit,
+    Sunk,
+    NotYourTurn,
+    Known,
+    Over,
+}
+
+pub fn read_answer(text: &str) -> Shot {
+    let t = text.to_lowercase();
+    if t.contains("not your turn") {
+        Shot::NotYourTurn
+    } else if t.contains("already known") {
+        Shot::Known
+    } else if t.contains("is over") {
+        Shot::Over
+    } else if t.contains("miss") {
+        Shot::Miss
+    } else if t.contains("sunk") {
+        Shot::Sunk
+    } else if t.contains("hit") {
+        Shot::Hit
+    } else {
+        panic!("an answer the test does not know: {text}")
+    }
+}
+
+/// Opens a lobby in `group` by `a`, joins `b`, starts, places both fleets and waits for the
+/// battle message.
+pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
+    app.tg.group(group, "Sea dogs");
+    app.tg.send_command(group, &a, "/newgame");
+    let lobby = app.message_with_button(group, "j:").await;
+    let join = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("j:"))
+        .unwrap();
+    let answer = app.press(group, &b, lobby.message_id, &join).await;
+    assert!(said(&answer).contains("in the game"), "{answer:?}");
+    let start = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("s:"))
+        .unwrap();
+    // The lobby shows both players before the start.
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
+            WAIT,
+        )
+        .await
+        .expect("the lobby shows two players");
+    let answer = app.press(group, &a, lobby.message_id, &start).await;
+    assert!(said(&answer).contains("placement begins"), "{answer:?}");
+    for p in [&a, &b] {
+        place_and_ready(app, p).await;
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let first = battle
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("f:"))
+        .unwrap();
+    let parts: Vec<&str> = first.split(':').collect();
+    let turn = if battle.text.contains(&format!("Turn: {}", a.first_name)) {
+        0
+    } else {
+        1
+    };
+    Duel {
+        group,
+        game: parts[1].parse().unwrap(),
+        generation: parts[2].parse().unwrap(),
+        battle: battle.message_id,
+        players: [a, b],
+        turn,
+        known: [HashSet::new(), HashSet::new()],
+        shots: 0,
+    }
+}
+
+/// In the private chat: Random, then Ready.
+pub async fn place_and_ready(app: &App, p: &User) {
+    let chat = p.id.0 as i64;
+    let editor = app.message_with_button(chat, "pe:").await;
+    let random = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
+        .unwrap();
+    app.press(chat, p, editor.message_id, &random).await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.message_id == editor.message_id && m.text.contains("complete"),
+            WAIT,
+        )
+        .await
+        .expect("a random fleet is complete");
+    let ready = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.ends_with(":k"))
+        .unwrap();
+    let answer = app.press(chat, p, editor.message_id, &ready).await;
+    assert!(said(&answer).contains("locked"), "{answer:?}");
+}
+
+impl Duel {
+    /// The button data for `seat` shooting at cell `index` of the other field.
+    pub fn fire_data(&self, seat: usize, index: usize) -> String {
+        format!("f:{}:{}:{}:{index}", self.game, self.generation, 1 - seat)
+    }
+
+    /// The next cell `seat` has not shot at.
+    pub fn next_cell(&self, seat: usize) -> Option<usize> {
+        (0..100).find(|i| !self.known[seat].contains(i))
+    }
+
+    /// One shot by whoever is to move, by button; follows the answer.
+    pub async fn shoot_button(&mut self, app: &App) -> Shot {
+        let seat = self.turn;
+        let Some(cell) = self.next_cell(seat) else {
+            return Shot::Over;
+        };
+        let data = self.fire_data(seat, cell);
+        let answer = app
+            .press(self.group, &self.players[seat], self.battle, &data)
+            .await;
+        let shot = read_answer(&said(&answer));
+        self.follow(seat, cell, shot);
+        shot
+    }
+
+    /// One shot by typing the cell in reply to the battle message; the result is read from
+    /// the group's log line, a refusal from the player's private chat.
+    pub async fn shoot_typed(&mut self, app: &App) -> Shot {
+        let seat = self.turn;
+        let Some(cell) = self.next_cell(seat) else {
+            return Shot::Over;
+        };
+        let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+        let dm = self.players[seat].id.0 as i64;
+        let last = app
+            .tg
+            .messages(dm)
+            .iter()
+            .map(|m| m.message_id)
+            .max()
+            .unwrap_or(0);
+        app.tg
+            .send_reply(self.group, &self.players[seat], &name, self.battle);
+        let line = format!("{}: {name} — ", self.players[seat].first_name);
+        let battle = self.battle;
+        let deadline = std::time::Instant::now() + WAIT;
+        let found = loop {
+            let in_group = app
+                .tg
+                .messages(self.group)
+                .into_iter()
+                .find(|m| m.message_id == battle && m.text.contains(&line));
+            let refusal = app
+                .tg
+                .messages(dm)
+                .into_iter()
+                .find(|m| m.message_id > last && !m.has_keyboard());
+            if let Some(m) = in_group.or(refusal) {
+                break m;
+            }
+            if self.is_over(app) {
+                return Shot::Over;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the typed shot {name} got no answer; errors {:?}",
+                app.tg.errors()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let shot = if found.message_id != battle {
+            read_answer(&found.text)
+        } else {
+            let after = found
+                .text
+                .split(&line)
+                .last()
+                .unwrap_or_default()
+                .to_lowercase();
+            if after.starts_with("miss") {
+                Shot::Miss
+            } else if after.starts_with("sunk") {
+                Shot::Sunk
+            } else {
+                Shot::Hit
+            }
+        };
+        self.follow(seat, cell, shot);
+        shot
+    }
+
+    fn follow(&mut self, seat: usize, cell: usize, shot: Shot) {
+        match shot {
+            Shot::Miss => {
+                self.known[seat].insert(cell);
+                self.turn = 1 - seat;
+                self.shots += 1;
+            }
+            Shot::Hit | Shot::Sunk => {
+                self.known[seat].insert(cell);
+                self.shots += 1;
+            }
+            Shot::Known => {
+                self.known[seat].insert(cell);
+            }
+            Shot::NotYourTurn => self.turn = 1 - seat,
+            Shot::Over => {}
+        }
+    }
+
+    /// Whether the end has been announced.
+    pub fn is_over(&self, app: &App) -> bool {
+        app.tg
+            .all_texts(self.group)
+            .iter()
+            .any(|t| t.contains("Winner:"))
+    }
+}

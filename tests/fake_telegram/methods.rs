@@ -1,0 +1,395 @@
+//! The Bot API methods, with Telegram's checks and error descriptions.
+
+use serde_json::{json, Value};
+
+use super::http::{Params, Reply};
+use super::polling::get_updates;
+use super::sending::{
+    answer_callback_query, chat_for_send, chat_mut, delete_message, edit_reply_markup, edit_text,
+    existing_chat, send_message, send_photo, Answer,
+};
+use super::state::{ChatKind, Shared, State};
+use super::{ApiErrorRecord, BOT_FIRST_NAME, BOT_ID, BOT_USERNAME};
+
+/// The methods this fake answers, as the Bot API spells them.
+const METHODS: &[&str] = &[
+    "getMe",
+    "logOut",
+    "close",
+    "getWebhookInfo",
+    "deleteWebhook",
+    "getUpdates",
+    "sendMessage",
+    "sendPhoto",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+    "deleteMessages",
+    "answerCallbackQuery",
+    "setMyCommands",
+    "getMyCommands",
+    "deleteMyCommands",
+    "sendChatAction",
+    "getChat",
+    "getChatMember",
+    "getChatAdministrators",
+    "getChatMemberCount",
+    "setChatMenuButton",
+    "getChatMenuButton",
+    "setMyDescription",
+    "setMyShortDescription",
+    "setMyName",
+    "setMyDefaultAdministratorRights",
+    "pinChatMessage",
+    "unpinChatMessage",
+    "unpinAllChatMessages",
+    "leaveChat",
+];
+
+const CHAT_ACTIONS: &[&str] = &[
+    "typing",
+    "upload_photo",
+    "record_video",
+    "upload_video",
+    "record_voice",
+    "upload_voice",
+    "upload_document",
+    "choose_sticker",
+    "find_location",
+    "record_video_note",
+    "upload_video_note",
+];
+
+/// The Bot API's spelling of a method name, matched case-insensitively.
+pub(super) fn canonical(method: &str) -> Option<&'static str> {
+    METHODS
+        .iter()
+        .copied()
+        .find(|m| m.eq_ignore_ascii_case(method))
+}
+
+/// Answers one call, recording it and any error.
+pub(super) async fn call(shared: &Shared, method: &str, params: Params) -> Reply {
+    let lower = method.to_ascii_lowercase();
+    let name = canonical(&lower).unwrap_or(method).to_owned();
+    shared.update(|st| *st.calls.entry(lower.clone()).or_default() += 1);
+    let reply = if lower == "getupdates" {
+        get_updates(shared, &params).await
+    } else {
+        shared.update(|st| dispatch(st, &lower, &params).unwrap_or_else(|e| e))
+    };
+    if reply.status >= 400 {
+        let record = ApiErrorRecord {
+            method: name,
+            status: reply.status,
+            description: reply.description(),
+            injected: reply.injected,
+        };
+        shared.update(|st| st.errors.push(record));
+    }
+    reply
+}
+
+fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
+    match method {
+        "getme" => Ok(Reply::ok(json!({
+            "id": BOT_ID,
+            "is_bot": true,
+            "first_name": BOT_FIRST_NAME,
+            "username": BOT_USERNAME,
+            "can_join_groups": true,
+            "can_read_all_group_messages": !st.privacy_mode,
+            "supports_inline_queries": false,
+            "can_connect_to_business": false,
+            "has_main_web_app": false,
+        }))),
+        "logout"
+        | "close"
+        | "setmydescription"
+        | "setmyshortdescription"
+        | "setmyname"
+        | "setmydefaultadministratorrights" => Ok(Reply::ok(json!(true))),
+        "getwebhookinfo" => Ok(Reply::ok(json!({
+            "url": "",
+            "has_custom_certificate": false,
+            "pending_update_count": st.updates.len(),
+        }))),
+        "deletewebhook" => {
+            if p.bool("drop_pending_updates") {
+                st.updates.clear();
+            }
+            Ok(Reply::ok(json!(true)))
+        }
+        "sendmessage" => send_message(st, p),
+        "sendphoto" => send_photo(st, p),
+        "editmessagetext" => edit_text(st, p, false),
+        "editmessagecaption" => edit_text(st, p, true),
+        "editmessagereplymarkup" => edit_reply_markup(st, p),
+        "deletemessage" => {
+            let chat_id = existing_chat(st, p)?;
+            let message_id = p.i64("message_id").unwrap_or(0) as i32;
+            delete_message(st, chat_id, message_id)
+        }
+        "deletemessages" => {
+            let chat_id = existing_chat(st, p)?;
+            let ids = p
+                .json("message_ids")
+                .and_then(|v| v.as_array().cloned())
+                .unwrap_or_default();
+            for id in ids.iter().filter_map(Value::as_i64) {
+                let _ = delete_message(st, chat_id, id as i32);
+            }
+            Ok(Reply::ok(json!(true)))
+        }
+        "answercallbackquery" => answer_callback_query(st, p),
+        "setmycommands" => set_my_commands(st, p),
+        "getmycommands" => {
+            let (scope, lang) = command_key(p);
+            let list = st
+                .commands
+                .iter()
+                .find(|(s, l, _)| *s == scope && *l == lang);
+            let list: Vec<Value> = list.map_or_else(Vec::new, |(_, _, cmds)| {
+                cmds.iter()
+                    .map(|(c, d)| json!({"command": c, "description": d}))
+                    .collect()
+            });
+            Ok(Reply::ok(json!(list)))
+        }
+        "deletemycommands" => {
+            let (scope, lang) = command_key(p);
+            st.commands.retain(|(s, l, _)| !(*s == scope && *l == lang));
+            Ok(Reply::ok(json!(true)))
+        }
+        "sendchataction" => {
+            let chat_id = chat_for_send(st, p)?;
+            let action = p.str("action").unwrap_or_default();
+            if !CHAT_ACTIONS.contains(&action.as_str()) {
+                return Err(Reply::bad_request(
+                    "Bad Request: wrong parameter action in request",
+                ));
+            }
+            chat_mut(st, chat_id).actions.push(action);
+            Ok(Reply::ok(json!(true)))
+        }
+        "getchat" => {
+            let chat_id = existing_chat(st, p)?;
+            let mut v = st.chat_json(&st.chats[&chat_id]);
+            v["accepted_gift_types"] = json!({
+                "unlimited_gifts": false,
+                "limited_gifts": false,
+                "unique_gifts": false,
+                "premium_subscription": false,
+            });
+            v["max_reaction_count"] = json!(11);
+            Ok(Reply::ok(v))
+        }
+        "getchatmember" => {
+            let chat_id = existing_chat(st, p)?;
+            let user_id = p.i64("user_id").unwrap_or(0);
+            if user_id != BOT_ID && !st.users.contains_key(&user_id) {
+                return Err(Reply::bad_request("Bad Request: user not found"));
+            }
+            let status = st.chats[&chat_id].status(user_id).to_owned();
+            Ok(Reply::ok(member_json(st.user_json(user_id), &status)))
+        }
+        "getchatadministrators" => {
+            let chat_id = existing_chat(st, p)?;
+            let chat = &st.chats[&chat_id];
+            if chat.kind == ChatKind::Private {
+                return Err(Reply::bad_request(
+                    "Bad Request: there are no administrators in the private chat",
+                ));
+            }
+            let mut admins: Vec<(i64, String)> = chat
+                .members
+                .iter()
+                .filter(|(_, s)| matches!(s.as_str(), "creator" | "administrator"))
+                .map(|(id, s)| (*id, s.clone()))
+                .collect();
+            admins.sort();
+            let list: Vec<Value> = admins
+                .into_iter()
+                .map(|(id, s)| member_json(st.user_json(id), &s))
+                .collect();
+            Ok(Reply::ok(json!(list)))
+        }
+        "getchatmembercount" => {
+            let chat_id = existing_chat(st, p)?;
+            let chat = &st.chats[&chat_id];
+            let count = if chat.kind == ChatKind::Private {
+                2
+            } else {
+                chat.members
+                    .values()
+                    .filter(|s| {
+                        matches!(
+                            s.as_str(),
+                            "creator" | "administrator" | "member" | "restricted"
+                        )
+                    })
+                    .count()
+            };
+            Ok(Reply::ok(json!(count)))
+        }
+        "setchatmenubutton" => {
+            let chat_id = p.i64("chat_id");
+            let button = p
+                .json("menu_button")
+                .unwrap_or_else(|| json!({"type": "default"}));
+            st.menu_buttons.insert(chat_id, button);
+            Ok(Reply::ok(json!(true)))
+        }
+        "getchatmenubutton" => {
+            let chat_id = p.i64("chat_id");
+            let button = st
+                .menu_buttons
+                .get(&chat_id)
+                .or_else(|| st.menu_buttons.get(&None));
+            Ok(Reply::ok(
+                button
+                    .cloned()
+                    .unwrap_or_else(|| json!({"type": "commands"})),
+            ))
+        }
+        "pinchatmessage" => {
+            let chat_id = existing_chat(st, p)?;
+            let message_id = p.i64("message_id").unwrap_or(0) as i32;
+            let chat = chat_mut(st, chat_id);
+            if chat.messages.get(&message_id).is_none_or(|m| m.deleted) {
+                return Err(Reply::bad_request("Bad Request: message to pin not found"));
+            }
+            if chat.kind != ChatKind::Private && !chat.bot_is_admin() {
+                return Err(Reply::bad_request(
+                    "Bad Request: not enough rights to manage pinned messages in the chat",
+                ));
+            }
+            chat.pinned.retain(|m| *m != message_id);
+            chat.pinned.push(message_id);
+            Ok(Reply::ok(json!(true)))
+        }
+        "unpinchatmessage" | "unpinallchatmessages" => {
+            let chat_id = existing_chat(st, p)?;
+            let chat = chat_mut(st, chat_id);
+            match p.i64("message_id").filter(|_| method == "unpinchatmessage") {
+                Some(id) => chat.pinned.retain(|m| *m as i64 != id),
+                None if method == "unpinchatmessage" => {
+                    chat.pinned.pop();
+                }
+                None => chat.pinned.clear(),
+            }
+            Ok(Reply::ok(json!(true)))
+        }
+        "leavechat" => {
+            let chat_id = existing_chat(st, p)?;
+            chat_mut(st, chat_id)
+                .members
+                .insert(BOT_ID, "left".to_owned());
+            Ok(Reply::ok(json!(true)))
+        }
+        _ => Err(Reply::error(404, "Not Found")),
+    }
+}
+
+/// The (scope, language code) a command list is kept under; a numeric chat id in the scope is
+/// kept as a number however it came.
+fn command_key(p: &Params) -> (Value, String) {
+    let mut scope = p
+        .json("scope")
+        .unwrap_or_else(|| json!({"type": "default"}));
+    if let Some(id) = scope
+        .get("chat_id")
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse::<i64>().ok())
+    {
+        scope["chat_id"] = json!(id);
+    }
+    (scope, p.str("language_code").unwrap_or_default())
+}
+
+fn set_my_commands(st: &mut State, p: &Params) -> Answer {
+    let Some(Value::Array(list)) = p.json("commands") else {
+        return Err(Reply::bad_request(
+            "Bad Request: parameter \"commands\" is required",
+        ));
+    };
+    if list.len() > 100 {
+        return Err(Reply::bad_request("Bad Request: BOT_COMMANDS_TOO_MUCH"));
+    }
+    let mut commands = Vec::new();
+    for c in &list {
+        let command = c["command"].as_str().unwrap_or_default();
+        let description = c["description"].as_str().unwrap_or_default();
+        let valid = (1..=32).contains(&command.len())
+            && command
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !valid {
+            return Err(Reply::bad_request("Bad Request: BOT_COMMAND_INVALID"));
+        }
+        if description.trim().is_empty() {
+            return Err(Reply::bad_request(
+                "Bad Request: command description must be non-empty",
+            ));
+        }
+        commands.push((command.to_owned(), description.to_owned()));
+    }
+    let (scope, lang) = command_key(p);
+    match st
+        .commands
+        .iter_mut()
+        .find(|(s, l, _)| *s == scope && *l == lang)
+    {
+        Some(entry) => entry.2 = commands,
+        None => st.commands.push((scope, lang, commands)),
+    }
+    Ok(Reply::ok(json!(true)))
+}
+
+/// A ChatMember object for a status.
+fn member_json(user: Value, status: &str) -> Value {
+    match status {
+        "creator" => json!({"status": "creator", "user": user, "is_anonymous": false}),
+        "administrator" => json!({
+            "status": "administrator",
+            "user": user,
+            "can_be_edited": false,
+            "is_anonymous": false,
+            "can_manage_chat": true,
+            "can_delete_messages": true,
+            "can_manage_video_chats": true,
+            "can_restrict_members": true,
+            "can_promote_members": false,
+            "can_change_info": true,
+            "can_invite_users": true,
+            "can_post_stories": false,
+            "can_edit_stories": false,
+            "can_delete_stories": false,
+            "can_pin_messages": true,
+        }),
+        "restricted" => json!({
+            "status": "restricted",
+            "user": user,
+            "is_member": true,
+            "until_date": 0,
+            "can_send_messages": false,
+            "can_send_audios": false,
+            "can_send_documents": false,
+            "can_send_photos": false,
+            "can_send_videos": false,
+            "can_send_video_notes": false,
+            "can_send_voice_notes": false,
+            "can_send_polls": false,
+            "can_send_other_messages": false,
+            "can_add_web_page_previews": false,
+            "can_change_info": false,
+            "can_invite_users": false,
+            "can_pin_messages": false,
+            "can_manage_topics": false,
+        }),
+        "kicked" => json!({"status": "kicked", "user": user, "until_date": 0}),
+        "left" => json!({"status": "left", "user": user}),
+        _ => json!({"status": "member", "user": user}),
+    }
+}

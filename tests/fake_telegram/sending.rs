@@ -1,0 +1,378 @@
+//! Sending, editing and deleting messages and answering button presses, with Telegram's checks,
+//! its 403s for chats the bot may not write to, and flood control.
+
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+use super::http::{Params, Reply};
+use super::markup::{self, Formatted, MAX_CALLBACK_ANSWER, MAX_CAPTION, MAX_TEXT};
+use super::state::{bot_user_json, unix_now, ChatKind, Msg, State};
+use super::{CallbackAnswer, BOT_ID};
+
+/// A method's answer: the error is an answer too.
+pub(super) type Answer = Result<Reply, Reply>;
+
+const NOT_MODIFIED: &str = "Bad Request: message is not modified: specified new message content \
+                            and reply markup are exactly the same as a current content and reply \
+                            markup of the message";
+const QUERY_INVALID: &str =
+    "Bad Request: query is too old and response timeout expired or query ID is invalid";
+
+pub(super) fn chat_mut(st: &mut State, chat_id: i64) -> &mut super::state::Chat {
+    st.chats.get_mut(&chat_id).expect("the chat was checked")
+}
+
+/// The chat of `chat_id`, which must exist.
+pub(super) fn existing_chat(st: &State, p: &Params) -> Result<i64, Reply> {
+    if !p.map.contains_key("chat_id") {
+        return Err(Reply::bad_request("Bad Request: chat_id is empty"));
+    }
+    p.i64("chat_id")
+        .filter(|id| st.chats.contains_key(id))
+        .ok_or_else(|| Reply::bad_request("Bad Request: chat not found"))
+}
+
+/// The chat of `chat_id`, which must exist and take messages from the bot.
+pub(super) fn chat_for_send(st: &State, p: &Params) -> Result<i64, Reply> {
+    let chat_id = existing_chat(st, p)?;
+    let chat = &st.chats[&chat_id];
+    let forbidden = |d: &str| Err(Reply::error(403, format!("Forbidden: {d}")));
+    match chat.kind {
+        ChatKind::Private => {
+            let user = &st.users[&chat_id];
+            if user.blocked {
+                return forbidden("bot was blocked by the user");
+            }
+            if !user.started {
+                return forbidden("bot can't initiate conversation with a user");
+            }
+        }
+        kind => {
+            let what = if kind == ChatKind::Group {
+                "group"
+            } else {
+                "supergroup"
+            };
+            match chat.status(BOT_ID) {
+                "kicked" => return forbidden(&format!("bot was kicked from the {what} chat")),
+                "left" => return forbidden(&format!("bot is not a member of the {what} chat")),
+                _ => {}
+            }
+        }
+    }
+    Ok(chat_id)
+}
+
+/// Answers an injected 429, or a real one when a flood limit is set and reached.
+fn flood_gate(st: &mut State, chat_id: i64) -> Result<(), Reply> {
+    let limit = st.flood_limit;
+    let chat = chat_mut(st, chat_id);
+    if chat.inject_429.0 > 0 {
+        chat.inject_429.0 -= 1;
+        let mut reply = Reply::retry_after(chat.inject_429.1);
+        reply.injected = true;
+        return Err(reply);
+    }
+    if let (Some(limit), true) = (limit, chat.kind != ChatKind::Private) {
+        let now = Instant::now();
+        let window: Vec<Instant> = chat
+            .flood
+            .iter()
+            .copied()
+            .filter(|t| now.duration_since(*t) < Duration::from_secs(60))
+            .collect();
+        if limit == 0 || window.len() >= limit {
+            let oldest = window
+                .get(window.len().saturating_sub(limit.max(1)))
+                .copied();
+            let wait = oldest.map_or(60.0, |t| 60.0 - now.duration_since(t).as_secs_f64());
+            return Err(Reply::retry_after(wait.ceil().max(1.0) as u32));
+        }
+    }
+    Ok(())
+}
+
+fn format(text: &str, p: &Params, entities_key: &str) -> Result<Formatted, Reply> {
+    let parse_mode = p.str("parse_mode");
+    markup::format(text, parse_mode.as_deref(), p.json(entities_key).as_ref())
+        .map_err(Reply::bad_request)
+}
+
+fn reply_markup(p: &Params) -> Result<Option<Value>, Reply> {
+    let Some(markup) = p.json("reply_markup") else {
+        return Ok(None);
+    };
+    markup::check_reply_markup(&markup).map_err(Reply::bad_request)?;
+    Ok(Some(markup))
+}
+
+fn reply_to(st: &State, chat_id: i64, p: &Params) -> Result<Option<i32>, Reply> {
+    let (id, allow) = match p.json("reply_parameters") {
+        Some(rp) => (
+            rp["message_id"].as_i64(),
+            rp["allow_sending_without_reply"].as_bool(),
+        ),
+        None => (
+            p.i64("reply_to_message_id"),
+            Some(p.bool("allow_sending_without_reply")),
+        ),
+    };
+    let Some(id) = id else {
+        return Ok(None);
+    };
+    let id = id as i32;
+    if st.chats[&chat_id]
+        .messages
+        .get(&id)
+        .is_some_and(|m| !m.deleted)
+    {
+        Ok(Some(id))
+    } else if allow == Some(true) {
+        Ok(None)
+    } else {
+        Err(Reply::bad_request(
+            "Bad Request: message to be replied not found",
+        ))
+    }
+}
+
+struct NewMessage {
+    content: Formatted,
+    raw: String,
+    parse_mode: Option<String>,
+    markup: Option<Value>,
+    photo: Option<String>,
+    reply_to: Option<i32>,
+}
+
+/// Stores a message from the bot and counts it as delivered.
+fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
+    let chat = chat_mut(st, chat_id);
+    let id = chat.next_id();
+    chat.log.push((id, m.content.text.clone()));
+    chat.flood.push(Instant::now());
+    chat.messages.insert(
+        id,
+        Msg {
+            id,
+            from: bot_user_json(),
+            from_bot: true,
+            date: unix_now(),
+            edit_date: None,
+            versions: vec![m.content.text.clone()],
+            content: m.content,
+            raw: m.raw,
+            parse_mode: m.parse_mode,
+            markup: m.markup,
+            photo: m.photo,
+            reply_to: m.reply_to,
+            edits: 0,
+            deleted: false,
+        },
+    );
+    Reply::ok(st.message_json(chat_id, id, true))
+}
+
+pub(super) fn send_message(st: &mut State, p: &Params) -> Answer {
+    let chat_id = chat_for_send(st, p)?;
+    flood_gate(st, chat_id)?;
+    let raw = p.str("text").unwrap_or_default();
+    let content = format(&raw, p, "entities")?;
+    if content.text.is_empty() {
+        return Err(Reply::bad_request("Bad Request: message text is empty"));
+    }
+    if content.chars() > MAX_TEXT {
+        return Err(Reply::bad_request("Bad Request: message is too long"));
+    }
+    let markup = reply_markup(p)?;
+    let reply_to = reply_to(st, chat_id, p)?;
+    let parse_mode = p.str("parse_mode");
+    let m = NewMessage {
+        content,
+        raw,
+        parse_mode,
+        markup,
+        photo: None,
+        reply_to,
+    };
+    Ok(store_bot_message(st, chat_id, m))
+}
+
+pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
+    let chat_id = chat_for_send(st, p)?;
+    flood_gate(st, chat_id)?;
+    let upload = |key: &str| {
+        p.files
+            .get(key)
+            .map(|(name, size)| format!("{name} ({size} bytes)"))
+    };
+    let photo = match (upload("photo"), p.str("photo")) {
+        (Some(up), _) => up,
+        (None, Some(s)) => match s.strip_prefix("attach://") {
+            Some(key) => upload(key).ok_or_else(|| {
+                Reply::bad_request("Bad Request: there is no photo in the request")
+            })?,
+            None if s.is_empty() => {
+                return Err(Reply::bad_request(
+                    "Bad Request: there is no photo in the request",
+                ))
+            }
+            None => s,
+        },
+        (None, None) => {
+            return Err(Reply::bad_request(
+                "Bad Request: there is no photo in the request",
+            ))
+        }
+    };
+    let raw = p.str("caption").unwrap_or_default();
+    let content = format(&raw, p, "caption_entities")?;
+    if content.chars() > MAX_CAPTION {
+        return Err(Reply::bad_request(
+            "Bad Request: message caption is too long",
+        ));
+    }
+    let markup = reply_markup(p)?;
+    let reply_to = reply_to(st, chat_id, p)?;
+    let parse_mode = p.str("parse_mode");
+    let m = NewMessage {
+        content,
+        raw,
+        parse_mode,
+        markup,
+        photo: Some(photo),
+        reply_to,
+    };
+    Ok(store_bot_message(st, chat_id, m))
+}
+
+/// The bot's message to edit, checked as Telegram does.
+fn message_to_edit(st: &mut State, p: &Params) -> Result<(i64, i32), Reply> {
+    if p.map.contains_key("inline_message_id") {
+        return Err(Reply::bad_request("Bad Request: MESSAGE_ID_INVALID"));
+    }
+    let chat_id = chat_for_send(st, p)?;
+    flood_gate(st, chat_id)?;
+    let Some(message_id) = p.i64("message_id") else {
+        return Err(Reply::bad_request(
+            "Bad Request: message identifier is not specified",
+        ));
+    };
+    let message_id = message_id as i32;
+    match st.chats[&chat_id].messages.get(&message_id) {
+        Some(m) if !m.deleted && m.from_bot => Ok((chat_id, message_id)),
+        Some(m) if !m.deleted => Err(Reply::bad_request("Bad Request: message can't be edited")),
+        _ => Err(Reply::bad_request("Bad Request: message to edit not found")),
+    }
+}
+
+/// Counts an edit and returns the message as Telegram answers it.
+fn finish_edit(st: &mut State, chat_id: i64, message_id: i32, text_changed: bool) -> Reply {
+    let chat = chat_mut(st, chat_id);
+    chat.flood.push(Instant::now());
+    let m = chat.messages.get_mut(&message_id).expect("checked");
+    m.edits += 1;
+    m.edit_date = Some(unix_now());
+    if text_changed {
+        let text = m.content.text.clone();
+        m.versions.push(text.clone());
+        chat.log.push((message_id, text));
+    }
+    Reply::ok(st.message_json(chat_id, message_id, true))
+}
+
+pub(super) fn edit_text(st: &mut State, p: &Params, caption: bool) -> Answer {
+    let (chat_id, message_id) = message_to_edit(st, p)?;
+    let is_photo = st.chats[&chat_id].messages[&message_id].photo.is_some();
+    if caption && !is_photo {
+        return Err(Reply::bad_request(
+            "Bad Request: there is no caption in the message to edit",
+        ));
+    }
+    if !caption && is_photo {
+        return Err(Reply::bad_request(
+            "Bad Request: there is no text in the message to edit",
+        ));
+    }
+    let (text_key, entities_key) = if caption {
+        ("caption", "caption_entities")
+    } else {
+        ("text", "entities")
+    };
+    let raw = p.str(text_key).unwrap_or_default();
+    let content = format(&raw, p, entities_key)?;
+    if caption {
+        if content.chars() > MAX_CAPTION {
+            return Err(Reply::bad_request(
+                "Bad Request: message caption is too long",
+            ));
+        }
+    } else if content.text.is_empty() {
+        return Err(Reply::bad_request("Bad Request: message text is empty"));
+    } else if content.chars() > MAX_TEXT {
+        return Err(Reply::bad_request("Bad Request: MESSAGE_TOO_LONG"));
+    }
+    let markup = reply_markup(p)?;
+    let m = chat_mut(st, chat_id)
+        .messages
+        .get_mut(&message_id)
+        .expect("checked");
+    if content == m.content && markup::inline_markup(markup.as_ref()) == m.inline_markup() {
+        return Err(Reply::bad_request(NOT_MODIFIED));
+    }
+    let text_changed = content.text != m.content.text;
+    m.content = content;
+    m.raw = raw;
+    m.parse_mode = p.str("parse_mode");
+    m.markup = markup;
+    Ok(finish_edit(st, chat_id, message_id, text_changed))
+}
+
+pub(super) fn edit_reply_markup(st: &mut State, p: &Params) -> Answer {
+    let (chat_id, message_id) = message_to_edit(st, p)?;
+    let markup = reply_markup(p)?;
+    let m = chat_mut(st, chat_id)
+        .messages
+        .get_mut(&message_id)
+        .expect("checked");
+    if markup::inline_markup(markup.as_ref()) == m.inline_markup() {
+        return Err(Reply::bad_request(NOT_MODIFIED));
+    }
+    m.markup = markup;
+    Ok(finish_edit(st, chat_id, message_id, false))
+}
+
+pub(super) fn delete_message(st: &mut State, chat_id: i64, message_id: i32) -> Answer {
+    let chat = chat_mut(st, chat_id);
+    let may_delete_others = chat.kind == ChatKind::Private || chat.bot_is_admin();
+    match chat.messages.get_mut(&message_id) {
+        Some(m) if !m.deleted && (m.from_bot || may_delete_others) => {
+            m.deleted = true;
+            Ok(Reply::ok(json!(true)))
+        }
+        Some(m) if !m.deleted => Err(Reply::bad_request("Bad Request: message can't be deleted")),
+        _ => Err(Reply::bad_request(
+            "Bad Request: message to delete not found",
+        )),
+    }
+}
+
+pub(super) fn answer_callback_query(st: &mut State, p: &Params) -> Answer {
+    let id = p.str("callback_query_id").unwrap_or_default();
+    let Some(cb) = st.callbacks.get_mut(&id).filter(|cb| cb.answer.is_none()) else {
+        return Err(Reply::bad_request(QUERY_INVALID));
+    };
+    let text = p.str("text");
+    if text
+        .as_ref()
+        .is_some_and(|t| t.chars().count() > MAX_CALLBACK_ANSWER)
+    {
+        return Err(Reply::bad_request("Bad Request: MESSAGE_TOO_LONG"));
+    }
+    cb.answer = Some(CallbackAnswer {
+        text,
+        show_alert: p.bool("show_alert"),
+        url: p.str("url"),
+    });
+    Ok(Reply::ok(json!(true)))
+}

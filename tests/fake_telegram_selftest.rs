@@ -1,0 +1,878 @@
+//! Self-test of the fake Telegram Bot API (tests/fake_telegram/): a real teloxide `Bot` (and a
+//! real teloxide `Dispatcher`) talking to it over HTTP.
+
+mod fake_telegram;
+
+use fake_telegram::{FakeTelegram, BOT_ID, BOT_USERNAME};
+use std::time::{Duration, Instant};
+use teloxide::dispatching::UpdateFilterExt;
+use teloxide::prelude::*;
+use teloxide::types::{
+    AllowedUpdate, BotCommand, BotCommandScope, ChatId, InlineKeyboardButton, InlineKeyboardMarkup,
+    InputFile, MessageEntityKind, MessageId, ParseMode, Recipient, ReplyParameters, UpdateKind,
+    UserId,
+};
+use teloxide::{ApiError, RequestError};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const GROUP: i64 = -1_001_234_567_890;
+const WAIT: Duration = Duration::from_secs(5);
+
+fn keyboard(rows: Vec<Vec<(&str, &str)>>) -> InlineKeyboardMarkup {
+    InlineKeyboardMarkup::new(rows.into_iter().map(|row| {
+        row.into_iter()
+            .map(|(t, d)| InlineKeyboardButton::callback(t, d))
+            .collect::<Vec<_>>()
+    }))
+}
+
+fn api_error(e: RequestError) -> ApiError {
+    match e {
+        RequestError::Api(e) => e,
+        other => panic!("expected a Telegram API error, got {other:?}"),
+    }
+}
+
+/// The description of an error teloxide does not know by name.
+fn unknown(e: RequestError) -> String {
+    match api_error(e) {
+        ApiError::Unknown(s) => s,
+        other => panic!("expected an unnamed API error, got {other:?}"),
+    }
+}
+
+async fn with_group() -> (FakeTelegram, Bot) {
+    let fake = FakeTelegram::start().await;
+    fake.group(GROUP, "Морской бой: тест");
+    let bot = fake.bot();
+    (fake, bot)
+}
+
+/// A raw HTTP/1.1 POST, for what teloxide cannot send.
+async fn raw_post(fake: &FakeTelegram, path: &str, body: &str) -> (u16, serde_json::Value) {
+    let addr = fake.url().trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let status = response[9..12].parse().unwrap();
+    let (_, body) = response.split_once("\r\n\r\n").unwrap();
+    (status, serde_json::from_str(body).unwrap())
+}
+
+#[tokio::test]
+async fn get_me_answers_as_the_test_bot() {
+    let fake = FakeTelegram::start().await;
+    let me = fake.bot().get_me().await.unwrap();
+    assert_eq!(me.id.0, BOT_ID as u64);
+    assert_eq!(me.username(), BOT_USERNAME);
+    assert_eq!(me.first_name, "Морской бой");
+    assert!(me.is_bot);
+    assert!(
+        !me.can_read_all_group_messages,
+        "privacy mode is on by default"
+    );
+    assert_eq!(fake.calls("getMe"), 1);
+    assert_eq!(fake.calls("GETME"), 1);
+
+    // Another token is refused as Telegram does.
+    let wrong = Bot::new("1:WRONG").set_api_url(fake.api_url());
+    assert_eq!(
+        api_error(wrong.get_me().await.unwrap_err()),
+        ApiError::InvalidToken
+    );
+}
+
+#[tokio::test]
+async fn unknown_methods_get_404_and_names_match_in_any_case() {
+    let fake = FakeTelegram::start().await;
+    fake.group(GROUP, "g");
+    let (status, body) = raw_post(&fake, "/bot123456:TEST/sendCarrierPigeon", "{}").await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        body,
+        serde_json::json!({"ok": false, "error_code": 404, "description": "Not Found"})
+    );
+
+    let body = format!(r#"{{"chat_id":{GROUP},"text":"hi"}}"#);
+    let (status, reply) = raw_post(&fake, "/bot123456:TEST/SENDMESSAGE", &body).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["result"]["text"], "hi");
+    assert_eq!(fake.calls("sendMessage"), 1);
+    assert_eq!(fake.errors()[0].method, "sendCarrierPigeon");
+}
+
+#[tokio::test]
+async fn a_message_to_a_group_is_sent_and_recorded() {
+    let (fake, bot) = with_group().await;
+    let sent = bot
+        .send_message(ChatId(GROUP), "Новая игра!")
+        .await
+        .unwrap();
+    assert_eq!(sent.chat.id, ChatId(GROUP));
+    assert!(sent.chat.is_supergroup() || sent.chat.is_group());
+    assert_eq!(sent.chat.title(), Some("Морской бой: тест"));
+    assert_eq!(sent.from.as_ref().unwrap().id.0, BOT_ID as u64);
+    assert_eq!(sent.text(), Some("Новая игра!"));
+
+    let messages = fake.messages(GROUP);
+    assert_eq!(messages.len(), 1);
+    assert_eq!(messages[0].message_id, sent.id.0);
+    assert_eq!(messages[0].text, "Новая игра!");
+    assert_eq!(
+        fake.last_message(GROUP).unwrap().versions,
+        vec!["Новая игра!"]
+    );
+    assert_eq!(fake.sends_and_edits(GROUP), 1);
+
+    // Message ids grow per chat.
+    let second = bot.send_message(ChatId(GROUP), "ещё").await.unwrap();
+    assert_eq!(second.id.0, sent.id.0 + 1);
+
+    // A chat that does not exist.
+    let e = bot.send_message(ChatId(-42), "x").await.unwrap_err();
+    assert_eq!(api_error(e), ApiError::ChatNotFound);
+}
+
+#[tokio::test]
+async fn keyboards_are_held_to_telegram_limits() {
+    let (fake, bot) = with_group().await;
+    let nine: Vec<(&str, &str)> = vec![("·", "c"); 9];
+    let e = bot
+        .send_message(ChatId(GROUP), "board")
+        .reply_markup(keyboard(vec![nine]))
+        .await;
+    assert_eq!(unknown(e.unwrap_err()), "Bad Request: too many buttons");
+    let last = fake.errors().pop().unwrap();
+    assert_eq!((last.method.as_str(), last.status), ("sendMessage", 400));
+    assert!(
+        fake.messages(GROUP).is_empty(),
+        "a refused message is not recorded"
+    );
+
+    let eight: Vec<(&str, &str)> = vec![("·", "c"); 8];
+    let ok = keyboard(vec![eight.clone(); 12]);
+    bot.send_message(ChatId(GROUP), "96 buttons")
+        .reply_markup(ok)
+        .await
+        .unwrap();
+    let too_many = keyboard(vec![eight; 13]);
+    let e = bot
+        .send_message(ChatId(GROUP), "104")
+        .reply_markup(too_many)
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: too many buttons");
+
+    let d65 = "x".repeat(65);
+    let e = bot
+        .send_message(ChatId(GROUP), "d")
+        .reply_markup(keyboard(vec![vec![("b", &d65)]]));
+    assert_eq!(api_error(e.await.unwrap_err()), ApiError::ButtonDataInvalid);
+    // 64 bytes is the limit in bytes, not characters: 32 Cyrillic letters are 64 bytes.
+    let d64 = "б".repeat(32);
+    let ok = keyboard(vec![vec![("b", &d64)]]);
+    bot.send_message(ChatId(GROUP), "d")
+        .reply_markup(ok)
+        .await
+        .unwrap();
+    let d66 = "б".repeat(33);
+    let e = bot
+        .send_message(ChatId(GROUP), "d")
+        .reply_markup(keyboard(vec![vec![("b", &d66)]]));
+    assert_eq!(api_error(e.await.unwrap_err()), ApiError::ButtonDataInvalid);
+
+    let localhost = InlineKeyboardButton::url("site", "http://localhost:8080/".parse().unwrap());
+    let e = bot
+        .send_message(ChatId(GROUP), "u")
+        .reply_markup(InlineKeyboardMarkup::new([[localhost]]))
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::ButtonUrlInvalid);
+    let good = InlineKeyboardButton::url("rules", "https://example.org/rules".parse().unwrap());
+    let sent = bot
+        .send_message(ChatId(GROUP), "u")
+        .reply_markup(InlineKeyboardMarkup::new([[good]]))
+        .await
+        .unwrap();
+    assert!(sent.reply_markup().is_some());
+}
+
+#[tokio::test]
+async fn text_length_is_counted_after_entity_parsing() {
+    let (fake, bot) = with_group().await;
+    let e = bot
+        .send_message(ChatId(GROUP), "a".repeat(4097))
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageIsTooLong);
+    bot.send_message(ChatId(GROUP), "a".repeat(4096))
+        .await
+        .unwrap();
+    // Characters, not bytes.
+    bot.send_message(ChatId(GROUP), "ж".repeat(4096))
+        .await
+        .unwrap();
+
+    // Tags do not count; &lt; &gt; &amp; &quot; count as one character each.
+    let html = format!("<b>{}</b><i>{}</i>", "a".repeat(4000), "&lt;".repeat(96));
+    let sent = bot
+        .send_message(ChatId(GROUP), html)
+        .parse_mode(ParseMode::Html)
+        .await
+        .unwrap();
+    assert_eq!(sent.text().unwrap().chars().count(), 4096);
+    let html = format!("<b>{}</b>&amp;", "a".repeat(4096));
+    let e = bot
+        .send_message(ChatId(GROUP), html)
+        .parse_mode(ParseMode::Html)
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageIsTooLong);
+    // Without a parse mode the tags are text.
+    let raw = format!("<b>{}</b>", "a".repeat(4090));
+    let e = bot.send_message(ChatId(GROUP), raw).await.unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageIsTooLong);
+
+    // Empty text, also once markup and white space are gone.
+    let e = bot.send_message(ChatId(GROUP), "").await.unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageTextIsEmpty);
+    let e = bot
+        .send_message(ChatId(GROUP), " <b> </b>\n")
+        .parse_mode(ParseMode::Html)
+        .await;
+    assert_eq!(api_error(e.unwrap_err()), ApiError::MessageTextIsEmpty);
+
+    // Captions stop at 1024.
+    let photo = || InputFile::memory(vec![0u8; 64]).file_name("board.png");
+    let e = bot
+        .send_photo(ChatId(GROUP), photo())
+        .caption("c".repeat(1025))
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: message caption is too long");
+    bot.send_photo(ChatId(GROUP), photo())
+        .caption("c".repeat(1024))
+        .await
+        .unwrap();
+    assert_eq!(fake.messages(GROUP).len(), 4);
+}
+
+#[tokio::test]
+async fn html_and_markdown_become_plain_text_and_entities() {
+    let (fake, bot) = with_group().await;
+    let html = "  <b>Ход</b> игрока &lt;Аня&gt;: <code>б6</code> — <a href=\"https://t.me/x\">ссылка</a>\n";
+    let sent = bot
+        .send_message(ChatId(GROUP), html)
+        .parse_mode(ParseMode::Html)
+        .await
+        .unwrap();
+    assert_eq!(sent.text(), Some("Ход игрока <Аня>: б6 — ссылка"));
+    let kinds: Vec<_> = sent
+        .entities()
+        .unwrap()
+        .iter()
+        .map(|e| (e.kind.clone(), e.offset, e.length))
+        .collect();
+    assert_eq!(kinds[0], (MessageEntityKind::Bold, 0, 3));
+    assert_eq!(kinds[1], (MessageEntityKind::Code, 18, 2));
+    assert!(matches!(kinds[2].0, MessageEntityKind::TextLink { .. }));
+    let m = fake.last_message(GROUP).unwrap();
+    assert_eq!(m.text, "Ход игрока <Аня>: б6 — ссылка");
+    assert_eq!(m.raw_text, html);
+    assert_eq!(m.parse_mode.as_deref(), Some("HTML"));
+
+    // UTF-16 offsets: an emoji is two units.
+    let sent = bot
+        .send_message(ChatId(GROUP), "🚢 <i>мимо</i>")
+        .parse_mode(ParseMode::Html)
+        .await;
+    let sent = sent.unwrap();
+    let e = &sent.entities().unwrap()[0];
+    assert_eq!((e.offset, e.length), (3, 4));
+
+    for (text, expected) in [
+        ("<b>незакрыт", "Bad Request: can't parse entities: Can't find end tag corresponding to start tag \"b\""),
+        ("a < b", "Bad Request: can't parse entities: Unsupported start tag \"\" at byte offset 2"),
+        ("<div>x</div>", "Bad Request: can't parse entities: Unsupported start tag \"div\" at byte offset 0"),
+        ("<b>x</i>", "Bad Request: can't parse entities: Unmatched end tag at byte offset 4, expected \"</b>\", found \"</i>\""),
+    ] {
+        let e = bot.send_message(ChatId(GROUP), text).parse_mode(ParseMode::Html).await.unwrap_err();
+        assert_eq!(api_error(e), ApiError::CantParseEntities(expected.to_owned()), "{text}");
+    }
+
+    let e = bot
+        .send_message(ChatId(GROUP), "Счёт 1.5")
+        .parse_mode(ParseMode::MarkdownV2)
+        .await;
+    assert_eq!(
+        api_error(e.unwrap_err()),
+        ApiError::CantParseEntities(
+            "Bad Request: can't parse entities: Character '.' is reserved and must be escaped with the preceding '\\'".to_owned()
+        )
+    );
+    let sent = bot
+        .send_message(ChatId(GROUP), "*Ход* _Ани_ \\(1\\.5\\) `б6`")
+        .parse_mode(ParseMode::MarkdownV2)
+        .await
+        .unwrap();
+    assert_eq!(sent.text(), Some("Ход Ани (1.5) б6"));
+    assert_eq!(sent.entities().unwrap().len(), 3);
+}
+
+#[tokio::test]
+async fn edits_are_checked_and_recorded() {
+    let (fake, bot) = with_group().await;
+    let kb = keyboard(vec![vec![("Вступить", "join")]]);
+    let sent = bot
+        .send_message(ChatId(GROUP), "<b>Лобби</b>")
+        .parse_mode(ParseMode::Html)
+        .reply_markup(kb.clone())
+        .await
+        .unwrap();
+    let edit = || {
+        bot.edit_message_text(ChatId(GROUP), sent.id, "<b>Лобби</b>")
+            .parse_mode(ParseMode::Html)
+            .reply_markup(kb.clone())
+    };
+    assert_eq!(
+        api_error(edit().await.unwrap_err()),
+        ApiError::MessageNotModified
+    );
+    // The same entities from another parse mode are the same content too.
+    let md = bot
+        .edit_message_text(ChatId(GROUP), sent.id, "*Лобби*")
+        .parse_mode(ParseMode::MarkdownV2)
+        .reply_markup(kb.clone());
+    assert_eq!(
+        api_error(md.await.unwrap_err()),
+        ApiError::MessageNotModified
+    );
+    // Without reply_markup the keyboard goes: that is a change.
+    bot.edit_message_text(ChatId(GROUP), sent.id, "<b>Лобби</b>")
+        .parse_mode(ParseMode::Html)
+        .await
+        .unwrap();
+    assert!(!fake.last_message(GROUP).unwrap().has_keyboard());
+    let e = bot
+        .edit_message_reply_markup(ChatId(GROUP), sent.id)
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageNotModified);
+    bot.edit_message_reply_markup(ChatId(GROUP), sent.id)
+        .reply_markup(kb.clone())
+        .await
+        .unwrap();
+    let edited = bot
+        .edit_message_text(ChatId(GROUP), sent.id, "Лобби: 1 игрок")
+        .reply_markup(kb.clone())
+        .await
+        .unwrap();
+    assert!(edited.edit_date().is_some());
+
+    let m = fake.last_message(GROUP).unwrap();
+    assert_eq!(m.edits, 3);
+    assert_eq!(m.versions, vec!["Лобби", "Лобби: 1 игрок"]);
+    assert_eq!(m.button("Вступить").as_deref(), Some("join"));
+    assert_eq!(fake.sends_and_edits(GROUP), 4);
+
+    bot.send_message(ChatId(GROUP), "другое").await.unwrap();
+    bot.edit_message_text(ChatId(GROUP), sent.id, "Лобби: 2 игрока")
+        .await
+        .unwrap();
+    assert_eq!(
+        fake.all_texts(GROUP),
+        vec!["Лобби", "Лобби: 1 игрок", "другое", "Лобби: 2 игрока"]
+    );
+
+    let e = bot
+        .edit_message_text(ChatId(GROUP), MessageId(999), "x")
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageToEditNotFound);
+    let long = bot
+        .edit_message_text(ChatId(GROUP), sent.id, "a".repeat(4097))
+        .await;
+    assert_eq!(
+        api_error(long.unwrap_err()),
+        ApiError::EditedMessageIsTooLong
+    );
+
+    bot.delete_message(ChatId(GROUP), sent.id).await.unwrap();
+    assert!(fake.messages(GROUP)[0].deleted);
+    let e = bot
+        .delete_message(ChatId(GROUP), sent.id)
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageToDeleteNotFound);
+    let e = bot
+        .edit_message_text(ChatId(GROUP), sent.id, "x")
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageToEditNotFound);
+
+    // A user's message in a group: the bot may delete it only as an administrator.
+    let anya = fake.user(11, "Аня", "ru");
+    let theirs = fake.send_command(GROUP, &anya, "/newgame");
+    let e = bot
+        .delete_message(ChatId(GROUP), theirs.id)
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageCantBeDeleted);
+    let e = bot
+        .edit_message_text(ChatId(GROUP), theirs.id, "x")
+        .await
+        .unwrap_err();
+    assert_eq!(api_error(e), ApiError::MessageCantBeEdited);
+    fake.set_member_status(GROUP, BOT_ID, "administrator");
+    bot.delete_message(ChatId(GROUP), theirs.id).await.unwrap();
+}
+
+#[tokio::test]
+async fn private_messages_need_the_user_to_have_started_the_bot() {
+    let fake = FakeTelegram::start().await;
+    let bot = fake.bot();
+    let boris = fake.user(22, "Борис", "bg");
+    let e = bot.send_message(boris.id, "Ваше поле").await.unwrap_err();
+    assert_eq!(
+        unknown(e),
+        "Forbidden: bot can't initiate conversation with a user"
+    );
+    let last = fake.errors().pop().unwrap();
+    assert_eq!(last.status, 403);
+    assert!(fake.messages(22).is_empty());
+
+    fake.start_bot(22);
+    let sent = bot.send_message(boris.id, "Ваше поле").await.unwrap();
+    assert!(sent.chat.is_private());
+    assert_eq!(sent.chat.first_name(), Some("Борис"));
+    assert_eq!(fake.last_message(22).unwrap().text, "Ваше поле");
+
+    // Writing to the bot starts it too.
+    let vera = fake.user(33, "Вера", "");
+    fake.send_command(33, &vera, "/start");
+    bot.send_message(vera.id, "Привет").await.unwrap();
+
+    fake.block_bot(22);
+    let e = bot.send_message(boris.id, "x").await.unwrap_err();
+    assert_eq!(api_error(e), ApiError::BotBlocked);
+}
+
+#[tokio::test]
+async fn an_injected_429_carries_retry_after_and_then_sends_succeed() {
+    let (fake, bot) = with_group().await;
+    fake.inject_429(GROUP, 2, 3);
+    for _ in 0..2 {
+        match bot.send_message(ChatId(GROUP), "залп").await.unwrap_err() {
+            RequestError::RetryAfter(secs) => assert_eq!(secs.seconds(), 3),
+            other => panic!("expected RetryAfter, got {other:?}"),
+        }
+    }
+    bot.send_message(ChatId(GROUP), "залп").await.unwrap();
+    assert_eq!(fake.sends_and_edits(GROUP), 1, "429s are not delivered");
+    let errors = fake.errors();
+    assert_eq!(errors.len(), 2);
+    assert!(errors.iter().all(|e| e.status == 429 && e.injected));
+    assert_eq!(errors[0].description, "Too Many Requests: retry after 3");
+
+    // A real flood limit, when asked for.
+    fake.set_flood_limit(Some(3));
+    bot.send_message(ChatId(GROUP), "2").await.unwrap();
+    bot.send_message(ChatId(GROUP), "3").await.unwrap();
+    match bot.send_message(ChatId(GROUP), "4").await.unwrap_err() {
+        RequestError::RetryAfter(secs) => assert!((55..=60).contains(&secs.seconds())),
+        other => panic!("expected RetryAfter, got {other:?}"),
+    }
+    assert!(!fake.errors().last().unwrap().injected);
+}
+
+#[tokio::test]
+async fn long_polling_delivers_commands_and_presses_and_sees_answers() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+
+    // Nothing queued: the request is held until an update arrives.
+    let poller = bot.clone();
+    let started = Instant::now();
+    let held = tokio::spawn(async move { poller.get_updates().timeout(5).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let cmd = fake.send_command(GROUP, &anya, "/newgame@morskoy_test_bot");
+    let updates = held.await.unwrap().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the update ended the hold"
+    );
+    assert_eq!(updates.len(), 1);
+    let UpdateKind::Message(msg) = &updates[0].kind else {
+        panic!("{:?}", updates[0])
+    };
+    assert_eq!(msg.id, cmd.id);
+    assert_eq!(msg.text(), Some("/newgame@morskoy_test_bot"));
+    let entity = &msg.entities().unwrap()[0];
+    assert_eq!(
+        (entity.kind.clone(), entity.offset, entity.length),
+        (MessageEntityKind::BotCommand, 0, 25)
+    );
+    assert_eq!(
+        msg.from.as_ref().unwrap().language_code.as_deref(),
+        Some("ru")
+    );
+
+    // Until confirmed by offset, the update stays.
+    let again = bot.get_updates().await.unwrap();
+    assert_eq!(again.len(), 1);
+    let next = updates[0].id.0 as i32 + 1;
+    assert!(bot.get_updates().offset(next).await.unwrap().is_empty());
+    assert_eq!(fake.pending_updates(), 0);
+
+    // The bot's keyboard, pressed.
+    let lobby = bot
+        .send_message(ChatId(GROUP), "Лобби")
+        .reply_markup(keyboard(vec![vec![("Вступить", "join:1")]]))
+        .reply_parameters(ReplyParameters::new(cmd.id))
+        .await
+        .unwrap();
+    assert_eq!(lobby.reply_to_message().unwrap().id, cmd.id);
+    let query_id = fake.press(GROUP, &anya, lobby.id.0, "join:1");
+    let updates = bot.get_updates().offset(next).timeout(5).await.unwrap();
+    let UpdateKind::CallbackQuery(q) = &updates[0].kind else {
+        panic!("{:?}", updates[0])
+    };
+    assert_eq!(q.id.0, query_id);
+    assert_eq!(q.data.as_deref(), Some("join:1"));
+    assert_eq!(q.from.first_name, "Аня");
+    assert!(!q.chat_instance.is_empty());
+    let message = q.regular_message().unwrap();
+    assert_eq!(message.id, lobby.id);
+    assert_eq!(message.text(), Some("Лобби"));
+    assert!(message.reply_markup().is_some());
+    assert_eq!(fake.unanswered_callbacks(), vec![query_id.clone()]);
+
+    bot.answer_callback_query(q.id.clone())
+        .text("Вы в игре")
+        .await
+        .unwrap();
+    let answer = fake.wait_answer(&query_id, WAIT).await.unwrap();
+    assert_eq!(answer.text.as_deref(), Some("Вы в игре"));
+    assert!(!answer.show_alert);
+    assert!(fake.unanswered_callbacks().is_empty());
+    let e = bot.answer_callback_query(q.id.clone()).await.unwrap_err();
+    assert_eq!(
+        unknown(e),
+        "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    );
+
+    // allowed_updates filters what getUpdates hands out.
+    let next = updates[0].id.0 as i32 + 1;
+    fake.press(GROUP, &anya, lobby.id.0, "join:1");
+    fake.send_command(GROUP, &anya, "/help");
+    let only_messages = bot
+        .get_updates()
+        .offset(next)
+        .allowed_updates([AllowedUpdate::Message])
+        .await
+        .unwrap();
+    assert_eq!(only_messages.len(), 1);
+    assert!(matches!(only_messages[0].kind, UpdateKind::Message(_)));
+}
+
+#[tokio::test]
+async fn get_updates_holds_for_the_timeout_and_a_newer_poll_ends_an_older_one() {
+    let fake = FakeTelegram::start().await;
+    let bot = fake.bot();
+    let started = Instant::now();
+    assert!(bot.get_updates().timeout(1).await.unwrap().is_empty());
+    let held = started.elapsed();
+    assert!(
+        held >= Duration::from_millis(900) && held < Duration::from_secs(3),
+        "{held:?}"
+    );
+
+    let first = bot.clone();
+    let older = tokio::spawn(async move { first.get_updates().timeout(5).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(bot.get_updates().await.unwrap().is_empty());
+    assert_eq!(
+        api_error(older.await.unwrap().unwrap_err()),
+        ApiError::TerminatedByOtherGetUpdates
+    );
+
+    // For tests that run several replicas: every held poll gets the pending updates.
+    fake.allow_concurrent_polling(true);
+    fake.group(GROUP, "g");
+    let anya = fake.user(11, "Аня", "ru");
+    let (a, b) = (bot.clone(), bot.clone());
+    let first = tokio::spawn(async move { a.get_updates().timeout(5).await });
+    let second = tokio::spawn(async move { b.get_updates().timeout(5).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    fake.send_command(GROUP, &anya, "/newgame");
+    assert_eq!(first.await.unwrap().unwrap().len(), 1);
+    assert_eq!(second.await.unwrap().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn privacy_mode_shows_the_bot_only_commands_and_replies_in_groups() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    fake.send_text(GROUP, &anya, "б6");
+    fake.send_command(GROUP, &anya, "/newgame@other_bot");
+    assert_eq!(fake.pending_updates(), 0);
+    fake.send_command(GROUP, &anya, "/newgame");
+    let prompt = bot.send_message(ChatId(GROUP), "Ваш ход").await.unwrap();
+    fake.send_reply(GROUP, &anya, "б6", prompt.id.0);
+    let updates = bot.get_updates().await.unwrap();
+    let texts: Vec<_> = updates
+        .iter()
+        .map(|u| match &u.kind {
+            UpdateKind::Message(m) => m.text().unwrap().to_owned(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(texts, vec!["/newgame", "б6"]);
+    let UpdateKind::Message(reply) = &updates[1].kind else {
+        unreachable!()
+    };
+    assert_eq!(reply.reply_to_message().unwrap().id, prompt.id);
+
+    fake.set_privacy_mode(false);
+    assert!(bot.get_me().await.unwrap().can_read_all_group_messages);
+    fake.send_text(GROUP, &anya, "а1");
+    assert_eq!(fake.pending_updates(), 3);
+}
+
+#[tokio::test]
+async fn max_per_minute_counts_successful_sends_and_edits() {
+    let (fake, bot) = with_group().await;
+    let mut last = None;
+    for i in 0..5 {
+        last = Some(
+            bot.send_message(ChatId(GROUP), format!("ход {i}"))
+                .await
+                .unwrap(),
+        );
+    }
+    let last = last.unwrap();
+    bot.edit_message_text(ChatId(GROUP), last.id, "ход 4: мимо")
+        .await
+        .unwrap();
+    bot.edit_message_text(ChatId(GROUP), last.id, "ход 4: ранен")
+        .await
+        .unwrap();
+    let _ = bot
+        .edit_message_text(ChatId(GROUP), last.id, "ход 4: ранен")
+        .await
+        .unwrap_err();
+    bot.send_chat_action(ChatId(GROUP), teloxide::types::ChatAction::Typing)
+        .await
+        .unwrap();
+    assert_eq!(fake.sends_and_edits(GROUP), 7);
+    assert_eq!(fake.max_per_minute(GROUP), 7);
+    assert_eq!(fake.max_per_minute(-5), 0);
+    assert_eq!(fake.chat_actions(GROUP), vec!["typing"]);
+}
+
+#[tokio::test]
+async fn photos_are_accepted_as_uploads_and_file_ids() {
+    let (fake, bot) = with_group().await;
+    let png = InputFile::memory(vec![0x89u8, b'P', b'N', b'G']).file_name("board.png");
+    let sent = bot
+        .send_photo(ChatId(GROUP), png)
+        .caption("<b>Поле</b> Ани")
+        .parse_mode(ParseMode::Html)
+        .reply_markup(keyboard(vec![vec![("Обновить", "refresh")]]))
+        .await
+        .unwrap();
+    assert_eq!(sent.caption(), Some("Поле Ани"));
+    assert!(sent.photo().is_some());
+    let m = fake.last_message(GROUP).unwrap();
+    assert_eq!(m.text, "Поле Ани");
+    assert_eq!(m.photo.as_deref(), Some("board.png (4 bytes)"));
+    assert_eq!(m.callback_data(), vec!["refresh"]);
+
+    let again = InputFile::file_id(sent.photo().unwrap()[0].file.id.clone());
+    bot.send_photo(ChatId(GROUP), again).await.unwrap();
+    assert!(fake
+        .last_message(GROUP)
+        .unwrap()
+        .photo
+        .unwrap()
+        .starts_with("AgAC"));
+
+    let e = bot
+        .edit_message_text(ChatId(GROUP), sent.id, "x")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unknown(e),
+        "Bad Request: there is no text in the message to edit"
+    );
+    bot.edit_message_caption(ChatId(GROUP), sent.id)
+        .caption("Поле Бориса")
+        .await
+        .unwrap();
+    assert_eq!(fake.last_message(GROUP).unwrap().versions.len(), 1);
+    assert_eq!(
+        fake.messages(GROUP)[0].versions,
+        vec!["Поле Ани", "Поле Бориса"]
+    );
+}
+
+#[tokio::test]
+async fn commands_are_recorded_per_scope_and_language() {
+    let fake = FakeTelegram::start().await;
+    let bot = fake.bot();
+    let commands = vec![
+        BotCommand::new("newgame", "Новая игра"),
+        BotCommand::new("rules", "Правила"),
+    ];
+    bot.set_my_commands(commands.clone())
+        .scope(BotCommandScope::AllGroupChats)
+        .language_code("ru")
+        .await
+        .unwrap();
+    bot.set_my_commands([BotCommand::new("newgame", "New game")])
+        .await
+        .unwrap();
+    let recorded = fake.commands();
+    assert_eq!(recorded.len(), 2);
+    assert_eq!(
+        recorded[0].0,
+        serde_json::json!({"type": "all_group_chats"})
+    );
+    assert_eq!(recorded[0].1, "ru");
+    assert_eq!(
+        recorded[0].2[0],
+        ("newgame".to_owned(), "Новая игра".to_owned())
+    );
+    assert_eq!(recorded[1].0, serde_json::json!({"type": "default"}));
+    assert_eq!(recorded[1].1, "");
+
+    let got = bot
+        .get_my_commands()
+        .scope(BotCommandScope::AllGroupChats)
+        .language_code("ru")
+        .await
+        .unwrap();
+    assert_eq!(got, commands);
+    assert!(bot
+        .get_my_commands()
+        .language_code("bg")
+        .await
+        .unwrap()
+        .is_empty());
+
+    let e = bot
+        .set_my_commands([BotCommand::new("NewGame", "x")])
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: BOT_COMMAND_INVALID");
+    bot.delete_my_commands().await.unwrap();
+    assert_eq!(fake.commands().len(), 1);
+
+    let scope = BotCommandScope::Chat {
+        chat_id: Recipient::Id(ChatId(GROUP)),
+    };
+    bot.set_my_commands(commands).scope(scope).await.unwrap();
+    assert_eq!(
+        fake.commands()[1].0,
+        serde_json::json!({"type": "chat", "chat_id": GROUP})
+    );
+    bot.set_chat_menu_button().await.unwrap();
+    assert_eq!(fake.calls("setChatMenuButton"), 1);
+}
+
+#[tokio::test]
+async fn chats_and_members_read_as_teloxide_types() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    fake.send_command(GROUP, &anya, "/newgame");
+    let chat = bot.get_chat(ChatId(GROUP)).await.unwrap();
+    assert_eq!(chat.title(), Some("Морской бой: тест"));
+    let private = bot.get_chat(anya.id).await.unwrap();
+    assert!(private.is_private());
+
+    let member = bot.get_chat_member(ChatId(GROUP), anya.id).await.unwrap();
+    assert!(member.is_member());
+    let me = bot
+        .get_chat_member(ChatId(GROUP), UserId(BOT_ID as u64))
+        .await
+        .unwrap();
+    assert!(me.is_member());
+    fake.set_member_status(GROUP, BOT_ID, "administrator");
+    fake.set_member_status(GROUP, 11, "creator");
+    assert!(bot
+        .get_chat_member(ChatId(GROUP), anya.id)
+        .await
+        .unwrap()
+        .is_owner());
+    let admins = bot.get_chat_administrators(ChatId(GROUP)).await.unwrap();
+    assert_eq!(admins.len(), 2);
+    let stranger = fake.user(99, "Гость", "");
+    assert!(bot
+        .get_chat_member(ChatId(GROUP), stranger.id)
+        .await
+        .unwrap()
+        .is_left());
+
+    fake.set_member_status(GROUP, BOT_ID, "kicked");
+    let e = bot.send_message(ChatId(GROUP), "x").await.unwrap_err();
+    assert_eq!(unknown(e), "Forbidden: bot was kicked from the group chat");
+}
+
+#[tokio::test]
+async fn a_teloxide_dispatcher_runs_against_the_fake() {
+    let fake = FakeTelegram::start().await;
+    fake.group(GROUP, "g");
+    let anya = fake.user(11, "Аня", "ru");
+
+    let handler = dptree::entry()
+        .branch(
+            Update::filter_message().endpoint(|bot: Bot, msg: Message| async move {
+                let text = format!("pong: {}", msg.text().unwrap_or_default());
+                bot.send_message(msg.chat.id, text)
+                    .reply_markup(keyboard(vec![vec![("Ещё", "more")]]))
+                    .await?;
+                respond(())
+            }),
+        )
+        .branch(Update::filter_callback_query().endpoint(
+            |bot: Bot, q: CallbackQuery| async move {
+                let data = q.data.clone().unwrap_or_default();
+                bot.answer_callback_query(q.id)
+                    .text(format!("got {data}"))
+                    .show_alert(true)
+                    .await?;
+                respond(())
+            },
+        ));
+    let mut dispatcher = Dispatcher::builder(fake.bot(), handler).build();
+    let running = tokio::spawn(async move { dispatcher.dispatch().await });
+
+    fake.send_command(GROUP, &anya, "/newgame");
+    let pong = fake
+        .wait_for_text(GROUP, "pong: /newgame", WAIT)
+        .await
+        .expect("the bot answers");
+    let query = fake.press(GROUP, &anya, pong.message_id, "more");
+    let answer = fake
+        .wait_answer(&query, WAIT)
+        .await
+        .expect("the bot answers the press");
+    assert_eq!(
+        answer,
+        fake_telegram::CallbackAnswer {
+            text: Some("got more".to_owned()),
+            show_alert: true,
+            url: None,
+        }
+    );
+    assert!(fake.calls("getMe") >= 1);
+    assert!(fake.calls("getUpdates") >= 1);
+    assert!(fake.errors().is_empty(), "{:?}", fake.errors());
+    running.abort();
+}
