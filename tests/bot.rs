@@ -24,7 +24,7 @@ async fn play_out(app: &App, d: &mut Duel) {
         }
     }
     app.tg
-        .wait_for_text(d.group, "Winner:", WAIT)
+        .wait_for_text(d.group, "Winner:", wait())
         .await
         .expect("the winner is announced");
 }
@@ -62,7 +62,7 @@ async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
         .wait_for(
             d.group,
             |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            WAIT,
+            wait(),
         )
         .await
         .expect("the end is announced");
@@ -76,7 +76,7 @@ async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
             .wait_for(
                 p.id.0 as i64,
                 |m| m.text.contains("Your fleet") && m.text.contains("over"),
-                WAIT,
+                wait(),
             )
             .await;
         assert!(
@@ -145,14 +145,14 @@ async fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
     let payload = url.split("start=").nth(1).unwrap();
     app.tg.send_command(3002, &b, &format!("/start {payload}"));
     app.tg
-        .wait_for_text(3002, "You are in the game", WAIT)
+        .wait_for_text(3002, "You are in the game", wait())
         .await
         .expect("the join completes in the private chat");
     app.tg
         .wait_for(
             -5003,
             |m| m.message_id == lobby.message_id && m.text.contains("Bob"),
-            WAIT,
+            wait(),
         )
         .await
         .expect("the lobby shows Bob");
@@ -178,8 +178,8 @@ async fn a_double_tap_fires_once() {
     let second = app
         .tg
         .press_stale(d.group, &d.players[seat], d.battle, &data);
-    let one = app.tg.wait_answer(&first, WAIT).await.unwrap();
-    let two = app.tg.wait_answer(&second, WAIT).await.unwrap();
+    let one = app.tg.wait_answer(&first, wait()).await.unwrap();
+    let two = app.tg.wait_answer(&second, wait()).await.unwrap();
     let shots: Vec<Shot> = [one, two].iter().map(|a| read_answer(&said(a))).collect();
     let fired = shots
         .iter()
@@ -192,7 +192,7 @@ async fn a_double_tap_fires_once() {
         .wait_for(
             d.group,
             |m| m.message_id == d.battle && m.text.contains(&line),
-            WAIT,
+            wait(),
         )
         .await
         .unwrap();
@@ -209,7 +209,7 @@ async fn a_stale_button_from_a_finished_game_changes_nothing() {
     app.tg
         .send_command(d.group, &d.players[0].clone(), "/surrender");
     app.tg
-        .wait_for_text(d.group, "Winner: Bob", WAIT)
+        .wait_for_text(d.group, "Winner: Bob", wait())
         .await
         .expect("Bob wins");
     let battle = d.battle;
@@ -217,7 +217,7 @@ async fn a_stale_button_from_a_finished_game_changes_nothing() {
         .wait_for(
             d.group,
             |m| m.message_id == battle && !m.has_keyboard(),
-            WAIT,
+            wait(),
         )
         .await
         .expect("the battle message loses its keyboard at the end");
@@ -225,7 +225,7 @@ async fn a_stale_button_from_a_finished_game_changes_nothing() {
         .wait_for(
             d.group,
             |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            WAIT,
+            wait(),
         )
         .await
         .expect("the end is announced with a rematch button");
@@ -291,7 +291,7 @@ async fn an_injected_429_loses_no_result() {
             .wait_for(
                 d.group,
                 |m| m.message_id == battle && m.versions.iter().any(|v| v.contains(&line)),
-                WAIT,
+                wait(),
             )
             .await;
         assert!(
@@ -309,7 +309,7 @@ async fn an_injected_429_loses_no_result() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
     let app = App::spawn().await;
-    assert!(app.tg.wait_calls("setMyCommands", 6, WAIT).await);
+    assert!(app.tg.wait_calls("setMyCommands", 6, wait()).await);
     let lists = app.tg.commands();
     for lang in ["ru", "bg", ""] {
         let mine: Vec<_> = lists.iter().filter(|l| l.1 == lang).collect();

@@ -18,6 +18,7 @@
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{c:CHAT}:dirty` | string | the chat's live message needs redrawing | one hour |
 //! | `mb:v1:{c:CHAT}:lease` | string | someone is redrawing it (paces edits) | seconds |
+//! | `mb:v1:{c:CHAT}:sent` | sorted set | the group's sends and edits of the last minute | a minute |
 //! | `mb:v1:redraws` | sorted set | `CHAT:GAME` redraws asked for, by when | none |
 
 use std::fmt;
@@ -120,6 +121,11 @@ impl Keys {
     /// The right to redraw a chat's live message: one holder at a time, for a while.
     pub fn chat_lease(&self, chat: i64) -> String {
         format!("{}:{{c:{chat}}}:lease", self.ns)
+    }
+
+    /// A group's sends and edits of the last minute (a sorted set, by time).
+    pub fn chat_sent(&self, chat: i64) -> String {
+        format!("{}:{{c:{chat}}}:sent", self.ns)
     }
 
     /// Redraws asked for and not finished, `CHAT:GAME` scored by when (a sorted set).

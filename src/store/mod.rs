@@ -7,15 +7,20 @@
 //! bounded time: when Redis is away it returns [`StoreError::Unavailable`], and the same
 //! [`Store`] works again once Redis is back.
 //!
-//! The key schema is in `keys.rs`; the connection (one server or a cluster) in `conn.rs`.
+//! The key schema is in `keys.rs`; the connection (one server or a cluster) in `conn.rs`;
+//! the active-game pointers in `pointers.rs`; settings, statistics and handled updates in
+//! `settings.rs`; turn-timer deadlines and the group redraw lease in `timing.rs`.
 
 mod conn;
 pub mod keys;
+mod pointers;
+mod settings;
+mod timing;
 
 pub use conn::Conn;
 pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
 
-use crate::record::{ChatSettings, GameRecord, Stats, UserSettings};
+use crate::record::GameRecord;
 use engine::{Phase, SeatId};
 use redis::{AsyncCommands, Script};
 use serde::{de::DeserializeOwned, Serialize};
@@ -158,6 +163,19 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('DEL', KEYS[2])
 return 1";
 
+/// A sliding-window counter of a group's sends and edits (KEYS: the window's sorted set;
+/// ARGV: now in ms, window in ms, limit, a unique member). 0 when a slot was taken, else
+/// the milliseconds until the oldest slot leaves the window.
+const GROUP_SLOT: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, tonumber(ARGV[1]) - tonumber(ARGV[2]))
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 0
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return tonumber(oldest[2]) + tonumber(ARGV[2]) - tonumber(ARGV[1]) + 1";
+
 const DELETE_IF_EQUAL: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0";
@@ -171,6 +189,7 @@ pub struct Store {
     cas: Script,
     delete_if_equal: Script,
     end_redraw: Script,
+    slot: Script,
 }
 
 impl Store {
@@ -190,6 +209,7 @@ impl Store {
             cas: Script::new(COMPARE_AND_SET),
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
             end_redraw: Script::new(END_REDRAW),
+            slot: Script::new(GROUP_SLOT),
         })
     }
 
@@ -419,321 +439,5 @@ impl Store {
             Ok(())
         })
         .await
-    }
-
-    async fn get_pointer(&self, key: String) -> Result<Option<GameId>, StoreError> {
-        let id: Option<u64> = self.run(|mut c| async move { c.get(key).await }).await?;
-        Ok(id.map(GameId))
-    }
-
-    async fn set_pointer(&self, key: String, id: GameId) -> Result<(), StoreError> {
-        let ttl = self.config.battle_ttl.max(self.config.setup_ttl).as_secs();
-        self.run(|mut c| async move { c.set_ex(key, id.0, ttl).await })
-            .await
-    }
-
-    async fn clear_pointer(&self, key: String, id: GameId) -> Result<bool, StoreError> {
-        let removed: i32 = self
-            .run(|mut c| async move {
-                self.delete_if_equal
-                    .key(key)
-                    .arg(id.0)
-                    .invoke_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(removed == 1)
-    }
-
-    /// The active game of a chat.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn chat_game(&self, chat: i64) -> Result<Option<GameId>, StoreError> {
-        self.get_pointer(self.keys.chat_game(chat)).await
-    }
-
-    /// Makes `id` the active game of a chat.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn set_chat_game(&self, chat: i64, id: GameId) -> Result<(), StoreError> {
-        self.set_pointer(self.keys.chat_game(chat), id).await
-    }
-
-    /// Forgets the chat's active game if it is still `id`; returns whether it was.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn clear_chat_game(&self, chat: i64, id: GameId) -> Result<bool, StoreError> {
-        self.clear_pointer(self.keys.chat_game(chat), id).await
-    }
-
-    /// The active game of a user.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn user_game(&self, user: u64) -> Result<Option<GameId>, StoreError> {
-        self.get_pointer(self.keys.user_game(user)).await
-    }
-
-    /// Makes `id` the active game of a user.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn set_user_game(&self, user: u64, id: GameId) -> Result<(), StoreError> {
-        self.set_pointer(self.keys.user_game(user), id).await
-    }
-
-    /// Forgets the user's active game if it is still `id`; returns whether it was.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn clear_user_game(&self, user: u64, id: GameId) -> Result<bool, StoreError> {
-        self.clear_pointer(self.keys.user_game(user), id).await
-    }
-
-    async fn get_json<T: DeserializeOwned + Default>(&self, key: String) -> Result<T, StoreError> {
-        let k = key.clone();
-        let data: Option<String> = self.run(|mut c| async move { c.get(k).await }).await?;
-        match data {
-            Some(d) => Self::decode(&key, Some(CODEC), &d),
-            None => Ok(T::default()),
-        }
-    }
-
-    async fn set_json<T: Serialize>(&self, key: String, value: &T) -> Result<(), StoreError> {
-        let data = Self::encode(value)?;
-        self.run(|mut c| async move { c.set(key, data).await })
-            .await
-    }
-
-    /// A chat's settings (the defaults if none are stored).
-    ///
-    /// # Errors
-    /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
-    pub async fn chat_settings(&self, chat: i64) -> Result<ChatSettings, StoreError> {
-        self.get_json(self.keys.chat_settings(chat)).await
-    }
-
-    /// Saves a chat's settings.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn set_chat_settings(&self, chat: i64, s: &ChatSettings) -> Result<(), StoreError> {
-        self.set_json(self.keys.chat_settings(chat), s).await
-    }
-
-    /// A user's settings (the defaults if none are stored).
-    ///
-    /// # Errors
-    /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
-    pub async fn user_settings(&self, user: u64) -> Result<UserSettings, StoreError> {
-        self.get_json(self.keys.user_settings(user)).await
-    }
-
-    /// Saves a user's settings.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn set_user_settings(&self, user: u64, s: &UserSettings) -> Result<(), StoreError> {
-        self.set_json(self.keys.user_settings(user), s).await
-    }
-
-    /// Adds to a user's statistics for one ruleset and for all rulesets together.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn add_stats(&self, user: u64, ruleset: &str, add: Stats) -> Result<(), StoreError> {
-        let key = self.keys.user_stats(user);
-        let mut pipe = redis::pipe();
-        for scope in [ruleset, "all"] {
-            for (field, n) in [
-                ("games", add.games),
-                ("wins", add.wins),
-                ("shots", add.shots),
-                ("hits", add.hits),
-            ] {
-                pipe.hincr(&key, format!("{scope}|{field}"), n).ignore();
-            }
-        }
-        self.run(|mut c| async move { pipe.query_async(&mut c).await })
-            .await
-    }
-
-    /// A user's statistics for one ruleset, or `"all"`.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn stats(&self, user: u64, ruleset: &str) -> Result<Stats, StoreError> {
-        let key = self.keys.user_stats(user);
-        let fields: Vec<String> = ["games", "wins", "shots", "hits"]
-            .iter()
-            .map(|f| format!("{ruleset}|{f}"))
-            .collect();
-        let v: Vec<Option<u64>> = self
-            .run(|mut c| async move {
-                redis::cmd("HMGET")
-                    .arg(key)
-                    .arg(fields)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
-        let n = |i: usize| v.get(i).copied().flatten().unwrap_or(0);
-        Ok(Stats {
-            games: n(0),
-            wins: n(1),
-            shots: n(2),
-            hits: n(3),
-        })
-    }
-
-    /// Asks for a tick of game `id` at `at` (Unix seconds), or for none.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn schedule(&self, id: GameId, at: Option<u64>) -> Result<(), StoreError> {
-        let key = self.keys.deadlines();
-        self.run(|mut c| async move {
-            match at {
-                Some(at) => c.zadd(key, id.0, at).await,
-                None => c.zrem(key, id.0).await,
-            }
-        })
-        .await
-    }
-
-    /// Games whose tick is due at `now`.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn due(&self, now: u64) -> Result<Vec<GameId>, StoreError> {
-        let key = self.keys.deadlines();
-        let ids: Vec<u64> = self
-            .run(|mut c| async move { c.zrangebyscore_limit(key, 0, now, 0, 100).await })
-            .await?;
-        Ok(ids.into_iter().map(GameId).collect())
-    }
-
-    /// Marks that a chat's live message needs redrawing, and tries to take the right to draw
-    /// it for `hold`. `true`: this caller draws; `false`: the holder will see the mark.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn want_redraw(
-        &self,
-        chat: i64,
-        id: GameId,
-        hold: Duration,
-        now: u64,
-    ) -> Result<bool, StoreError> {
-        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
-        let wanted = self.keys.redraws();
-        let ms = hold.as_millis() as u64;
-        let got: Option<String> = self
-            .run(|mut c| async move {
-                let () = c.set_ex(&dirty, 1, 3600).await?;
-                let () = c.zadd(wanted, format!("{chat}:{id}"), now).await?;
-                redis::cmd("SET")
-                    .arg(lease)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("PX")
-                    .arg(ms)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(got.is_some())
-    }
-
-    /// Redraws asked for before `before` and not finished: their drawer may have crashed.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn stale_redraws(&self, before: u64) -> Result<Vec<(i64, GameId)>, StoreError> {
-        let key = self.keys.redraws();
-        let members: Vec<String> = self
-            .run(|mut c| async move { c.zrangebyscore_limit(key, 0, before, 0, 100).await })
-            .await?;
-        Ok(members
-            .iter()
-            .filter_map(|m| {
-                let (chat, id) = m.split_once(':')?;
-                Some((chat.parse().ok()?, GameId(id.parse().ok()?)))
-            })
-            .collect())
-    }
-
-    /// Clears the redraw mark before drawing, and extends the right to draw.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn begin_redraw(&self, chat: i64, hold: Duration) -> Result<(), StoreError> {
-        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
-        let ms = hold.as_millis() as u64;
-        self.run(|mut c| async move {
-            let () = c.del(dirty).await?;
-            c.pexpire(lease, ms as i64).await
-        })
-        .await
-    }
-
-    /// Gives up the right to draw unless a redraw was asked for meanwhile; `true` when it was
-    /// given up, `false` when the caller must draw again.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn end_redraw(&self, chat: i64, id: GameId) -> Result<bool, StoreError> {
-        let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
-        let wanted = self.keys.redraws();
-        let released: i32 = self
-            .run(|mut c| async move {
-                self.end_redraw
-                    .key(dirty)
-                    .key(lease)
-                    .invoke_async(&mut c)
-                    .await
-            })
-            .await?;
-        if released == 1 {
-            let member = format!("{chat}:{id}");
-            let () = self
-                .run(|mut c| async move { c.zrem(wanted, member).await })
-                .await?;
-        }
-        Ok(released == 1)
-    }
-
-    /// Whether a Telegram update was already handled (by this or another replica).
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn was_handled(&self, update_id: u32) -> Result<bool, StoreError> {
-        let key = self.keys.update(update_id);
-        self.run(|mut c| async move { c.exists(key).await }).await
-    }
-
-    /// Records a Telegram update as handled; `true` the first time, `false` for a repeat
-    /// (a second replica or a redelivery), which must then be skipped.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn first_delivery(&self, update_id: u32) -> Result<bool, StoreError> {
-        let key = self.keys.update(update_id);
-        let set: Option<String> = self
-            .run(|mut c| async move {
-                redis::cmd("SET")
-                    .arg(key)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("EX")
-                    .arg(24 * 3600)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(set.is_some())
     }
 }

@@ -3,7 +3,7 @@
 
 use super::callback::Button;
 use super::commands::reply;
-use super::group::{battle_viewport, finish, live_message, redraw};
+use super::group::{battle_viewport, live_message, redraw};
 use super::placement::{edit_dm, user_lang_by_id};
 use super::render::{self, escape, field_text};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
@@ -50,12 +50,14 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
     if let Some(old) = done.value {
         // The lobby's buttons are retired; the battle gets a message of its own.
         let lobby_done = t(rec.lang, "lobby-battle-started");
+        super::pace(ctx, chat).await;
         let _ = ctx
             .bot
             .edit_message_text(chat, teloxide::types::MessageId(old), lobby_done)
             .await;
     }
     let (text, kb) = live_message(&rec, id, &ctx.username);
+    super::pace(ctx, chat).await;
     let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
     if let Some(kb) = kb {
         req = req.reply_markup(kb);
@@ -148,7 +150,7 @@ async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerRe
     redraw(ctx, id, rec.chat).await;
     refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
     if rec.game.is_finished() {
-        finish(ctx, id).await?;
+        super::group::finish_soon(ctx, id);
     }
     Ok(())
 }

@@ -94,6 +94,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
 
 /// Replies in the chat of `msg` with HTML text.
 pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
+    super::pace(ctx, msg.chat.id).await;
     ctx.bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)

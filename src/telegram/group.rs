@@ -204,6 +204,7 @@ pub async fn edit_live(
     kb: Option<InlineKeyboardMarkup>,
 ) -> HandlerResult {
     for _ in 0..5 {
+        super::pace(ctx, chat).await;
         let mut req = ctx
             .bot
             .edit_message_text(chat, message, text.clone())
@@ -299,6 +300,17 @@ pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
     });
 }
 
+/// [`finish`] in the background: its announcement may wait for the group's budget, and a
+/// handler must not hold up the chat's next update meanwhile.
+pub fn finish_soon(ctx: &Ctx, id: GameId) {
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        if let Err(e) = finish(&ctx, id).await {
+            log::warn!("end of game {id}: {e}");
+        }
+    });
+}
+
 /// Ends a game once: announces the winner, reveals every field and the commitments' salts,
 /// offers a rematch, frees the players and counts the statistics. Safe to call from every
 /// replica and every handler: only the first call does it.
@@ -357,6 +369,7 @@ pub async fn finish(ctx: &Ctx, id: GameId) -> HandlerResult {
             t(lang, "btn-rematch"),
             Button::Rematch(id).to_string(),
         )]]);
+        super::pace(ctx, ChatId(chat)).await;
         ctx.bot
             .send_message(ChatId(chat), text)
             .parse_mode(ParseMode::Html)

@@ -49,6 +49,7 @@ async fn create(
     rec.creator = creator.id.0;
     let id = ctx.store.create_game(&rec).await?;
     let (text, kb) = live_message(&rec, id, &ctx.username);
+    super::pace(ctx, ChatId(chat)).await;
     let mut req = ctx
         .bot
         .send_message(ChatId(chat), text)
@@ -275,7 +276,7 @@ async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
         })
         .await?;
     if done.is_ok() {
-        super::group::finish(ctx, id).await?;
+        super::group::finish_soon(ctx, id);
     }
     let _ = lang;
     Ok(())
@@ -319,9 +320,14 @@ async fn rematch(
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     }
     let ruleset = old.game.ruleset().clone();
+    // Answered first: the new lobby may wait for the group's budget of messages.
+    answer(ctx, q, t(lang, "rematch-done"), false).await?;
     let new = match create(ctx, old.chat, &q.from, old.lang, ruleset).await {
         Ok(new) => new,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+        Err(e) => {
+            log::warn!("rematch of {id}: {e}");
+            return Ok(());
+        }
     };
     let _ = id;
     // Everyone of the last game takes a seat again, in the same order.
@@ -342,5 +348,5 @@ async fn rematch(
         }
     }
     redraw(ctx, new, old.chat).await;
-    answer(ctx, q, t(lang, "rematch-done"), false).await
+    Ok(())
 }

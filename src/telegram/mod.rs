@@ -26,7 +26,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, User};
+use teloxide::types::{CallbackQuery, ChatId, User};
 use teloxide::RequestError;
 
 /// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
@@ -118,6 +118,28 @@ pub fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// Sends and edits a group takes in a minute: Telegram's limit is about 20.
+pub const GROUP_PER_MINUTE: u32 = 18;
+
+/// Waits for one of the group's sends-or-edits of the minute (private chats pass at once).
+/// Every send and edit into a group goes through here, so however fast people play, a
+/// group never sees more than [`GROUP_PER_MINUTE`] a minute from all replicas together.
+/// When Redis cannot say, it does not wait: Telegram's 429 is the last line of defence.
+pub async fn pace(ctx: &Ctx, chat: ChatId) {
+    if chat.0 >= 0 {
+        return;
+    }
+    for _ in 0..10 {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        match ctx.store.group_slot(chat.0, now_ms, GROUP_PER_MINUTE).await {
+            Ok(0) | Err(_) => return,
+            Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
+        }
+    }
 }
 
 /// A user's language: chosen with /lang, else from Telegram's language code.

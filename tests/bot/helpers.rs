@@ -9,7 +9,15 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use teloxide::types::User;
 
-pub const WAIT: Duration = Duration::from_secs(15);
+/// How long a test waits for the bot: 15 s, or `MB_TEST_WAIT_SECS` (the bench, whose group
+/// runs out of its budget of sends and edits, waits longer).
+pub fn wait() -> Duration {
+    let secs = std::env::var("MB_TEST_WAIT_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(15);
+    Duration::from_secs(secs)
+}
 
 /// The bot binary, running; killed when dropped.
 pub struct BotProcess(Child);
@@ -67,7 +75,7 @@ impl App {
         self.bot = Some(BotProcess(child));
         let before = self.tg.calls("getUpdates");
         assert!(
-            self.tg.wait_calls("getUpdates", before + 1, WAIT).await,
+            self.tg.wait_calls("getUpdates", before + 1, wait()).await,
             "the bot did not start polling"
         );
     }
@@ -88,7 +96,7 @@ impl App {
     pub async fn press(&self, chat: i64, user: &User, message: i32, data: &str) -> CallbackAnswer {
         let id = self.tg.press_stale(chat, user, message, data);
         self.tg
-            .wait_answer(&id, WAIT)
+            .wait_answer(&id, wait())
             .await
             .unwrap_or_else(|| panic!("no answer to {data}"))
     }
@@ -100,7 +108,7 @@ impl App {
             .wait_for(
                 chat,
                 move |m| m.callback_data().iter().any(|d| d.starts_with(&wanted)),
-                WAIT,
+                wait(),
             )
             .await
             .unwrap_or_else(|| panic!("no message in {chat} with a {prefix} button"))
@@ -178,7 +186,7 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
         .wait_for(
             group,
             |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
-            WAIT,
+            wait(),
         )
         .await
         .expect("the lobby shows two players");
@@ -188,27 +196,7 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
         place_and_ready(app, p).await;
     }
     let battle = app.message_with_button(group, "f:").await;
-    let first = battle
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("f:"))
-        .unwrap();
-    let parts: Vec<&str> = first.split(':').collect();
-    let turn = if battle.text.contains(&format!("Turn: {}", a.first_name)) {
-        0
-    } else {
-        1
-    };
-    Duel {
-        group,
-        game: parts[1].parse().unwrap(),
-        generation: parts[2].parse().unwrap(),
-        battle: battle.message_id,
-        players: [a, b],
-        turn,
-        known: [HashSet::new(), HashSet::new()],
-        shots: 0,
-    }
+    Duel::from_battle(&battle, [a, b], group)
 }
 
 /// In the private chat: Random, then Ready.
@@ -225,7 +213,7 @@ pub async fn place_and_ready(app: &App, p: &User) {
         .wait_for(
             chat,
             |m| m.message_id == editor.message_id && m.text.contains("complete"),
-            WAIT,
+            wait(),
         )
         .await
         .expect("a random fleet is complete");
@@ -239,6 +227,32 @@ pub async fn place_and_ready(app: &App, p: &User) {
 }
 
 impl Duel {
+    /// The duel shown by a battle message: game, generation and whose turn, from its text
+    /// and buttons.
+    pub fn from_battle(battle: &SentMessage, players: [User; 2], group: i64) -> Duel {
+        let first = battle
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("f:"))
+            .expect("a battle keyboard");
+        let parts: Vec<&str> = first.split(':').collect();
+        let turn = usize::from(
+            !battle
+                .text
+                .contains(&format!("Turn: {}", players[0].first_name)),
+        );
+        Duel {
+            group,
+            game: parts[1].parse().unwrap(),
+            generation: parts[2].parse().unwrap(),
+            battle: battle.message_id,
+            players,
+            turn,
+            known: [HashSet::new(), HashSet::new()],
+            shots: 0,
+        }
+    }
+
     /// The button data for `seat` shooting at cell `index` of the other field.
     pub fn fire_data(&self, seat: usize, index: usize) -> String {
         format!("f:{}:{}:{}:{index}", self.game, self.generation, 1 - seat)
@@ -284,7 +298,7 @@ impl Duel {
             .send_reply(self.group, &self.players[seat], &name, self.battle);
         let line = format!("{}: {name} — ", self.players[seat].first_name);
         let battle = self.battle;
-        let deadline = std::time::Instant::now() + WAIT;
+        let deadline = std::time::Instant::now() + wait();
         let found = loop {
             let in_group = app
                 .tg
@@ -352,8 +366,9 @@ impl Duel {
     /// Whether the end has been announced.
     pub fn is_over(&self, app: &App) -> bool {
         app.tg
-            .all_texts(self.group)
+            .messages(self.group)
             .iter()
-            .any(|t| t.contains("Winner:"))
+            .filter(|m| m.message_id >= self.battle)
+            .any(|m| m.text.contains("Winner:"))
     }
 }

@@ -1,6 +1,4 @@
-//! The rules engine of Sea Battle («Морской бой»): every ruleset of `RULES.md` §1–§4 as pure
-//! values. Nothing here reads a clock, a socket or a global random source: the time and the
-//! random source are passed in, and the answers are enums, never text for people.
+//! The rules engine of Sea Battle («Морской бой»): every ruleset of `RULES.md` §1–§4.
 //!
 //! # Layout
 //! - `coord.rs` — [`Coord`] and [`Size`]: cells and fields, and the Latin storage form.
@@ -9,6 +7,7 @@
 //! - `shape.rs` — polyominoes up to rotation and reflection; [`Shapes`].
 //! - `kind.rs` — [`Kind`] of ship or unit, its size, [`Force`] and shapes.
 //! - `ruleset.rs` — [`Ruleset`] with every option of §3, and [`Ruleset::check`].
+//! - `players.rs` — [`Players`] (duel, free-for-all, teams) and the [`TurnTimer`].
 //! - `terrain.rs` — the land-sea [`Border`] of land-sea-air.
 //! - `fleet.rs` — a validated [`Fleet`]; contacts and halos.
 //! - `draft.rs` — the placement editor's [`Draft`]: place, remove, undo, clear, validate.
@@ -20,6 +19,9 @@
 //! - `view.rs` — the owner's and the public [`View`].
 //! - `commit.rs` — SHA-256 fleet commitments and their verification.
 //! - `cellset.rs` — a compact bit set of cells.
+//!
+//! Nothing here reads a clock, a socket or a global random source: the time and the random
+//! source are passed in, and the answers are enums, never text for people.
 //!
 //! # Example
 //! ```
@@ -56,6 +58,7 @@ mod game;
 mod generate;
 mod kind;
 mod notation;
+mod players;
 mod ruleset;
 pub mod shape;
 mod terrain;
