@@ -67,7 +67,7 @@ pub struct GameRecord {
 /// How many results the battle message keeps once shown.
 pub const LOG_LEN: usize = 8;
 /// The most results a record keeps, shown or not.
-pub const LOG_MAX: usize = 64;
+pub const LOG_MAX: usize = 256;
 
 fn default_alphabet() -> Alphabet {
     Alphabet::Latin

@@ -322,3 +322,67 @@ async fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_minute() {
+    // Telegram's pace: the production gap between edits and budget of messages.
+    let app = App::spawn_with_gap(3500).await;
+    let a = app.player(8001, "Alice", "en");
+    let b = app.player(8002, "Bob", "en");
+    let mut d = duel(&app, -5008, a, b).await;
+    let mut lines = Vec::new();
+    while !d.is_over(&app) {
+        let seat = d.turn;
+        let Some(cell) = d.next_cell(seat) else { break };
+        let shot = d.shoot_button(&app).await;
+        if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+            let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+            lines.push((d.players[seat].first_name.clone(), name));
+        }
+        if shot == Shot::Over {
+            break;
+        }
+    }
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            Duration::from_secs(90),
+        )
+        .await
+        .expect("the end is announced");
+    let battle = d.battle;
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && !m.has_keyboard(),
+            Duration::from_secs(90),
+        )
+        .await
+        .expect("the battle message shows the end");
+    // Every result reached the group, coalesced into few edits.
+    let versions: Vec<String> = app
+        .tg
+        .messages(d.group)
+        .into_iter()
+        .filter(|m| m.message_id == d.battle)
+        .flat_map(|m| m.versions)
+        .collect();
+    // A result reads "Bob: A1 — miss", or within a run "Bob: …; A1 — miss; …".
+    for (name, cell) in &lines {
+        let shown = versions.iter().any(|v| {
+            v.lines().any(|l| {
+                l.starts_with(&format!("{name}: "))
+                    && (l.contains(&format!(": {cell} — ")) || l.contains(&format!("; {cell} — ")))
+            })
+        });
+        assert!(shown, "{name}: {cell} never reached the group");
+    }
+    let most = app.tg.max_per_minute(d.group);
+    assert!(most <= 20, "{most} sends and edits in one minute");
+    assert!(
+        lines.len() > 2 * most,
+        "{} shots, {most} messages: nothing was coalesced",
+        lines.len()
+    );
+}

@@ -13,7 +13,7 @@ use super::{now, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::record::{GameRecord, Stats};
 use crate::store::GameId;
-use engine::{Coord, EndReason, Mark, Phase, SeatId};
+use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 use teloxide::prelude::*;
@@ -108,7 +108,6 @@ fn lobby_message(
 pub fn battle_text(rec: &GameRecord) -> String {
     let lang = rec.lang;
     let game = &rec.game;
-    let size = game.ruleset().size();
     let view = game.public_view();
     let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
     let mut text = format!("<b>{}</b>", t(lang, "battle-title"));
@@ -127,10 +126,8 @@ pub fn battle_text(rec: &GameRecord) -> String {
         ));
     }
     text.push('\n');
-    for e in &rec.log {
-        if let Some(line) = render::log_line(lang, e, &rec.names, rec.alphabet, size) {
-            text.push_str(&format!("\n{line}"));
-        }
+    for line in log_lines(rec) {
+        text.push_str(&format!("\n{line}"));
     }
     match game.phase() {
         Phase::Battle => {
@@ -162,6 +159,60 @@ pub fn battle_text(rec: &GameRecord) -> String {
         }
     }
     text
+}
+
+/// The results as lines: one a result, or, when more came since the last redraw than the
+/// message shows, one line for each run of shots by the same player, so a burst of any size
+/// fits the message and loses none.
+fn log_lines(rec: &GameRecord) -> Vec<String> {
+    let lang = rec.lang;
+    let size = rec.game.ruleset().size();
+    let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size);
+    if rec.log.len() <= crate::record::LOG_LEN {
+        return rec.log.iter().filter_map(one).collect();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut run: Option<(SeatId, Vec<String>)> = None;
+    let flush = |run: &mut Option<(SeatId, Vec<String>)>, lines: &mut Vec<String>| {
+        if let Some((seat, parts)) = run.take() {
+            let name = escape(rec.names.get(seat.index()).map_or("?", String::as_str));
+            lines.push(ta(
+                lang,
+                "log-shots",
+                &[("name", name.into()), ("shots", parts.join("; ").into())],
+            ));
+        }
+    };
+    for e in &rec.log {
+        if let Event::Shot {
+            shooter,
+            cell,
+            result,
+            ..
+        } = e
+        {
+            let part = ta(
+                lang,
+                "log-shot-part",
+                &[
+                    ("cell", render::cell_name(*cell, rec.alphabet, size).into()),
+                    ("result", render::result_words(lang, *result).into()),
+                ],
+            );
+            match &mut run {
+                Some((s, parts)) if s == shooter => parts.push(part),
+                _ => {
+                    flush(&mut run, &mut lines);
+                    run = Some((*shooter, vec![part]));
+                }
+            }
+        } else {
+            flush(&mut run, &mut lines);
+            lines.extend(one(e));
+        }
+    }
+    flush(&mut run, &mut lines);
+    lines
 }
 
 fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboardMarkup>) {

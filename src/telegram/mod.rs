@@ -53,6 +53,8 @@ pub struct BotConfig {
     pub group_gap: Duration,
     /// How often due turn timers are checked.
     pub tick: Duration,
+    /// Sends and edits one group takes a minute: Telegram's limit is about 20.
+    pub group_per_minute: u32,
 }
 
 impl Default for BotConfig {
@@ -60,14 +62,22 @@ impl Default for BotConfig {
         BotConfig {
             group_gap: Duration::from_millis(3500),
             tick: Duration::from_secs(1),
+            group_per_minute: 18,
         }
     }
 }
 
 impl BotConfig {
-    /// The defaults, with `MB_GROUP_GAP_MS` from the environment when set.
+    /// The defaults, with `MB_GROUP_GAP_MS` and `MB_GROUP_PER_MINUTE` from the environment
+    /// when set (tests play faster than Telegram would allow).
     pub fn from_env() -> BotConfig {
         let mut c = BotConfig::default();
+        if let Some(n) = std::env::var("MB_GROUP_PER_MINUTE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            c.group_per_minute = n;
+        }
         if let Some(ms) = std::env::var("MB_GROUP_GAP_MS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -120,12 +130,10 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Sends and edits a group takes in a minute: Telegram's limit is about 20.
-pub const GROUP_PER_MINUTE: u32 = 18;
-
 /// Waits for one of the group's sends-or-edits of the minute (private chats pass at once).
 /// Every send and edit into a group goes through here, so however fast people play, a
-/// group never sees more than [`GROUP_PER_MINUTE`] a minute from all replicas together.
+/// group never sees more than [`BotConfig::group_per_minute`] a minute from all replicas
+/// together.
 /// When Redis cannot say, it does not wait: Telegram's 429 is the last line of defence.
 pub async fn pace(ctx: &Ctx, chat: ChatId) {
     if chat.0 >= 0 {
@@ -135,7 +143,11 @@ pub async fn pace(ctx: &Ctx, chat: ChatId) {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as u64);
-        match ctx.store.group_slot(chat.0, now_ms, GROUP_PER_MINUTE).await {
+        match ctx
+            .store
+            .group_slot(chat.0, now_ms, ctx.config.group_per_minute)
+            .await
+        {
             Ok(0) | Err(_) => return,
             Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
         }

@@ -34,26 +34,35 @@ pub struct App {
     pub tg: FakeTelegram,
     pub namespace: String,
     pub gap_ms: u64,
+    /// Sends and edits a group takes a minute; `None`: the bot's default (Telegram's pace).
+    pub per_minute: Option<u32>,
     bot: Option<BotProcess>,
 }
 
 impl App {
-    /// A fake Telegram and the bot, with edits of a group paced `gap_ms` apart.
+    /// A fake Telegram and the bot with Telegram's own pace: edits of a group `gap_ms` apart
+    /// and the bot's default budget of sends and edits a minute.
     pub async fn spawn_with_gap(gap_ms: u64) -> App {
+        App::spawn_with(gap_ms, None).await
+    }
+
+    /// A fake Telegram and the bot with the given pace.
+    pub async fn spawn_with(gap_ms: u64, per_minute: Option<u32>) -> App {
         let tg = FakeTelegram::start().await;
         let mut app = App {
             tg,
             namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
             gap_ms,
+            per_minute,
             bot: None,
         };
         app.start_bot().await;
         app
     }
 
-    /// The usual world: a short gap, so tests run fast.
+    /// The usual world: a short gap and no budget, so tests run fast.
     pub async fn spawn() -> App {
-        App::spawn_with_gap(150).await
+        App::spawn_with(150, Some(100_000)).await
     }
 
     /// Starts the bot process and waits until it polls.
@@ -65,6 +74,11 @@ impl App {
             .env("REDIS_URL", redis)
             .env("MB_NAMESPACE", &self.namespace)
             .env("MB_GROUP_GAP_MS", self.gap_ms.to_string())
+            .env(
+                "MB_GROUP_PER_MINUTE",
+                self.per_minute
+                    .map_or_else(|| "18".to_owned(), |n| n.to_string()),
+            )
             .env(
                 "RUST_LOG",
                 std::env::var("MB_TEST_LOG").unwrap_or_else(|_| "warn".into()),
