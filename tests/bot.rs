@@ -386,3 +386,121 @@ async fn however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_min
         lines.len()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes() {
+    let app = App::spawn().await;
+    let a = app.player(9001, "Alice", "en");
+    let b = app.player(9002, "Bob", "en");
+    app.tg.group(-5009, "Dock");
+    app.tg.send_command(-5009, &a, "/newgame");
+    let lobby = app.message_with_button(-5009, "j:").await;
+    let join = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("j:"))
+        .unwrap();
+    app.press(-5009, &b, lobby.message_id, &join).await;
+    let start = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("s:"))
+        .unwrap();
+    app.tg
+        .wait_for(
+            -5009,
+            |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
+            wait(),
+        )
+        .await
+        .unwrap();
+    app.press(-5009, &a, lobby.message_id, &start).await;
+    let chat = 9001;
+    let editor = app.message_with_button(chat, "pe:").await;
+    let game = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("pt:"))
+        .unwrap();
+    let game: u64 = game.split(':').nth(1).unwrap().parse().unwrap();
+    // Any cell within two taps: the keyboard shows one half, a switch shows the other.
+    assert!(editor.callback_data().contains(&format!("pt:{game}:0")));
+    assert!(!editor.callback_data().contains(&format!("pt:{game}:9")));
+    let switch = format!("pv:{game}:1");
+    assert!(editor.callback_data().contains(&switch));
+    for row in editor.buttons() {
+        assert!(row.len() <= 8, "a row of {} buttons", row.len());
+    }
+    let tap = |idx: usize| format!("pt:{game}:{idx}");
+    let id = editor.message_id;
+    // A battleship from A1 to A4: two taps on its ends.
+    let first = app.press(chat, &a, id, &tap(0)).await;
+    assert!(said(&first).contains("other end"), "{first:?}");
+    let placed = app.press(chat, &a, id, &tap(30)).await;
+    assert!(said(&placed).contains("battleship"), "{placed:?}");
+    // A torpedo boat at B5 touches it at a corner: the problem names ship, cell and rule.
+    app.press(chat, &a, id, &tap(41)).await;
+    let boat = app.press(chat, &a, id, &tap(41)).await;
+    assert!(said(&boat).contains("torpedo boat"), "{boat:?}");
+    app.tg
+        .wait_for(
+            chat,
+            |m| {
+                m.message_id == id
+                    && m.text
+                        .contains("torpedo boat at B5: touches the battleship at a corner")
+            },
+            wait(),
+        )
+        .await
+        .expect("the problem is named");
+    // Ready is refused with the problem; nothing is locked.
+    let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
+    assert!(
+        ready.show_alert && said(&ready).contains("touches"),
+        "{ready:?}"
+    );
+    // Undo takes the boat back.
+    app.press(chat, &a, id, &format!("pe:{game}:u")).await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.message_id == id && !m.text.contains("touches"),
+            wait(),
+        )
+        .await
+        .expect("undo removes the problem");
+    // The other half of the field.
+    app.press(chat, &a, id, &switch).await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.message_id == id && m.callback_data().contains(&format!("pt:{game}:9")),
+            wait(),
+        )
+        .await
+        .expect("the switch shows columns F–J");
+    // Perelman's layout completes the fleet; Ready locks it.
+    app.press(chat, &a, id, &format!("pe:{game}:p")).await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.message_id == id && m.text.contains("complete"),
+            wait(),
+        )
+        .await
+        .expect("Perelman's layout is complete");
+    let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
+    assert!(said(&ready).contains("locked"), "{ready:?}");
+    // The group sees that Alice is ready, never where.
+    let shown = app
+        .tg
+        .wait_for(
+            -5009,
+            |m| m.message_id == lobby.message_id && m.text.contains("Alice — ready"),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows who is ready");
+    assert!(!shown.text.contains('O'), "{}", shown.text);
+}

@@ -170,3 +170,95 @@ fn chat_text_has_no_unicode_isolation_marks() {
     );
     assert_eq!(text, "Аня: в6 — мимо");
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn sources(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The arguments of a call, split at its own commas (not those of nested calls), up to its
+/// closing parenthesis or the end of the line.
+fn top_level_args(rest: &str) -> Vec<String> {
+    let (mut depth, mut args, mut current) = (0i32, Vec::new(), String::new());
+    for c in rest.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => break,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    args.push(current);
+    args
+}
+
+#[test]
+fn no_user_visible_string_literal_in_the_bot_outside_tests() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let calls = [
+        ".send_message(",
+        ".edit_message_text(",
+        ".text(",
+        "answer(ctx, q, ",
+        "reply(ctx, msg, ",
+        "reply(&ctx, &msg, ",
+        "InlineKeyboardButton::callback(",
+        "InlineKeyboardButton::url(",
+        "BotCommand::new(",
+    ];
+    let mut found = Vec::new();
+    for path in sources(&src) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (n, line) in code.lines().enumerate() {
+            let trimmed = line.trim_start();
+            if trimmed.starts_with("//") {
+                continue;
+            }
+            if line.chars().any(|c| ('\u{0400}'..='\u{04FF}').contains(&c)) {
+                found.push(format!(
+                    "{}:{}: Cyrillic in code: {trimmed}",
+                    path.display(),
+                    n + 1
+                ));
+            }
+            for call in calls {
+                if let Some(at) = line.find(call) {
+                    // The first argument after the call's opening parenthesis, or the second
+                    // for calls whose first is the chat or the query.
+                    let rest = &line[at + call.len()..];
+                    let literal = top_level_args(rest)
+                        .iter()
+                        .take(if call.ends_with(", ") { 1 } else { 2 })
+                        .any(|arg| arg.trim_start().starts_with('"') && arg.trim().len() > 2);
+                    if literal {
+                        found.push(format!(
+                            "{}:{}: a literal sent to users: {trimmed}",
+                            path.display(),
+                            n + 1
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "user-visible words outside locales/:\n{}",
+        found.join("\n")
+    );
+}
