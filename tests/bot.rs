@@ -504,3 +504,44 @@ async fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes(
         .expect("the lobby shows who is ready");
     assert!(!shown.text.contains('O'), "{}", shown.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_chat_speaks_its_language_and_lang_changes_it() {
+    let app = App::spawn().await;
+    let ivan = app.player(9101, "Иван", "ru");
+    let maria = app.player(9102, "Мария", "bg");
+    // Private chats follow Telegram's language code.
+    app.tg.send_command(9101, &ivan, "/help");
+    app.tg
+        .wait_for_text(9101, "Морской бой", wait())
+        .await
+        .expect("Russian help");
+    app.tg.send_command(9102, &maria, "/help");
+    app.tg
+        .wait_for_text(9102, "Морска битка", wait())
+        .await
+        .expect("Bulgarian help");
+    // /lang switches a user to another language.
+    app.tg.send_command(9101, &ivan, "/lang");
+    let choose = app.message_with_button(9101, "l:").await;
+    let answer = app.press(9101, &ivan, choose.message_id, "l:bg").await;
+    assert!(said(&answer).contains("български"), "{answer:?}");
+    let before = app.tg.messages(9101).len();
+    app.tg.send_command(9101, &ivan, "/help");
+    let help = app
+        .tg
+        .wait_for(9101, |m| m.text.contains("Морска битка"), wait())
+        .await
+        .expect("Bulgarian after /lang");
+    assert!(app.tg.messages(9101).len() > before && help.text.contains("Играя"));
+    // A group speaks the language of whoever created its first game.
+    app.tg.group(-5010, "Флот");
+    app.tg.send_command(-5010, &maria, "/newgame");
+    let lobby = app.message_with_button(-5010, "j:").await;
+    assert!(
+        lobby.text.contains("Морска битка: нова игра"),
+        "{}",
+        lobby.text
+    );
+    assert!(lobby.button("Играя").is_some());
+}

@@ -41,6 +41,12 @@ rules-classic =
     Ships are straight and never touch, not even at a corner.
     Hit or sunk: shoot again. Miss: the turn passes. The first to sink the whole enemy fleet wins.
 
+cmd-lang = Choose the language
+lang-name = English
+lang-choose = Choose the language:
+lang-done = Language: English.
+rules-this-chat = The next game in this chat:
+
 ## Ruleset in words
 rules-field-classic = classic { $width }×{ $height }, { $ships } ships
 rules-field-big = big { $width }×{ $height }, { $ships } ships

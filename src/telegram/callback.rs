@@ -31,6 +31,8 @@ pub enum Button {
     Block(GameId, u8),
     /// Placement editor: undo, clear, random, Perelman, ready.
     Edit(GameId, EditOp),
+    /// `/lang`: speak this language (to the user in private, to the group in a group).
+    Lang(crate::lang::Lang),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -85,6 +87,7 @@ impl fmt::Display for Button {
             Button::Cell(g, c) => write!(f, "pt:{g}:{c}"),
             Button::Block(g, b) => write!(f, "pv:{g}:{b}"),
             Button::Edit(g, op) => write!(f, "pe:{g}:{}", op.code()),
+            Button::Lang(l) => write!(f, "l:{l}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -112,6 +115,7 @@ impl Button {
             ("pt", 3) => Button::Cell(game()?, cell(2)?),
             ("pv", 3) => Button::Block(game()?, tiny(2)?),
             ("pe", 3) => Button::Edit(game()?, EditOp::from_code(parts[2])?),
+            ("l", 2) => Button::Lang(parts[1].parse().ok()?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -146,6 +150,7 @@ mod tests {
             Button::Cell(g, u16::MAX),
             Button::Block(g, u8::MAX),
             Button::Edit(g, EditOp::Perelman),
+            Button::Lang(crate::lang::Lang::Bg),
             Button::Noop,
         ];
         for b in all {

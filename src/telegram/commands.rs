@@ -1,10 +1,13 @@
 //! Commands: parsing, registration per language and chat type, and help.
 
+use super::callback::Button;
 use super::{battle, lobby, user_lang, Ctx, HandlerResult};
 use crate::i18n::t;
 use crate::lang::Lang;
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, BotCommandScope, ParseMode};
+use teloxide::types::{
+    BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup, ParseMode,
+};
 use teloxide::utils::command::BotCommands;
 
 /// The commands the bot understands. Their descriptions for people come from `locales/`
@@ -24,6 +27,8 @@ pub enum Command {
     Help,
     /// The rules.
     Rules,
+    /// Chooses the language.
+    Lang,
 }
 
 /// (command, description key) for groups and for private chats.
@@ -32,12 +37,14 @@ const GROUP: &[(&str, &str)] = &[
     ("surrender", "cmd-surrender"),
     ("cancel", "cmd-cancel"),
     ("rules", "cmd-rules"),
+    ("lang", "cmd-lang"),
     ("help", "cmd-help"),
 ];
 const PRIVATE: &[(&str, &str)] = &[
     ("start", "cmd-start"),
     ("surrender", "cmd-surrender"),
     ("rules", "cmd-rules"),
+    ("lang", "cmd-lang"),
     ("help", "cmd-help"),
 ];
 
@@ -78,7 +85,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
     let Some(user) = msg.from.clone() else {
         return Ok(());
     };
-    let lang = user_lang(&ctx, &user).await;
+    let lang = chat_lang(&ctx, &msg, &user).await;
     if msg.chat.is_private() {
         lobby::note_started(&ctx, &user).await;
     }
@@ -88,7 +95,81 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
-        Command::Rules => reply(&ctx, &msg, t(lang, "rules-classic")).await,
+        Command::Rules => on_rules(&ctx, &msg, lang).await,
+        Command::Lang => {
+            let kb = InlineKeyboardMarkup::new(vec![Lang::ALL
+                .iter()
+                .map(|&l| {
+                    InlineKeyboardButton::callback(t(l, "lang-name"), Button::Lang(l).to_string())
+                })
+                .collect::<Vec<_>>()]);
+            super::pace(&ctx, msg.chat.id).await;
+            ctx.bot
+                .send_message(msg.chat.id, t(lang, "lang-choose"))
+                .reply_markup(kb)
+                .await?;
+            Ok(())
+        }
+    }
+}
+
+/// The language of a chat: the user's in private, the group's (else the user's) in a group.
+pub async fn chat_lang(ctx: &Ctx, msg: &Message, user: &teloxide::types::User) -> Lang {
+    if !msg.chat.is_private() {
+        if let Ok(Some(lang)) = ctx.store.chat_settings(msg.chat.id.0).await.map(|s| s.lang) {
+            return lang;
+        }
+    }
+    user_lang(ctx, user).await
+}
+
+/// `/rules`: the rules of the chat's next game, in the chat's language.
+async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
+    let ruleset = ctx
+        .store
+        .chat_settings(msg.chat.id.0)
+        .await
+        .map(|s| s.ruleset)
+        .unwrap_or_default();
+    let mut text = t(lang, "rules-classic");
+    if ruleset != engine::Ruleset::default() {
+        text = format!(
+            "{}\n\n{}",
+            t(lang, "rules-this-chat"),
+            super::render::escape(&super::render::ruleset_words(lang, &ruleset))
+        );
+    }
+    reply(ctx, msg, text).await
+}
+
+/// The `/lang` buttons: a user's language in private, the group's in a group.
+pub async fn on_lang_button(
+    ctx: &Ctx,
+    q: &teloxide::types::CallbackQuery,
+    chosen: Lang,
+) -> HandlerResult {
+    let in_group = q.regular_message().is_some_and(|m| !m.chat.is_private());
+    let saved = if in_group {
+        let chat = q.regular_message().map_or(0, |m| m.chat.id.0);
+        match ctx.store.chat_settings(chat).await {
+            Ok(mut s) => {
+                s.lang = Some(chosen);
+                ctx.store.set_chat_settings(chat, &s).await
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        match ctx.store.user_settings(q.from.id.0).await {
+            Ok(mut s) => {
+                s.lang = Some(chosen);
+                ctx.store.set_user_settings(q.from.id.0, &s).await
+            }
+            Err(e) => Err(e),
+        }
+    };
+    match saved {
+        Ok(()) => super::answer(ctx, q, t(chosen, "lang-done"), false).await,
+        Err(e) => super::answer_store_error(ctx, q, chosen, &e).await,
     }
 }
 

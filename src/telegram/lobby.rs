@@ -41,7 +41,12 @@ async fn create(
     lang: Lang,
     ruleset: Ruleset,
 ) -> Result<GameId, StoreError> {
-    let settings = ctx.store.chat_settings(chat).await?;
+    let mut settings = ctx.store.chat_settings(chat).await?;
+    // A group speaks the language of whoever created its first game, until /lang changes it.
+    if settings.lang.is_none() && chat < 0 {
+        settings.lang = Some(lang);
+        ctx.store.set_chat_settings(chat, &settings).await?;
+    }
     let lang = settings.lang.unwrap_or(lang);
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;

@@ -216,6 +216,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
             placement::on_button(&ctx, &q, lang, button).await
         }
+        Button::Lang(l) => commands::on_lang_button(&ctx, &q, l).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }
