@@ -67,7 +67,7 @@ async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
         .await
         .expect("the end is announced");
     // Both fields revealed, the salts published, a rematch offered.
-    assert!(end.text.contains("salt"), "{}", end.text);
+    assert!(end.text.contains("Salt"), "{}", end.text);
     assert!(end.callback_data().iter().any(|c| c.starts_with("r:")));
     // Each player's own field in the private chat shows the enemy's shots.
     for p in &d.players {
@@ -544,4 +544,111 @@ async fn each_chat_speaks_its_language_and_lang_changes_it() {
         lobby.text
     );
     assert!(lobby.button("Играя").is_some());
+}
+
+/// Every message of a chat as it stands at the end, with its buttons' labels.
+fn chat_transcript(app: &App, chat: i64, title: &str) -> String {
+    let mut out = format!("== {title} ==\n");
+    for m in app.tg.messages(chat) {
+        out.push_str(&format!("--- message {}\n{}\n", m.message_id, m.text));
+        let labels: Vec<String> = m
+            .buttons()
+            .into_iter()
+            .flatten()
+            .map(|(label, _)| label)
+            .collect();
+        if !labels.is_empty() {
+            out.push_str(&format!("[{}]\n", labels.join(" | ")));
+        }
+    }
+    out
+}
+
+/// A whole classic game, seeded, played by buttons: the group's and both private chats'
+/// final transcripts.
+async fn seeded_game_transcript(lang: &str, names: [&str; 2]) -> String {
+    let app = App::spawn_seeded(20_261_130).await;
+    let a = app.player(9201, names[0], lang);
+    let b = app.player(9202, names[1], lang);
+    let mut d = duel(&app, -5020, a.clone(), b.clone()).await;
+    let battle = d.battle;
+    while !d.is_over(&app) {
+        let seat = d.turn;
+        let Some(cell) = d.next_cell(seat) else { break };
+        let shot = d.shoot_button(&app).await;
+        if shot == Shot::Over {
+            break;
+        }
+        // Each result is drawn before the next shot, so the transcript does not depend on
+        // how the bot happened to coalesce the redraws.
+        if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+            let alphabet = match lang {
+                "ru" => engine::Alphabet::Russian,
+                "bg" => engine::Alphabet::Bulgarian,
+                _ => engine::Alphabet::Latin,
+            };
+            let size = engine::Size::new(10, 10);
+            let name = engine::format_cell(size.coord(cell), alphabet, size);
+            let line = format!("{}: ", d.players[seat].first_name);
+            app.tg
+                .wait_for(
+                    d.group,
+                    |m| {
+                        m.message_id == battle
+                            && m.text
+                                .lines()
+                                .any(|l| l.starts_with(&line) && l.contains(&format!(" {name} — ")))
+                    },
+                    wait(),
+                )
+                .await
+                .expect("the result is drawn");
+        }
+    }
+    let battle = d.battle;
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && !m.has_keyboard(),
+            wait(),
+        )
+        .await
+        .expect("the battle message shows the end");
+    for p in [&a, &b] {
+        let chat = p.id.0 as i64;
+        let count = app.tg.messages(chat).len();
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.message_id as usize == count && !m.has_keyboard(),
+                wait(),
+            )
+            .await
+            .expect("the private field is final");
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    [
+        chat_transcript(&app, d.group, "group"),
+        chat_transcript(&app, 9201, names[0]),
+        chat_transcript(&app, 9202, names[1]),
+    ]
+    .join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_game_reads_the_same_in_english_every_time() {
+    let text = seeded_game_transcript("en", ["Alice", "Bob"]).await;
+    insta::assert_snapshot!("transcript_en", text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_game_reads_the_same_in_russian_every_time() {
+    let text = seeded_game_transcript("ru", ["Аня", "Борис"]).await;
+    insta::assert_snapshot!("transcript_ru", text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_game_reads_the_same_in_bulgarian_every_time() {
+    let text = seeded_game_transcript("bg", ["Мария", "Георги"]).await;
+    insta::assert_snapshot!("transcript_bg", text);
 }

@@ -47,6 +47,10 @@ lang-choose = Изберете език:
 lang-done = Език: български.
 rules-this-chat = Следващата игра в този чат:
 
+cmd-settings = Букви на колоните в този чат
+settings-alphabet = Букви на колоните за следващите игри в този чат:
+settings-alphabet-done = Отсега колоните са: { $letters }.
+
 ## Правилата с думи
 rules-field-classic = класика { $width }×{ $height }, { $ships ->
         [one] { $ships } кораб
@@ -174,7 +178,7 @@ end-winner = Победител: { $names }!
 end-no-winner = Играта свърши.
 end-cancelled = Играта беше отказана.
 end-reveal = Подрежданията, за проверка на отпечатъците: SHA-256 от подреждането, „|“ и солта.
-end-salt = сол
+end-salt = Сол
 
 ## Грешки
 error-unavailable = Ботът има временни проблеми. Опитайте пак след малко.

@@ -47,6 +47,10 @@ lang-choose = Choose the language:
 lang-done = Language: English.
 rules-this-chat = The next game in this chat:
 
+cmd-settings = Column letters for this chat
+settings-alphabet = Column letters for the next games in this chat:
+settings-alphabet-done = Columns from now on: { $letters }.
+
 ## Ruleset in words
 rules-field-classic = classic { $width }×{ $height }, { $ships } ships
 rules-field-big = big { $width }×{ $height }, { $ships } ships
@@ -168,7 +172,7 @@ end-winner = Winner: { $names }!
 end-no-winner = The game is over.
 end-cancelled = The game was cancelled.
 end-reveal = The fleets, to check against the commitments: SHA-256 of the layout, "|" and the salt.
-end-salt = salt
+end-salt = Salt
 
 ## Errors
 error-unavailable = The bot is having trouble right now. Please try again in a moment.

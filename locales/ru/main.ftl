@@ -47,6 +47,10 @@ lang-choose = Выберите язык:
 lang-done = Язык: русский.
 rules-this-chat = Следующая игра в этом чате:
 
+cmd-settings = Буквы столбцов в этом чате
+settings-alphabet = Буквы столбцов для следующих игр в этом чате:
+settings-alphabet-done = Теперь столбцы: { $letters }.
+
 ## Правила словами
 rules-field-classic = классика { $width }×{ $height }, { $ships ->
         [one] { $ships } корабль
@@ -176,11 +180,11 @@ surrender-done = Вы сдались.
 surrender-not-now = Сейчас сдаваться не в чем.
 
 ## Конец
-end-winner = Победил { $names }!
+end-winner = Победитель — { $names }!
 end-no-winner = Игра окончена.
 end-cancelled = Игра отменена.
 end-reveal = Расстановки для проверки отпечатков: SHA-256 от расстановки, «|» и соли.
-end-salt = соль
+end-salt = Соль
 
 ## Ошибки
 error-unavailable = У бота временные неполадки. Попробуйте ещё раз чуть позже.

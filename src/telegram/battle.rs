@@ -132,11 +132,10 @@ async fn play(
     id: GameId,
     action: Action,
 ) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
+    let rng = ctx.fork();
     ctx.store
         .transition(id, |rec| {
-            let events = rec
-                .game
-                .apply(action.clone(), now(), &mut rand::thread_rng())?;
+            let events = rec.game.apply(action.clone(), now(), &mut rng.clone())?;
             rec.push_log(&events);
             Ok(events)
         })
@@ -393,7 +392,7 @@ pub async fn tick_forever(ctx: Ctx) {
         tokio::time::sleep(ctx.config.tick).await;
         // A redraw whose drawer crashed (its lease expired with the mark still set) is
         // picked up here, by any replica.
-        let stale = now().saturating_sub(ctx.config.group_gap.as_secs() * 2 + 6);
+        let stale = now().saturating_sub(super::group::redraw_hold(&ctx).as_secs() + 1);
         if let Ok(redraws) = ctx.store.stale_redraws(stale).await {
             for (chat, id) in redraws {
                 redraw(&ctx, id, chat).await;

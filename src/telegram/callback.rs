@@ -33,6 +33,8 @@ pub enum Button {
     Edit(GameId, EditOp),
     /// `/lang`: speak this language (to the user in private, to the group in a group).
     Lang(crate::lang::Lang),
+    /// `/settings`: the chat's column letters.
+    Alphabet(engine::Alphabet),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -88,6 +90,7 @@ impl fmt::Display for Button {
             Button::Block(g, b) => write!(f, "pv:{g}:{b}"),
             Button::Edit(g, op) => write!(f, "pe:{g}:{}", op.code()),
             Button::Lang(l) => write!(f, "l:{l}"),
+            Button::Alphabet(a) => write!(f, "a:{a}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -116,6 +119,7 @@ impl Button {
             ("pv", 3) => Button::Block(game()?, tiny(2)?),
             ("pe", 3) => Button::Edit(game()?, EditOp::from_code(parts[2])?),
             ("l", 2) => Button::Lang(parts[1].parse().ok()?),
+            ("a", 2) => Button::Alphabet(parts[1].parse().ok()?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -151,6 +155,7 @@ mod tests {
             Button::Block(g, u8::MAX),
             Button::Edit(g, EditOp::Perelman),
             Button::Lang(crate::lang::Lang::Bg),
+            Button::Alphabet(engine::Alphabet::RussianYo),
             Button::Noop,
         ];
         for b in all {

@@ -29,6 +29,8 @@ pub enum Command {
     Rules,
     /// Chooses the language.
     Lang,
+    /// The chat's settings: the column letters.
+    Settings,
 }
 
 /// (command, description key) for groups and for private chats.
@@ -38,6 +40,7 @@ const GROUP: &[(&str, &str)] = &[
     ("cancel", "cmd-cancel"),
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
+    ("settings", "cmd-settings"),
     ("help", "cmd-help"),
 ];
 const PRIVATE: &[(&str, &str)] = &[
@@ -96,6 +99,25 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Rules => on_rules(&ctx, &msg, lang).await,
+        Command::Settings => {
+            // One button an alphabet, labelled with its own ten letters.
+            let rows = engine::Alphabet::ALL
+                .iter()
+                .map(|&a| {
+                    let letters: String = a.columns(10).into_iter().collect();
+                    vec![InlineKeyboardButton::callback(
+                        letters,
+                        Button::Alphabet(a).to_string(),
+                    )]
+                })
+                .collect::<Vec<_>>();
+            super::pace(&ctx, msg.chat.id).await;
+            ctx.bot
+                .send_message(msg.chat.id, t(lang, "settings-alphabet"))
+                .reply_markup(InlineKeyboardMarkup::new(rows))
+                .await?;
+            Ok(())
+        }
         Command::Lang => {
             let kb = InlineKeyboardMarkup::new(vec![Lang::ALL
                 .iter()
@@ -140,6 +162,37 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
         );
     }
     reply(ctx, msg, text).await
+}
+
+/// The `/settings` alphabet buttons: the chat's column letters from its next game on.
+pub async fn on_alphabet_button(
+    ctx: &Ctx,
+    q: &teloxide::types::CallbackQuery,
+    lang: Lang,
+    alphabet: engine::Alphabet,
+) -> HandlerResult {
+    let chat = q
+        .regular_message()
+        .map_or(q.from.id.0 as i64, |m| m.chat.id.0);
+    let saved = match ctx.store.chat_settings(chat).await {
+        Ok(mut s) => {
+            s.alphabet = Some(alphabet);
+            ctx.store.set_chat_settings(chat, &s).await
+        }
+        Err(e) => Err(e),
+    };
+    match saved {
+        Ok(()) => {
+            let letters: String = alphabet.columns(10).into_iter().collect();
+            let text = crate::i18n::ta(
+                lang,
+                "settings-alphabet-done",
+                &[("letters", letters.into())],
+            );
+            super::answer(ctx, q, text, false).await
+        }
+        Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
+    }
 }
 
 /// The `/lang` buttons: a user's language in private, the group's in a group.

@@ -309,12 +309,16 @@ async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord
     }
 }
 
+/// How long a drawer holds the right to redraw a chat: long enough for one draw with a retry
+/// or two; short enough that a crashed holder delays the next draw by seconds only.
+pub fn redraw_hold(ctx: &Ctx) -> Duration {
+    ctx.config.group_gap * 2 + Duration::from_secs(2)
+}
+
 /// Asks for the chat's live message to be redrawn, and draws it if nobody else is: the
 /// latest state, then again after the gap for as long as changes keep coming.
 pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
-    // Long enough for one draw with a retry or two; short enough that a crashed holder
-    // delays the next draw by seconds only.
-    let hold = ctx.config.group_gap * 2 + Duration::from_secs(5);
+    let hold = redraw_hold(ctx);
     match ctx.store.want_redraw(chat, id, hold, now()).await {
         Ok(true) => log::debug!("redraw of {id}: drawing"),
         Ok(false) => {

@@ -134,11 +134,12 @@ async fn join(ctx: &Ctx, id: GameId, user: &User, lang: Lang) -> Result<&'static
         }
     }
     let name = display_name(user);
+    let rng = ctx.fork();
     let done = ctx
         .store
         .transition(id, |rec| {
             rec.game
-                .apply(Action::Join(PlayerId(uid)), now(), &mut rand::thread_rng())?;
+                .apply(Action::Join(PlayerId(uid)), now(), &mut rng.clone())?;
             rec.names.push(name.clone());
             Ok::<_, ActionError>(rec.chat)
         })
@@ -239,11 +240,11 @@ async fn start(
     if q.from.id.0 != rec.creator {
         return answer(ctx, q, t(lang, "error-creator-only"), true).await;
     }
+    let rng = ctx.fork();
     let done = ctx
         .store
         .transition(id, |rec| {
-            rec.game
-                .apply(Action::Start, now(), &mut rand::thread_rng())?;
+            rec.game.apply(Action::Start, now(), &mut rng.clone())?;
             rec.dms = vec![None; rec.game.seats().len()];
             Ok::<_, ActionError>(())
         })
@@ -273,11 +274,11 @@ async fn start(
 }
 
 async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
+    let rng = ctx.fork();
     let done = ctx
         .store
         .transition(id, |rec| {
-            rec.game
-                .apply(Action::Cancel, now(), &mut rand::thread_rng())
+            rec.game.apply(Action::Cancel, now(), &mut rng.clone())
         })
         .await?;
     if done.is_ok() {
@@ -339,11 +340,12 @@ async fn rematch(
     for (seat, name) in old.game.seats().iter().zip(&old.names) {
         let uid = seat.player.0;
         let name = name.clone();
+        let rng = ctx.fork();
         let done = ctx
             .store
             .transition(new, |rec| {
                 rec.game
-                    .apply(Action::Join(PlayerId(uid)), now(), &mut rand::thread_rng())?;
+                    .apply(Action::Join(PlayerId(uid)), now(), &mut rng.clone())?;
                 rec.names.push(name.clone());
                 Ok::<_, ActionError>(())
             })

@@ -43,6 +43,23 @@ pub struct Ctx {
     pub username: Arc<String>,
     /// Tunables.
     pub config: Arc<BotConfig>,
+    /// The random source for draws, salts and layouts: seeded from `MB_SEED` when set, so a
+    /// test can replay a whole game word for word.
+    pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
+}
+
+impl Ctx {
+    /// A random source for one transition, forked from the bot's: a transition function may
+    /// run again after a conflict, so it takes a clone of this each time and draws the same.
+    pub fn fork(&self) -> rand::rngs::StdRng {
+        use rand::{Rng, SeedableRng};
+        let seed: u64 = self
+            .rng
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .gen();
+        rand::rngs::StdRng::seed_from_u64(seed)
+    }
 }
 
 /// Tunables of the adapter.
@@ -217,6 +234,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
             placement::on_button(&ctx, &q, lang, button).await
         }
         Button::Lang(l) => commands::on_lang_button(&ctx, &q, l).await,
+        Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }
@@ -282,11 +300,16 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
     };
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
+    let rng = match std::env::var("MB_SEED").ok().and_then(|s| s.parse().ok()) {
+        Some(seed) => rand::SeedableRng::seed_from_u64(seed),
+        None => rand::SeedableRng::from_entropy(),
+    };
     let ctx = Ctx {
         bot,
         store,
         username: Arc::new(username),
         config: Arc::new(config),
+        rng: Arc::new(std::sync::Mutex::new(rng)),
     };
     commands::register(&ctx).await;
     let ticker = tokio::spawn(battle::tick_forever(ctx.clone()));

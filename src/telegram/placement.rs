@@ -245,6 +245,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     let ruleset = rec.game.ruleset().clone();
     let size = ruleset.size();
     let vp = viewport(&rec);
+    let rng = ctx.fork();
     let done = ctx
         .store
         .edit_draft(
@@ -293,7 +294,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                     }
                     Button::Edit(_, op @ (EditOp::Random | EditOp::Perelman)) => {
                         ed.pending = None;
-                        let mut rng = rand::thread_rng();
+                        let mut rng = rng.clone();
                         let fleet = if op == EditOp::Random {
                             random_fleet(r, &mut rng)
                         } else {
@@ -372,14 +373,12 @@ async fn ready(
             return answer(ctx, q, first.join("\n"), true).await;
         }
     };
+    let rng = ctx.fork();
     let done = ctx
         .store
         .transition(id, |r| {
-            r.game.apply(
-                Action::Ready(seat, fleet.clone()),
-                now(),
-                &mut rand::thread_rng(),
-            )
+            r.game
+                .apply(Action::Ready(seat, fleet.clone()), now(), &mut rng.clone())
         })
         .await;
     let committed = match done {

@@ -36,6 +36,8 @@ pub struct App {
     pub gap_ms: u64,
     /// Sends and edits a group takes a minute; `None`: the bot's default (Telegram's pace).
     pub per_minute: Option<u32>,
+    /// Seeds the bot's random source, so a game replays word for word.
+    pub seed: Option<u64>,
     bot: Option<BotProcess>,
 }
 
@@ -54,6 +56,22 @@ impl App {
             namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
             gap_ms,
             per_minute,
+            seed: None,
+            bot: None,
+        };
+        app.start_bot().await;
+        app
+    }
+
+    /// The usual world, with the bot's random source seeded: a game replays word for word.
+    pub async fn spawn_seeded(seed: u64) -> App {
+        let tg = FakeTelegram::start().await;
+        let mut app = App {
+            tg,
+            namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
+            gap_ms: 150,
+            per_minute: Some(100_000),
+            seed: Some(seed),
             bot: None,
         };
         app.start_bot().await;
@@ -68,7 +86,11 @@ impl App {
     /// Starts the bot process and waits until it polls.
     pub async fn start_bot(&mut self) {
         let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-        let child = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"))
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"));
+        if let Some(seed) = self.seed {
+            cmd.env("MB_SEED", seed.to_string());
+        }
+        let child = cmd
             .env("TELOXIDE_TOKEN", self.tg.token())
             .env("TELOXIDE_API_URL", self.tg.url())
             .env("REDIS_URL", redis)
@@ -158,19 +180,21 @@ pub enum Shot {
     Over,
 }
 
+/// Reads an answer in any of the bot's languages.
 pub fn read_answer(text: &str) -> Shot {
     let t = text.to_lowercase();
-    if t.contains("not your turn") {
+    let any = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    if any(&["not your turn", "не ваш ход", "не сте на ход"]) {
         Shot::NotYourTurn
-    } else if t.contains("already known") {
+    } else if any(&["already known", "уже стреляли", "вече е стреляно"]) {
         Shot::Known
-    } else if t.contains("is over") {
+    } else if any(&["is over", "окончена", "свърши"]) {
         Shot::Over
-    } else if t.contains("miss") {
+    } else if any(&["miss", "мимо", "пропуск"]) {
         Shot::Miss
-    } else if t.contains("sunk") {
+    } else if any(&["sunk", "убил", "потопен"]) {
         Shot::Sunk
-    } else if t.contains("hit") {
+    } else if any(&["hit", "ранил", "попадение"]) {
         Shot::Hit
     } else {
         panic!("an answer the test does not know: {text}")
@@ -189,23 +213,24 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
         .find(|d| d.starts_with("j:"))
         .unwrap();
     let answer = app.press(group, &b, lobby.message_id, &join).await;
-    assert!(said(&answer).contains("in the game"), "{answer:?}");
+    assert!(!answer.show_alert, "the join is refused: {answer:?}");
     let start = lobby
         .callback_data()
         .into_iter()
         .find(|d| d.starts_with("s:"))
         .unwrap();
     // The lobby shows both players before the start.
+    let second = format!("2. {}", b.first_name);
     app.tg
         .wait_for(
             group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
+            |m| m.message_id == lobby.message_id && m.text.contains(&second),
             wait(),
         )
         .await
         .expect("the lobby shows two players");
     let answer = app.press(group, &a, lobby.message_id, &start).await;
-    assert!(said(&answer).contains("placement begins"), "{answer:?}");
+    assert!(!answer.show_alert, "the start is refused: {answer:?}");
     for p in [&a, &b] {
         place_and_ready(app, p).await;
     }
@@ -222,22 +247,23 @@ pub async fn place_and_ready(app: &App, p: &User) {
         .into_iter()
         .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
         .unwrap();
+    let edits = editor.edits;
     app.press(chat, p, editor.message_id, &random).await;
     app.tg
         .wait_for(
             chat,
-            |m| m.message_id == editor.message_id && m.text.contains("complete"),
+            |m| m.message_id == editor.message_id && m.edits > edits,
             wait(),
         )
         .await
-        .expect("a random fleet is complete");
+        .expect("a random fleet is drawn");
     let ready = editor
         .callback_data()
         .into_iter()
         .find(|d| d.ends_with(":k"))
         .unwrap();
     let answer = app.press(chat, p, editor.message_id, &ready).await;
-    assert!(said(&answer).contains("locked"), "{answer:?}");
+    assert!(!answer.show_alert, "the fleet is not locked: {answer:?}");
 }
 
 impl Duel {
@@ -250,11 +276,9 @@ impl Duel {
             .find(|d| d.starts_with("f:"))
             .expect("a battle keyboard");
         let parts: Vec<&str> = first.split(':').collect();
-        let turn = usize::from(
-            !battle
-                .text
-                .contains(&format!("Turn: {}", players[0].first_name)),
-        );
+        // The player to move is the one name in bold.
+        let bold = format!("<b>{}</b>", players[0].first_name);
+        let turn = usize::from(!battle.raw_text.contains(&bold));
         Duel {
             group,
             game: parts[1].parse().unwrap(),
@@ -340,19 +364,8 @@ impl Duel {
         let shot = if found.message_id != battle {
             read_answer(&found.text)
         } else {
-            let after = found
-                .text
-                .split(&line)
-                .last()
-                .unwrap_or_default()
-                .to_lowercase();
-            if after.starts_with("miss") {
-                Shot::Miss
-            } else if after.starts_with("sunk") {
-                Shot::Sunk
-            } else {
-                Shot::Hit
-            }
+            let after = found.text.split(&line).last().unwrap_or_default();
+            read_answer(after.lines().next().unwrap_or_default())
         };
         self.follow(seat, cell, shot);
         shot
@@ -378,11 +391,12 @@ impl Duel {
     }
 
     /// Whether the end has been announced.
+    /// Whether the end has been announced (the announcement offers a rematch).
     pub fn is_over(&self, app: &App) -> bool {
         app.tg
             .messages(self.group)
             .iter()
-            .filter(|m| m.message_id >= self.battle)
-            .any(|m| m.text.contains("Winner:"))
+            .filter(|m| m.message_id > self.battle)
+            .any(|m| m.callback_data().iter().any(|c| c.starts_with("r:")))
     }
 }
