@@ -652,3 +652,70 @@ async fn a_classic_game_reads_the_same_in_bulgarian_every_time() {
     let text = seeded_game_transcript("bg", ["Мария", "Георги"]).await;
     insta::assert_snapshot!("transcript_bg", text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chat_chooses_its_column_letters_with_settings() {
+    let app = App::spawn().await;
+    let ivan = app.player(9301, "Иван", "ru");
+    let olga = app.player(9302, "Ольга", "ru");
+    app.tg.group(-5030, "Эскадра");
+    app.tg.send_command(-5030, &ivan, "/settings");
+    let settings = app.message_with_button(-5030, "a:").await;
+    assert!(
+        settings.button("республика").is_some(),
+        "{:?}",
+        settings.buttons()
+    );
+    assert!(settings.button("снегурочка").is_some());
+    assert!(settings.button("абвгдеёжзи").is_some());
+    let answer = app
+        .press(-5030, &olga, settings.message_id, "a:respublika")
+        .await;
+    assert!(said(&answer).contains("республика"), "{answer:?}");
+    let d = duel(&app, -5030, ivan, olga).await;
+    let battle = app
+        .tg
+        .messages(d.group)
+        .into_iter()
+        .find(|m| m.message_id == d.battle)
+        .unwrap();
+    assert!(
+        battle.text.contains("р е с п у б л и к а"),
+        "{}",
+        battle.text
+    );
+    // A typed cell reads in the chat's letters: "п5" is the fourth column.
+    let seat = d.turn;
+    app.tg.send_reply(d.group, &d.players[seat], "п5", d.battle);
+    let line = format!("{}: п5 — ", d.players[seat].first_name);
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == d.battle && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .expect("the typed shot in the chat's letters lands");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_in_a_game_elsewhere_is_told_so() {
+    let app = App::spawn().await;
+    let a = app.player(9401, "Alice", "en");
+    let b = app.player(9402, "Bob", "en");
+    let _d = duel(&app, -5040, a.clone(), b).await;
+    let c = app.player(9403, "Carol", "en");
+    app.tg.group(-5041, "Another");
+    app.tg.send_command(-5041, &c, "/newgame");
+    let lobby = app.message_with_button(-5041, "j:").await;
+    let join = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("j:"))
+        .unwrap();
+    let answer = app.press(-5041, &a, lobby.message_id, &join).await;
+    assert!(
+        answer.show_alert && said(&answer).contains("another chat"),
+        "{answer:?}"
+    );
+}
