@@ -1,31 +1,16 @@
 //! Store benchmark against a real Redis: transitions per second and the memory one classic
 //! game in progress takes. Run `scripts/redis-up && cargo bench --bench store`.
 
-use engine::{random_fleet, Action, Game, PlayerId, Ruleset, SeatId};
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use common::{battle, NOW};
+use engine::Action;
 use morskoy_boy::record::GameRecord;
 use morskoy_boy::store::{GameId, Store, StoreConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
-
-const NOW: u64 = 1_764_480_000;
-
-fn battle(seed: u64) -> Game {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let r = Ruleset::default();
-    let mut game = Game::new(r.clone());
-    for p in [1, 2] {
-        game.apply(Action::Join(PlayerId(p)), NOW, &mut rng)
-            .unwrap();
-    }
-    game.apply(Action::Start, NOW, &mut rng).unwrap();
-    for s in 0..2 {
-        let fleet = random_fleet(&r, &mut rng).unwrap();
-        game.apply(Action::Ready(SeatId(s), fleet), NOW, &mut rng)
-            .unwrap();
-    }
-    game
-}
 
 /// Plays one shot on the game: a real engine transition, loaded, applied and saved.
 async fn shoot(store: &Store, id: GameId) -> bool {

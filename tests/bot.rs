@@ -129,13 +129,7 @@ async fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
     let a = app.player(3001, "Alice", "en");
     let b = app.tg.user(3002, "Bob", "en");
     app.tg.group(-5003, "Harbour");
-    app.tg.send_command(-5003, &a, "/newgame");
-    let lobby = app.message_with_button(-5003, "j:").await;
-    let join = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("j:"))
-        .unwrap();
+    let (lobby, join) = open_lobby(&app, -5003, &a).await;
     let answer = app.press(-5003, &b, lobby.message_id, &join).await;
     let url = answer.url.clone().expect("a deep link to the private chat");
     assert!(
@@ -393,13 +387,7 @@ async fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes(
     let a = app.player(9001, "Alice", "en");
     let b = app.player(9002, "Bob", "en");
     app.tg.group(-5009, "Dock");
-    app.tg.send_command(-5009, &a, "/newgame");
-    let lobby = app.message_with_button(-5009, "j:").await;
-    let join = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("j:"))
-        .unwrap();
+    let (lobby, join) = open_lobby(&app, -5009, &a).await;
     app.press(-5009, &b, lobby.message_id, &join).await;
     let start = lobby
         .callback_data()
@@ -706,13 +694,7 @@ async fn a_player_in_a_game_elsewhere_is_told_so() {
     let _d = duel(&app, -5040, a.clone(), b).await;
     let c = app.player(9403, "Carol", "en");
     app.tg.group(-5041, "Another");
-    app.tg.send_command(-5041, &c, "/newgame");
-    let lobby = app.message_with_button(-5041, "j:").await;
-    let join = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("j:"))
-        .unwrap();
+    let (lobby, join) = open_lobby(&app, -5041, &c).await;
     let answer = app.press(-5041, &a, lobby.message_id, &join).await;
     assert!(
         answer.show_alert && said(&answer).contains("another chat"),

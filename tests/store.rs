@@ -3,8 +3,8 @@
 
 mod common;
 
-use common::{RedisServer, Target};
-use engine::{random_fleet, Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
+use common::{battle, RedisServer, Target, NOW};
+use engine::{Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
 use morskoy_boy::lang::Lang;
 use morskoy_boy::record::{ChatSettings, GameRecord, Stats, UserSettings};
 use morskoy_boy::store::{GameId, Store, StoreConfig, StoreError};
@@ -12,26 +12,6 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-
-const NOW: u64 = 1_764_480_000;
-
-/// A classic duel in battle, the same for the same seed.
-fn battle(seed: u64) -> Game {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let r = Ruleset::default();
-    let mut game = Game::new(r.clone());
-    game.apply(Action::Join(PlayerId(1)), NOW, &mut rng)
-        .unwrap();
-    game.apply(Action::Join(PlayerId(2)), NOW, &mut rng)
-        .unwrap();
-    game.apply(Action::Start, NOW, &mut rng).unwrap();
-    for s in 0..2 {
-        let fleet = random_fleet(&r, &mut rng).unwrap();
-        game.apply(Action::Ready(SeatId(s), fleet), NOW, &mut rng)
-            .unwrap();
-    }
-    game
-}
 
 /// Applies an action inside a transition; the engine's refusal is the transition's refusal.
 async fn act(store: &Store, id: GameId, action: Action) -> Result<u64, String> {

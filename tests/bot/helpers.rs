@@ -201,17 +201,27 @@ pub fn read_answer(text: &str) -> Shot {
     }
 }
 
+/// The data of the first button of `m` whose data starts with `prefix`.
+pub fn data(m: &SentMessage, prefix: &str) -> String {
+    m.callback_data()
+        .into_iter()
+        .find(|d| d.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} button in {:?}", m.buttons()))
+}
+
+/// `/newgame` in `group` by `creator`: the lobby message and its Join button's data.
+pub async fn open_lobby(app: &App, group: i64, creator: &User) -> (SentMessage, String) {
+    app.tg.send_command(group, creator, "/newgame");
+    let lobby = app.message_with_button(group, "j:").await;
+    let join = data(&lobby, "j:");
+    (lobby, join)
+}
+
 /// Opens a lobby in `group` by `a`, joins `b`, starts, places both fleets and waits for the
 /// battle message.
 pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
     app.tg.group(group, "Sea dogs");
-    app.tg.send_command(group, &a, "/newgame");
-    let lobby = app.message_with_button(group, "j:").await;
-    let join = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("j:"))
-        .unwrap();
+    let (lobby, join) = open_lobby(app, group, &a).await;
     let answer = app.press(group, &b, lobby.message_id, &join).await;
     assert!(!answer.show_alert, "the join is refused: {answer:?}");
     let start = lobby

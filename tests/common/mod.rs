@@ -3,11 +3,35 @@
 
 #![allow(dead_code)]
 
+use engine::{random_fleet, Action, Game, PlayerId, Ruleset, SeatId};
 use morskoy_boy::store::{Store, StoreConfig};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// A fixed "now" for games made by tests and benches.
+pub const NOW: u64 = 1_764_480_000;
+
+/// A classic duel in battle, the same for the same seed.
+pub fn battle(seed: u64) -> Game {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let r = Ruleset::default();
+    let mut game = Game::new(r.clone());
+    for p in [1, 2] {
+        game.apply(Action::Join(PlayerId(p)), NOW, &mut rng)
+            .unwrap();
+    }
+    game.apply(Action::Start, NOW, &mut rng).unwrap();
+    for s in 0..2 {
+        let fleet = random_fleet(&r, &mut rng).unwrap();
+        game.apply(Action::Ready(SeatId(s), fleet), NOW, &mut rng)
+            .unwrap();
+    }
+    game
+}
 
 /// Which Redis a test runs against.
 #[derive(Clone, Copy, Debug)]
