@@ -19,6 +19,8 @@
 //! - `view.rs` — the owner's and the public [`View`].
 //! - `commit.rs` — SHA-256 fleet commitments and their verification.
 //! - `cellset.rs` — a compact bit set of cells.
+//! - `ai.rs` — the bot as a player, from its seat's [`View`] only: easy, normal, hard
+//!   ([`ai::choose_shot`]); `sampler.rs` — the hard level's sampled posterior.
 //!
 //! Nothing here reads a clock, a socket or a global random source: the time and the random
 //! source are passed in, and the answers are enums, never text for people.
@@ -46,6 +48,7 @@
 //! assert!(matches!(events[0], Event::Shot { .. }));
 //! ```
 
+pub mod ai;
 mod alphabet;
 mod battle;
 mod cellset;
@@ -60,6 +63,7 @@ mod kind;
 mod notation;
 mod players;
 mod ruleset;
+mod sampler;
 pub mod shape;
 mod terrain;
 mod validate;

@@ -443,3 +443,38 @@ fn a_classic_game_in_progress_serialises_within_one_kibibyte() {
     }
     assert!(worst <= 1024, "a classic game took {worst} bytes");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Every seat played by the AI: it only makes legal shots, never at a cell its view already
+    /// knows, and every game ends. (Salvoes and mines are not in the AI yet.)
+    #[test]
+    fn the_ai_only_shoots_legally_and_finishes_every_game(
+        r in rulesets(),
+        seed in any::<u64>(),
+        level in prop_oneof![Just(ai::Level::Easy), Just(ai::Level::Normal), Just(ai::Level::Hard)],
+    ) {
+        let r = Ruleset { salvo: None, mines: 0, ..r };
+        // The hard level samples hundreds of layouts a move: keep it to fields up to 10×10 here
+        // (the benchmark measures it); the other levels play every field.
+        let level = if level == ai::Level::Hard && r.size().area() > 100 { ai::Level::Normal } else { level };
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut game = new_game(&r, &mut rng, false);
+        let limit = r.size().area() * r.seats() + 10;
+        for _ in 0..limit {
+            if game.is_finished() {
+                break;
+            }
+            let seat = game.turn();
+            let view = game.view_for(seat);
+            let (target, cell) = ai::choose_shot(&view, seat, level, &mut rng)
+                .ok_or_else(|| TestCaseError::fail("the AI found no shot"))?;
+            prop_assert!(game.can_target(seat, target), "{:?} cannot shoot at {:?}", seat, target);
+            prop_assert!(!view.field(target).mark(cell).is_known(), "the AI chose a known cell {}", cell);
+            let result = game.apply(Action::Fire(seat, target, cell), 0, &mut rng);
+            prop_assert!(result.is_ok(), "the AI's shot was refused: {:?}", result);
+        }
+        prop_assert!(game.is_finished(), "the game did not end");
+    }
+}
