@@ -9,13 +9,13 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 use teloxide::types::User;
 
-/// How long a test waits for the bot: 15 s, or `MB_TEST_WAIT_SECS` (the bench, whose group
+/// How long a test waits for the bot: 30 s (only a failing test waits that long), or `MB_TEST_WAIT_SECS` (the bench, whose group
 /// runs out of its budget of sends and edits, waits longer).
 pub fn wait() -> Duration {
     let secs = std::env::var("MB_TEST_WAIT_SECS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(15);
+        .unwrap_or(30);
     Duration::from_secs(secs)
 }
 
