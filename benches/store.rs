@@ -4,8 +4,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::{battle, NOW};
-use engine::Action;
+use common::{battle, next_shot, NOW};
 use morskoy_boy::record::GameRecord;
 use morskoy_boy::store::{GameId, Store, StoreConfig};
 use rand::SeedableRng;
@@ -16,19 +15,8 @@ use std::time::Instant;
 async fn shoot(store: &Store, id: GameId) -> bool {
     let done = store
         .transition(id, |rec| {
-            let game = &rec.game;
-            if game.is_finished() {
-                return Err(());
-            }
-            let shooter = game.turn();
-            let target = game.targets(shooter)[0];
-            let cell = game
-                .ruleset()
-                .size()
-                .cells()
-                .find(|&c| !game.is_known(target, c));
+            let action = next_shot(&rec.game).ok_or(())?;
             let mut rng = ChaCha8Rng::seed_from_u64(0);
-            let action = Action::Fire(shooter, target, cell.ok_or(())?);
             rec.game.apply(action, NOW, &mut rng).map_err(|_| ())
         })
         .await;
@@ -99,16 +87,8 @@ async fn main() {
     let mut game = battle(99);
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for _ in 0..40 {
-        let shooter = game.turn();
-        let target = game.targets(shooter)[0];
-        let cell = game
-            .ruleset()
-            .size()
-            .cells()
-            .find(|&c| !game.is_known(target, c))
-            .unwrap();
-        game.apply(Action::Fire(shooter, target, cell), NOW, &mut rng)
-            .unwrap();
+        let shot = next_shot(&game).unwrap();
+        game.apply(shot, NOW, &mut rng).unwrap();
     }
     let mut record = GameRecord::new(game, -100_200_300_400, NOW);
     record.names = vec!["Анна".into(), "Борис".into()];

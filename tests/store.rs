@@ -26,19 +26,6 @@ async fn act(store: &Store, id: GameId, action: Action) -> Result<u64, String> {
     }
 }
 
-/// The next shot of a simple sweep: the first unknown cell of the target's field.
-fn next_shot(game: &Game) -> Action {
-    let shooter = game.turn();
-    let target = game.targets(shooter)[0];
-    let cell = game
-        .ruleset()
-        .size()
-        .cells()
-        .find(|&c| !game.is_known(target, c))
-        .unwrap();
-    Action::Fire(shooter, target, cell)
-}
-
 macro_rules! on_both {
     ($name:ident) => {
         mod $name {
@@ -408,7 +395,9 @@ async fn a_game_survives_dropped_connections_and_a_redis_restart() {
         .unwrap();
     for _ in 0..10 {
         let (rec, _) = store.load_game(id).await.unwrap();
-        act(&store, id, next_shot(&rec.game)).await.unwrap();
+        act(&store, id, common::next_shot(&rec.game).unwrap())
+            .await
+            .unwrap();
     }
     // Every client connection dropped, as in a network blip.
     let admin = redis::Client::open(server.url()).unwrap();
@@ -436,7 +425,7 @@ async fn a_game_survives_dropped_connections_and_a_redis_restart() {
     let mut game = after.game;
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     while !game.is_finished() {
-        let shot = next_shot(&game);
+        let shot = common::next_shot(&game).unwrap();
         let v = act(&store, id, shot.clone()).await.unwrap();
         game.apply(shot, NOW, &mut rng).unwrap();
         assert!(v > v_after);
@@ -466,7 +455,7 @@ async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
         );
         assert!(took < Duration::from_secs(2), "failing took {took:?}");
         let started = Instant::now();
-        let result = act(&store, id, next_shot(&before.game)).await;
+        let result = act(&store, id, common::next_shot(&before.game).unwrap()).await;
         assert!(result
             .unwrap_err()
             .starts_with("store: Redis is unavailable"));
@@ -478,5 +467,7 @@ async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
     })
     .await;
     assert_eq!(after, before);
-    act(&store, id, next_shot(&after.game)).await.unwrap();
+    act(&store, id, common::next_shot(&after.game).unwrap())
+        .await
+        .unwrap();
 }

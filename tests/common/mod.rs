@@ -33,6 +33,22 @@ pub fn battle(seed: u64) -> Game {
     game
 }
 
+/// The next shot of a simple sweep: the first unknown cell of the target's field, or `None`
+/// when the game is over.
+pub fn next_shot(game: &Game) -> Option<Action> {
+    if game.is_finished() {
+        return None;
+    }
+    let shooter = game.turn();
+    let target = *game.targets(shooter).first()?;
+    let cell = game
+        .ruleset()
+        .size()
+        .cells()
+        .find(|&c| !game.is_known(target, c))?;
+    Some(Action::Fire(shooter, target, cell))
+}
+
 /// Which Redis a test runs against.
 #[derive(Clone, Copy, Debug)]
 pub enum Target {
