@@ -14,3 +14,4 @@ pub mod lang;
 pub mod record;
 pub mod store;
 pub mod telegram;
+pub mod terminal;

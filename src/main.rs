@@ -1,11 +1,20 @@
 //! The bot binary: configuration from the environment, then long polling until ctrl-c.
+//! `morskoy-boy play` instead plays a duel against the AI in the terminal (`terminal.rs`).
 
 use morskoy_boy::store::{Store, StoreConfig};
 use morskoy_boy::telegram::{self, BotConfig};
 use std::time::Duration;
 
+fn main() {
+    // The offline try-out: no token, no Redis, no async runtime.
+    if std::env::args().nth(1).as_deref() == Some("play") {
+        std::process::exit(morskoy_boy::terminal::main(std::env::args().skip(2)));
+    }
+    bot();
+}
+
 #[tokio::main]
-async fn main() {
+async fn bot() {
     pretty_env_logger::init_timed();
     let token = std::env::var("TELOXIDE_TOKEN").unwrap_or_default();
     if token.trim().is_empty() {

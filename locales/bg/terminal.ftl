@@ -1,0 +1,45 @@
+# Морска битка в терминала: `morskoy-boy play` (src/terminal.rs)
+
+term-usage =
+    Морска битка срещу компютъра, в терминала.
+    Стартиране: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+      --lang    езикът (по подразбиране — от LANG)
+      --level   колко добре играе компютърът (по подразбиране normal)
+      --seed    едно и също число — една и съща игра (също MB_SEED)
+term-bad-option = Непознат параметър: { $option }. Помощ: morskoy-boy play --help
+term-bad-value = { $option } не приема «{ $value }». Помощ: morskoy-boy play --help
+term-missing-value = След { $option } трябва стойност. Помощ: morskoy-boy play --help
+term-level-easy = лесно
+term-level-normal = нормално
+term-level-hard = трудно
+term-title = Морска битка срещу компютъра, ниво: { $level }.
+term-seed = Зърно: { $seed } (същата игра отново: --seed { $seed }).
+term-layout-prompt = Enter — тази подредба, r — друга случайна, p — подредбата на Перелман, q — изход:
+term-layout-unknown = Натиснете Enter или въведете r, p или q.
+term-own-field = Вашият флот
+term-enemy-field = Водите на компютъра
+term-legend = O кораб, X попадение, # потопен, • пропуск или празно, · още неизвестно
+term-afloat = { $ships ->
+        [one] на вода е { $ships } кораб
+       *[other] на вода са { $ships } кораба
+    }
+term-first-you = Жребият: вие стреляте първи.
+term-first-ai = Жребият: компютърът стреля първи.
+term-prompt = Вашият изстрел (клетка, например { $example }; q — изход):
+term-you-shot = Вие: { $cell } — { $result }
+term-ai-shot = Компютърът: { $cell } — { $result }
+term-bad-cell = „{ $input }“ не е клетка: въведете буква на колона и номер на ред, от { $first } до { $last }.
+term-unknown-column = На това поле няма колона „{ $column }“: колоните са от { $first } до { $last }.
+term-row-off-field = На това поле няма ред { $row }: редовете са от 1 до { $rows }.
+term-already-shot = По клетка { $cell } вече е стреляно или тя със сигурност е празна: изберете друга.
+term-refused = Ходът не е приет: { $reason }
+term-won = Вие победихте!
+term-lost = Компютърът победи.
+term-shots = Вие изстреляхте { $you ->
+        [one] { $you } изстрел
+       *[other] { $you } изстрела
+    }, компютърът — { $ai ->
+        [one] { $ai } изстрел
+       *[other] { $ai } изстрела
+    }.
+term-quit = Играта е прекъсната. Заповядайте пак: morskoy-boy play

@@ -1,0 +1,45 @@
+# Sea Battle in the terminal: `morskoy-boy play` (src/terminal.rs)
+
+term-usage =
+    Sea Battle against the computer, in the terminal.
+    Usage: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+      --lang    the language (default: from LANG)
+      --level   how well the computer plays (default: normal)
+      --seed    the same number gives the same game (also MB_SEED)
+term-bad-option = Unknown option: { $option }. Try: morskoy-boy play --help
+term-bad-value = { $option } does not take «{ $value }». Try: morskoy-boy play --help
+term-missing-value = { $option } needs a value. Try: morskoy-boy play --help
+term-level-easy = easy
+term-level-normal = normal
+term-level-hard = hard
+term-title = Sea Battle against the computer, level: { $level }.
+term-seed = Seed: { $seed } (play the same game again with --seed { $seed }).
+term-layout-prompt = Enter — take this layout, r — another random one, p — Perelman's layout, q — quit:
+term-layout-unknown = Press Enter, or type r, p or q.
+term-own-field = Your fleet
+term-enemy-field = The computer's waters
+term-legend = O ship, X hit, # sunk, • miss or empty, · not known yet
+term-afloat = { $ships ->
+        [one] { $ships } ship afloat
+       *[other] { $ships } ships afloat
+    }
+term-first-you = The lot says: you shoot first.
+term-first-ai = The lot says: the computer shoots first.
+term-prompt = Your shot (a cell such as { $example }; q — quit):
+term-you-shot = You: { $cell } — { $result }
+term-ai-shot = Computer: { $cell } — { $result }
+term-bad-cell = «{ $input }» is not a cell: type a column letter and a row number, from { $first } to { $last }.
+term-unknown-column = There is no column «{ $column }» on this field: the columns are { $first } to { $last }.
+term-row-off-field = There is no row { $row } on this field: the rows are 1 to { $rows }.
+term-already-shot = { $cell } is already shot at or known to be empty: choose another cell.
+term-refused = The move was not taken: { $reason }
+term-won = You won!
+term-lost = The computer won.
+term-shots = You fired { $you ->
+        [one] { $you } shot
+       *[other] { $you } shots
+    }, the computer { $ai ->
+        [one] { $ai } shot
+       *[other] { $ai } shots
+    }.
+term-quit = Game abandoned. Come back any time: morskoy-boy play

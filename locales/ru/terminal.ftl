@@ -1,0 +1,48 @@
+# Морской бой в терминале: `morskoy-boy play` (src/terminal.rs)
+
+term-usage =
+    Морской бой против компьютера, в терминале.
+    Запуск: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+      --lang    язык (по умолчанию — из LANG)
+      --level   насколько хорошо играет компьютер (по умолчанию normal)
+      --seed    одно и то же число — одна и та же игра (также MB_SEED)
+term-bad-option = Неизвестный параметр: { $option }. Справка: morskoy-boy play --help
+term-bad-value = { $option } не принимает «{ $value }». Справка: morskoy-boy play --help
+term-missing-value = После { $option } нужно значение. Справка: morskoy-boy play --help
+term-level-easy = лёгкий
+term-level-normal = обычный
+term-level-hard = трудный
+term-title = Морской бой против компьютера, уровень: { $level }.
+term-seed = Зерно: { $seed } (ту же игру можно сыграть ещё раз с --seed { $seed }).
+term-layout-prompt = Enter — взять эту расстановку, r — другая случайная, p — расстановка Перельмана, q — выйти:
+term-layout-unknown = Нажмите Enter или введите r, p или q.
+term-own-field = Ваш флот
+term-enemy-field = Воды компьютера
+term-legend = O корабль, X ранен, # убит, • мимо или пусто, · ещё неизвестно
+term-afloat = { $ships ->
+        [one] на плаву { $ships } корабль
+        [few] на плаву { $ships } корабля
+       *[many] на плаву { $ships } кораблей
+    }
+term-first-you = Жребий: вы стреляете первым.
+term-first-ai = Жребий: компьютер стреляет первым.
+term-prompt = Ваш выстрел (клетка, например { $example }; q — выйти):
+term-you-shot = Вы: { $cell } — { $result }
+term-ai-shot = Компьютер: { $cell } — { $result }
+term-bad-cell = «{ $input }» — не клетка: введите букву столбца и номер строки, от { $first } до { $last }.
+term-unknown-column = На этом поле нет столбца «{ $column }»: столбцы от { $first } до { $last }.
+term-row-off-field = На этом поле нет строки { $row }: строки от 1 до { $rows }.
+term-already-shot = По клетке { $cell } уже стреляли, или она заведомо пуста: выберите другую.
+term-refused = Ход не принят: { $reason }
+term-won = Вы победили!
+term-lost = Победил компьютер.
+term-shots = Вы сделали { $you ->
+        [one] { $you } выстрел
+        [few] { $you } выстрела
+       *[many] { $you } выстрелов
+    }, компьютер — { $ai ->
+        [one] { $ai } выстрел
+        [few] { $ai } выстрела
+       *[many] { $ai } выстрелов
+    }.
+term-quit = Игра прервана. Возвращайтесь: morskoy-boy play

@@ -1,0 +1,271 @@
+//! The offline try-out, `morskoy-boy play`: the real binary plays a whole scripted game on
+//! piped stdin, with no token and no Redis.
+
+use engine::ai::Level;
+use morskoy_boy::i18n::ta;
+use morskoy_boy::lang::Lang;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `morskoy-boy play <args>` with `script` on stdin and without a token or Redis.
+fn play(args: &[&str], script: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"))
+        .arg("play")
+        .args(args)
+        .env_remove("TELOXIDE_TOKEN")
+        .env_remove("MB_SEED")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C.UTF-8")
+        .env("REDIS_URL", "redis://127.0.0.1:1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let script = script.to_owned();
+    // The game may end before it has read every line: a closed pipe is no failure here.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(script.as_bytes());
+    });
+    let out = child.wait_with_output().expect("the binary runs");
+    writer.join().unwrap();
+    out
+}
+
+/// Every cell of the classic field, row by row, in the given column letters.
+fn every_cell(columns: &[&str]) -> Vec<String> {
+    (1..=10)
+        .flat_map(|row| columns.iter().map(move |c| format!("{c}{row}")))
+        .collect()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_scripted_game_in_english_reaches_its_end_and_refuses_bad_input() {
+    // Enter takes the layout; a malformed line, a repeated cell and a cell off the field are
+    // refused; then every cell (lower and upper case) until someone wins.
+    let mut lines = vec![
+        String::new(),
+        "hello".to_owned(),
+        "a1".to_owned(),
+        "A1".to_owned(),
+        "k5".to_owned(),
+        "b11".to_owned(),
+    ];
+    lines.extend(every_cell(&[
+        "a", "B", "c", "D", "e", "F", "g", "H", "i", "J",
+    ]));
+    let script = lines.join("\n") + "\n";
+    let out = play(&["--lang", "en", "--level", "easy", "--seed", "7"], &script);
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "exit {:?}\n{stderr}", out.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(stdout.contains("Your fleet"), "{stdout}");
+    assert!(
+        stdout.contains("«hello» is not a cell"),
+        "no refusal of the malformed line:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("A1 is already shot at"),
+        "no refusal of the repeated cell:\n{stdout}"
+    );
+    assert!(stdout.contains("There is no column «k»"), "{stdout}");
+    assert!(stdout.contains("There is no row 11"), "{stdout}");
+    assert!(stdout.contains("You: A1 — "), "{stdout}");
+    assert!(
+        stdout.contains("Computer: "),
+        "the AI never shot:\n{stdout}"
+    );
+    assert!(
+        stdout.contains("You won!") || stdout.contains("The computer won."),
+        "no winner:\n{stdout}"
+    );
+    assert!(stdout.contains("You fired "), "no shot counts:\n{stdout}");
+    assert!(!stdout.contains("Game abandoned"), "{stdout}");
+
+    // The same seed and script play the same game.
+    let again = play(&["--lang", "en", "--level", "easy", "--seed", "7"], &script);
+    assert_eq!(text(&again.stdout), stdout);
+}
+
+#[test]
+fn a_scripted_game_in_russian_speaks_russian() {
+    let mut lines = vec![
+        String::new(),
+        "ы".to_owned(),
+        "в6".to_owned(),
+        "В6".to_owned(),
+    ];
+    lines.extend(every_cell(&[
+        "а", "б", "в", "г", "д", "е", "ж", "з", "и", "к",
+    ]));
+    let script = lines.join("\n") + "\n";
+    let out = play(&["--lang", "ru", "--level", "easy", "--seed", "7"], &script);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for words in [
+        "Ваш флот",
+        "Воды компьютера",
+        "а б в г д е ж з и к",
+        "«ы» — не клетка",
+        "По клетке в6 уже стреляли",
+        "Вы: в6 — ",
+        "Компьютер: ",
+        "Вы сделали ",
+    ] {
+        assert!(stdout.contains(words), "no {words:?}:\n{stdout}");
+    }
+    assert!(stdout.contains("мимо") || stdout.contains("ранил") || stdout.contains("убил"));
+    assert!(stdout.contains("Вы победили!") || stdout.contains("Победил компьютер."));
+}
+
+#[test]
+fn quitting_and_the_end_of_input_stop_cleanly() {
+    for script in ["r\np\nq\n", "\nq\n", "", "\n"] {
+        let out = play(&["--lang", "bg", "--seed", "1"], script);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{script:?}: {}", text(&out.stderr));
+        assert!(
+            stdout.contains("Играта е прекъсната"),
+            "{script:?}:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_command_line_is_refused_in_words() {
+    let out = play(&["--lang", "en", "--level", "impossible"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--level does not take «impossible»"));
+    let help = play(&["--help", "--lang", "ru"], "");
+    assert!(help.status.success());
+    assert!(text(&help.stdout).contains("Морской бой против компьютера"));
+}
+
+/// Message ids of `locales/<lang>/terminal.ftl`, each with the variables its text uses.
+fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}/terminal.ftl"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') {
+            if let Some((id, _)) = line.split_once(" =") {
+                current = Some(id.trim().to_owned());
+                out.entry(id.trim().to_owned()).or_default();
+            }
+        }
+        if let Some(id) = &current {
+            let vars = out.get_mut(id).unwrap();
+            for part in line.split("{ $").skip(1) {
+                let name: String = part
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                vars.insert(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_terminal_locales_agree_and_hold_every_key_the_terminal_uses() {
+    let en = messages("en");
+    assert!(en.keys().all(|k| k.starts_with("term-")), "{en:?}");
+    for lang in ["ru", "bg"] {
+        assert_eq!(
+            messages(lang),
+            en,
+            "{lang}: other keys or variables than en"
+        );
+    }
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/terminal.rs"))
+            .unwrap();
+    let code = source.split("#[cfg(test)]").next().unwrap();
+    let mut used: BTreeSet<String> = code
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("term-") && !s.contains('{'))
+        .map(str::to_owned)
+        .collect();
+    for level in Level::ALL {
+        used.insert(format!("term-level-{level}"));
+    }
+    assert!(used.len() > 20, "{used:?}");
+    for key in &used {
+        assert!(
+            en.contains_key(key),
+            "the terminal uses {key}, which no locale has"
+        );
+    }
+    let unused: Vec<_> = en.keys().filter(|k| !used.contains(*k)).collect();
+    assert!(unused.is_empty(), "keys nothing uses: {unused:?}");
+}
+
+#[test]
+fn shot_counts_take_russian_and_bulgarian_plural_forms() {
+    let shots = |lang, n: i64| {
+        ta(
+            lang,
+            "term-shots",
+            &[("you", n.into()), ("ai", 1i64.into())],
+        )
+    };
+    for (n, word) in [
+        (1, "выстрел,"),
+        (2, "выстрела,"),
+        (5, "выстрелов,"),
+        (11, "выстрелов,"),
+        (21, "выстрел,"),
+        (34, "выстрела,"),
+    ] {
+        let text = shots(Lang::Ru, n);
+        assert!(text.contains(&format!(" {n} {word}")), "{n}: {text}");
+        assert!(text.ends_with("компьютер — 1 выстрел."), "{text}");
+    }
+    for (n, word) in [(1, "изстрел,"), (2, "изстрела,"), (21, "изстрела,")] {
+        let text = shots(Lang::Bg, n);
+        assert!(text.contains(&format!(" {n} {word}")), "{n}: {text}");
+    }
+    let afloat = |n: i64| ta(Lang::Ru, "term-afloat", &[("ships", n.into())]);
+    assert_eq!(afloat(1), "на плаву 1 корабль");
+    assert_eq!(afloat(3), "на плаву 3 корабля");
+    assert_eq!(afloat(7), "на плаву 7 кораблей");
+    assert_eq!(
+        ta(Lang::En, "term-afloat", &[("ships", 1i64.into())]),
+        "1 ship afloat"
+    );
+}
+
+#[test]
+fn locale_names_and_the_russian_keyboard_layout_are_understood() {
+    // LANG picks the language when no --lang is given.
+    let out = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"))
+        .args(["play", "--help"])
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "bg_BG.UTF-8")
+        .output()
+        .unwrap();
+    assert!(text(&out.stdout).contains("Морска битка срещу компютъра"));
+    // «к» and «й» are r and q on the Russian layout.
+    let out = play(&["--lang", "ru", "--seed", "2"], "к\nй\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success());
+    assert_eq!(stdout.matches("Ваш флот").count(), 2, "{stdout}");
+    assert!(stdout.contains("Игра прервана"), "{stdout}");
+}
