@@ -4,18 +4,28 @@
 //! - [`Level::Normal`]: hunt and target — finish a wounded ship along its line; otherwise
 //!   shoot a parity pattern sized to the smallest ship afloat, never next to a hit or a sunk
 //!   ship where the touching rule forbids another ship.
-//! - [`Level::Hard`]: sample whole-fleet layouts consistent with everything seen, and shoot
-//!   the cell most often covered.
+//! - [`Level::Hard`]: sample whole-fleet layouts consistent with everything seen (a mixture of
+//!   uniform and Perelman-packed layouts, `sampler.rs` and `mixture.rs`), and shoot the cell
+//!   most often covered by a ship, shunning likely mines.
+//!
+//! Every ruleset of RULES.md §3 is played: [`choose_shot`] (and [`choose_shot_within`], with a
+//! bound on thinking) picks the field and the cell, [`choose_salvo`] the cells of a salvo,
+//! [`choose_give_up`] the own cell to give up after a mine, and [`hard_fleet`] places the
+//! hard level's own fleet.
 
 use crate::coord::Coord;
 use crate::event::SeatId;
-use crate::ruleset::Touching;
+use crate::hunt::{easy, excluded, normal, open, wounded};
+use crate::sampler::{heat, SAMPLES};
 use crate::view::{FieldView, Mark, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::time::Instant;
+
+pub use crate::ai_fleet::hard_fleet;
 
 /// How well the bot plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -55,163 +65,275 @@ impl FromStr for Level {
     }
 }
 
-/// Whether a cell may still hold an unseen ship cell.
-pub(crate) fn open(mark: Mark) -> bool {
-    matches!(mark, Mark::Unknown)
+/// How long the hard level may think about one decision: at most `samples` layouts, and (if
+/// set) no more once `deadline` has passed. A deadline makes the choice depend on the machine's
+/// speed; without one the choice depends only on the view and the random source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Layouts to sample at most.
+    pub samples: usize,
+    /// When to stop sampling, if ever.
+    pub deadline: Option<Instant>,
 }
 
-/// Hits of ships still afloat on this field.
-pub(crate) fn wounded(field: &FieldView) -> Vec<Coord> {
-    field
-        .size
-        .cells()
-        .filter(|&c| field.mark(c) == Mark::Hit)
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            samples: SAMPLES,
+            deadline: None,
+        }
+    }
+}
+
+impl Budget {
+    /// The default number of layouts, and no more after `deadline`.
+    pub fn until(deadline: Instant) -> Budget {
+        Budget {
+            deadline: Some(deadline),
+            ..Budget::default()
+        }
+    }
+}
+
+/// The fields `seat` may shoot at, as its view shows them.
+fn targets(view: &View, seat: SeatId) -> Vec<&FieldView> {
+    view.fields
+        .iter()
+        .filter(|f| f.seat != seat && f.afloat && !f.full && f.marks.iter().any(|&m| open(m)))
         .collect()
 }
 
-/// Cells that cannot hold a ship by the touching rule: next to a sunk ship, and (no touching)
-/// diagonal to a hit.
-pub(crate) fn excluded(field: &FieldView, touching: Touching) -> Vec<bool> {
-    let size = field.size;
-    let mut out = vec![false; size.area()];
-    for c in size.cells() {
-        match (field.mark(c), touching) {
-            (Mark::Sunk, Touching::None) => c.around(size).for_each(|n| out[size.index(n)] = true),
-            (Mark::Sunk, Touching::Corners) => {
-                c.sides(size).for_each(|n| out[size.index(n)] = true)
-            }
-            (Mark::Hit, Touching::None) => c.corners(size).for_each(|n| out[size.index(n)] = true),
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The sizes of the ships still afloat on a field, from the fleet and the sunk kinds.
-pub(crate) fn afloat_sizes(view: &View, field: &FieldView) -> Vec<u8> {
-    let mut sizes: Vec<u8> = view.ruleset.fleet().iter().map(|k| k.size()).collect();
-    for k in &field.sunk {
-        if let Some(i) = sizes.iter().position(|&s| s == k.size()) {
-            sizes.remove(i);
-        }
-    }
-    sizes
-}
-
-fn easy(field: &FieldView, rng: &mut impl Rng) -> Option<Coord> {
-    let cells: Vec<Coord> = field
+/// The cells `field` may still be shot at, and which of them the rules leave possible.
+fn candidates(view: &View, field: &FieldView) -> (Vec<Coord>, Vec<Coord>) {
+    let bad = excluded(view, field);
+    let all: Vec<Coord> = field
         .size
         .cells()
         .filter(|&c| open(field.mark(c)))
         .collect();
-    cells.choose(rng).copied()
+    let good = all
+        .iter()
+        .copied()
+        .filter(|&c| !bad[field.size.index(c)])
+        .collect();
+    (all, good)
 }
 
-fn normal(view: &View, field: &FieldView, rng: &mut impl Rng) -> Option<Coord> {
-    let size = field.size;
-    let touching = view.ruleset.touching();
-    let bad = excluded(field, touching);
-    let candidate = |c: Coord| open(field.mark(c)) && !bad[size.index(c)];
-    let hits = wounded(field);
-    if !hits.is_empty() {
-        // Target: extend a line of hits at its ends; a lone hit, at its sides.
-        let mut options: Vec<Coord> = Vec::new();
-        for &h in &hits {
-            for (dx, dy) in [(1i8, 0i8), (-1, 0), (0, 1), (0, -1)] {
-                let aligned = h
-                    .offset(-dx, -dy, size)
-                    .is_some_and(|p| field.mark(p) == Mark::Hit);
-                let mut c = h;
-                while let Some(n) = c.offset(dx, dy, size) {
-                    if field.mark(n) == Mark::Hit {
-                        c = n;
-                        continue;
-                    }
-                    if candidate(n) {
-                        // Ends of a line count twice: they are likelier.
-                        options.push(n);
-                        if aligned {
-                            options.push(n);
-                        }
-                    }
-                    break;
+/// The share of `field`'s open cells still holding ship cells: where shots pay best.
+fn density(view: &View, field: &FieldView) -> f64 {
+    let left: u32 = crate::hunt::afloat_sizes(view, field)
+        .iter()
+        .map(|&n| u32::from(n))
+        .sum();
+    let hits = wounded(field).len() as u32;
+    let open_cells = field.marks.iter().filter(|&&m| open(m)).count().max(1);
+    f64::from(left.saturating_sub(hits)) / open_cells as f64
+}
+
+/// Cells of `field` ranked for the hard level, best first, with their scores; `None` if no
+/// layout could be sampled.
+fn ranked(view: &View, field: &FieldView, budget: &Budget, rng: &mut impl Rng) -> Option<Ranks> {
+    let h = heat(view, field, budget, rng)?;
+    let (all, good) = candidates(view, field);
+    let pool = if good.is_empty() { all } else { good };
+    let n = f64::from(h.samples);
+    let mut scored: Vec<(f64, u32, Coord)> = pool
+        .into_iter()
+        .map(|c| {
+            let i = field.size.index(c);
+            let score = (f64::from(h.ship[i]) - 0.5 * f64::from(h.mine[i])) / n;
+            (score, rng.gen::<u32>(), c)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)));
+    Some(scored.into_iter().map(|(s, _, c)| (s, c)).collect())
+}
+
+/// Cells ranked best first, with their scores.
+type Ranks = Vec<(f64, Coord)>;
+
+/// The field to shoot at and, for the hard level, its ranked cells.
+fn aim<'a>(
+    view: &'a View,
+    seat: SeatId,
+    level: Level,
+    budget: &Budget,
+    rng: &mut impl Rng,
+) -> Option<(&'a FieldView, Option<Ranks>)> {
+    let targets = targets(view, seat);
+    // Finish a wounded ship first, wherever it is.
+    if let Some(f) = targets.iter().find(|f| !wounded(f).is_empty()) {
+        let ranks = (level == Level::Hard)
+            .then(|| ranked(view, f, budget, rng))
+            .flatten();
+        return Some((f, ranks));
+    }
+    match level {
+        Level::Easy => targets.choose(rng).map(|&f| (f, None)),
+        Level::Normal => targets
+            .iter()
+            .max_by(|a, b| density(view, a).total_cmp(&density(view, b)))
+            .map(|&f| (f, None)),
+        Level::Hard => {
+            let mut best: Option<(&FieldView, Option<Ranks>)> = None;
+            for &f in &targets {
+                let ranks = ranked(view, f, budget, rng);
+                let top = ranks.as_ref().and_then(|r| r.first()).map_or(-1.0, |r| r.0);
+                let best_top = best.as_ref().map_or(-2.0, |b| {
+                    b.1.as_ref().and_then(|r| r.first()).map_or(-1.0, |r| r.0)
+                });
+                if top > best_top {
+                    best = Some((f, ranks));
                 }
             }
-        }
-        if let Some(&c) = options.choose(rng) {
-            return Some(c);
+            best
         }
     }
-    // Hunt: the parity of the smallest ship afloat, among cells where the largest ship afloat
-    // still fits (a line of open cells through it).
-    let sizes = afloat_sizes(view, field);
-    let smallest = usize::from(sizes.iter().copied().min().unwrap_or(1).max(1));
-    let mut best: Vec<(u32, Coord)> = Vec::new();
-    for c in size.cells().filter(|&c| candidate(c)) {
-        if smallest > 1 && (usize::from(c.x) + usize::from(c.y)) % smallest != 0 {
-            continue;
-        }
-        let largest = sizes.iter().copied().max().unwrap_or(1);
-        let fits = u32::from(line_placements(field, &bad, c, largest) > 0);
-        best.push((fits, c));
-    }
-    if best.is_empty() {
-        return easy(field, rng);
-    }
-    let top = best.iter().map(|b| b.0).max().unwrap_or(0);
-    let pick: Vec<Coord> = best.iter().filter(|b| b.0 == top).map(|b| b.1).collect();
-    pick.choose(rng).copied()
 }
 
-/// How many straight placements of a ship of `n` cells over open cells cover `c`.
-fn line_placements(field: &FieldView, bad: &[bool], c: Coord, n: u8) -> u32 {
-    let size = field.size;
-    let ok = |p: Coord| open(field.mark(p)) && !bad[size.index(p)];
-    let mut count = 0;
-    for (dx, dy) in [(1i8, 0i8), (0, 1)] {
-        for start in 0..n {
-            let first = c.offset(-dx * start as i8, -dy * start as i8, size);
-            let Some(first) = first else { continue };
-            let cells: Option<Vec<Coord>> = (0..n)
-                .map(|k| first.offset(dx * k as i8, dy * k as i8, size))
-                .collect();
-            if cells.is_some_and(|cells| cells.iter().all(|&p| ok(p))) {
-                count += 1;
-            }
-            if n == 1 {
-                break;
-            }
-        }
-        if n == 1 {
-            break;
-        }
-    }
-    count
-}
-
-/// The cell to shoot and the field to shoot at, for `seat` seeing `view`.
+/// The cell to shoot and the field to shoot at, for `seat` seeing `view`; the hard level
+/// samples [`Budget::default`] layouts.
 pub fn choose_shot(
     view: &View,
     seat: SeatId,
     level: Level,
     rng: &mut impl Rng,
 ) -> Option<(SeatId, Coord)> {
-    let targets: Vec<&FieldView> = view
-        .fields
-        .iter()
-        .filter(|f| f.seat != seat && f.afloat && !f.full)
-        .collect();
-    // Finish a wounded ship first, wherever it is.
-    let field = targets
-        .iter()
-        .find(|f| !wounded(f).is_empty())
-        .or_else(|| targets.first())?;
-    let cell = match level {
-        Level::Easy => easy(field, rng),
-        Level::Normal => normal(view, field, rng),
-        Level::Hard => {
-            crate::sampler::most_likely(view, field, rng).or_else(|| normal(view, field, rng))
-        }
+    choose_shot_within(view, seat, level, rng, Budget::default())
+}
+
+/// As [`choose_shot`], with the hard level's thinking bounded by `budget` (e.g.
+/// [`Budget::until`] a deadline on big fields).
+pub fn choose_shot_within(
+    view: &View,
+    seat: SeatId,
+    level: Level,
+    rng: &mut impl Rng,
+    budget: Budget,
+) -> Option<(SeatId, Coord)> {
+    let (field, ranks) = aim(view, seat, level, &budget, rng)?;
+    let cell = match (level, ranks) {
+        (Level::Easy, _) => easy(field, rng),
+        (Level::Hard, Some(r)) if !r.is_empty() => Some(r[0].1),
+        _ => normal(view, field, rng),
     }?;
     Some((field.seat, cell))
+}
+
+/// The cells of a salvo (RULES.md §3.4) and the field it goes to: as many distinct cells as
+/// the ruleset's salvo, or every cell left if fewer; none of them already known. For a game
+/// without salvoes, one cell.
+pub fn choose_salvo(
+    view: &View,
+    seat: SeatId,
+    level: Level,
+    rng: &mut impl Rng,
+) -> Option<(SeatId, Vec<Coord>)> {
+    choose_salvo_within(view, seat, level, rng, Budget::default())
+}
+
+/// As [`choose_salvo`], with the hard level's thinking bounded by `budget`.
+pub fn choose_salvo_within(
+    view: &View,
+    seat: SeatId,
+    level: Level,
+    rng: &mut impl Rng,
+    budget: Budget,
+) -> Option<(SeatId, Vec<Coord>)> {
+    let n = usize::from(view.ruleset.salvo.unwrap_or(1));
+    let (field, ranks) = aim(view, seat, level, &budget, rng)?;
+    let (mut all, _) = candidates(view, field);
+    let want = n.min(all.len());
+    let mut cells: Vec<Coord> = match (level, ranks) {
+        (Level::Easy, _) => Vec::new(),
+        (Level::Hard, Some(r)) => r.into_iter().map(|(_, c)| c).take(want).collect(),
+        _ => {
+            // Normal: its choice again and again, each chosen cell marked as shot.
+            let mut f = field.clone();
+            let mut out = Vec::new();
+            while out.len() < want {
+                let Some(c) = normal(view, &f, rng) else {
+                    break;
+                };
+                let i = f.size.index(c);
+                f.marks[i] = Mark::Shot;
+                out.push(c);
+            }
+            out
+        }
+    };
+    all.shuffle(rng);
+    for c in all {
+        if cells.len() >= want {
+            break;
+        }
+        if !cells.contains(&c) {
+            cells.push(c);
+        }
+    }
+    Some((field.seat, cells))
+}
+
+/// After a mine (RULES.md §3.5): the cell of its own fleet `seat` gives up. A cell of a ship
+/// already hit, whose place the enemy knows, if one is left whole enough not to sink by it;
+/// else any cell of a wounded ship; else an end cell of the largest ship, which is the easiest
+/// to find anyway. `None` if the seat has no unhit ship cell.
+pub fn choose_give_up(view: &View, seat: SeatId, rng: &mut impl Rng) -> Option<Coord> {
+    let field = view.fields.iter().find(|f| f.seat == seat)?;
+    let size = field.size;
+    let ship = |c: Coord| matches!(field.mark(c), Mark::Ship | Mark::Hit | Mark::Sunk);
+    // Ships as groups of side-connected ship cells.
+    let mut group = vec![usize::MAX; size.area()];
+    let mut groups: Vec<Vec<Coord>> = Vec::new();
+    for c in size.cells().filter(|&c| ship(c)) {
+        if group[size.index(c)] != usize::MAX {
+            continue;
+        }
+        let mut cells = vec![c];
+        group[size.index(c)] = groups.len();
+        let mut k = 0;
+        while k < cells.len() {
+            for n in cells[k].sides(size) {
+                if ship(n) && group[size.index(n)] == usize::MAX {
+                    group[size.index(n)] = groups.len();
+                    cells.push(n);
+                }
+            }
+            k += 1;
+        }
+        groups.push(cells);
+    }
+    let whole = |g: &Vec<Coord>| g.iter().filter(|&&c| field.mark(c) == Mark::Ship).count();
+    let hit = |g: &Vec<Coord>| g.iter().any(|&c| field.mark(c) == Mark::Hit);
+    let pick = |g: &Vec<Coord>, rng: &mut dyn rand::RngCore| {
+        let cells: Vec<Coord> = g
+            .iter()
+            .copied()
+            .filter(|&c| field.mark(c) == Mark::Ship)
+            .collect();
+        // An end: the whole cell with the fewest whole neighbours.
+        let ends = |c: &Coord| {
+            c.sides(size)
+                .filter(|&n| field.mark(n) == Mark::Ship)
+                .count()
+        };
+        let least = cells.iter().map(ends).min()?;
+        let ends: Vec<Coord> = cells.iter().copied().filter(|c| ends(c) == least).collect();
+        ends.choose(rng).copied()
+    };
+    let wounded: Vec<&Vec<Coord>> = groups.iter().filter(|g| hit(g) && whole(g) > 0).collect();
+    if let Some(g) = wounded
+        .iter()
+        .filter(|g| whole(g) > 1)
+        .max_by_key(|g| whole(g))
+    {
+        return pick(g, rng);
+    }
+    if let Some(g) = wounded.first() {
+        return pick(g, rng);
+    }
+    let largest = groups.iter().filter(|g| whole(g) > 0).map(whole).max()?;
+    let biggest: Vec<&Vec<Coord>> = groups.iter().filter(|g| whole(g) == largest).collect();
+    let g = biggest.choose(rng)?;
+    pick(g, rng)
 }

@@ -49,8 +49,10 @@
 //! ```
 
 pub mod ai;
+mod ai_fleet;
 mod alphabet;
 mod battle;
+mod bits;
 mod cellset;
 pub mod commit;
 mod coord;
@@ -59,12 +61,15 @@ mod event;
 mod fleet;
 mod game;
 mod generate;
+mod hunt;
 mod kind;
+mod mixture;
 mod notation;
 mod players;
 mod ruleset;
 mod sampler;
 pub mod shape;
+mod tables;
 mod terrain;
 mod validate;
 mod view;

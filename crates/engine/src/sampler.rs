@@ -1,148 +1,360 @@
-//! The hard AI's posterior: whole-fleet layouts of the ships still afloat, sampled at random
-//! among those consistent with everything seen (misses, halos, hits, sunk ships and the
-//! touching rule), and the cell most of them cover.
+//! The hard AI's posterior: whole-fleet layouts of the items still afloat (and the mines not yet
+//! found), sampled among those consistent with everything the view shows — misses, halos,
+//! hits, sunk ships, the touching, shape and terrain rules — and how often each cell is covered.
+//!
+//! A layout is built on bit boards ([`Bits`]) from precomputed placement tables: first an item
+//! through every hit (never wholly on hits, which would have sunk it), then the rest largest
+//! first, each uniformly among the placements still free, as [`random_fleet`] places them.
+//! In land-sea-air a border is drawn for each layout (the enemy's is secret) and units stand on
+//! their terrain; sunk units must agree with it. A share of the samples may come from the
+//! Perelman model instead (`mixture.rs`).
+//!
+//! [`random_fleet`]: crate::random_fleet
 
-use crate::ai::{afloat_sizes, excluded, open, wounded};
-use crate::coord::Coord;
-use crate::fleet;
+use crate::ai::Budget;
+use crate::bits::{words_for, Bits};
+use crate::coord::Size;
+use crate::hunt::{afloat_kinds, excluded};
+use crate::kind::{Force, Kind};
+use crate::tables::{table, Table};
+use crate::terrain::Border;
 use crate::view::{FieldView, Mark, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use std::rc::Rc;
 
-/// Layouts sampled for one decision.
-pub const SAMPLES: usize = 300;
+/// Layouts sampled for one decision by default.
+pub const SAMPLES: usize = 400;
 /// Attempts to build one consistent layout before giving it up.
 const ATTEMPTS: usize = 40;
+/// Border draws per attempt until sunk units agree with it (land-sea-air).
+const BORDER_DRAWS: usize = 20;
 
-/// The open cell covered by the most sampled layouts, if any layout could be sampled.
-pub fn most_likely(view: &View, field: &FieldView, rng: &mut impl Rng) -> Option<Coord> {
-    let size = field.size;
-    let touching = view.ruleset.touching();
-    let bad = excluded(field, touching);
-    let hits = wounded(field);
-    let mut sizes = afloat_sizes(view, field);
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
-    // Cells no afloat ship may cover: known empty, sunk, or ruled out by the touching rule.
-    let blocked: Vec<bool> = size
-        .cells()
-        .map(|c| {
-            let m = field.mark(c);
-            !(open(m) || m == Mark::Hit) || bad[size.index(c)]
-        })
-        .collect();
-    let mut counts = vec![0u32; size.area()];
-    let mut found = 0;
-    for _ in 0..SAMPLES {
-        if let Some(cells) = sample(field, &blocked, &hits, &sizes, touching, rng) {
-            found += 1;
-            for c in cells {
-                counts[size.index(c)] += 1;
-            }
-        }
-    }
-    if found == 0 {
-        return None;
-    }
-    size.cells()
-        .filter(|&c| open(field.mark(c)) && !bad[size.index(c)])
-        .max_by_key(|&c| (counts[size.index(c)], rng.gen::<u16>()))
+/// How often each cell was covered by a ship and by a mine, over `samples` layouts.
+pub(crate) struct Heat {
+    /// Ship cover counts, by cell index.
+    pub ship: Vec<u32>,
+    /// Mine cover counts, by cell index.
+    pub mine: Vec<u32>,
+    /// Layouts sampled.
+    pub samples: u32,
 }
 
-/// One layout: ships through the hits first, then the rest anywhere allowed.
-fn sample(
-    field: &FieldView,
-    blocked: &[bool],
-    hits: &[Coord],
-    sizes: &[u8],
-    touching: crate::ruleset::Touching,
-    rng: &mut impl Rng,
-) -> Option<Vec<Coord>> {
+/// What the land-sea border is known to be.
+pub(crate) enum Terrain<const W: usize> {
+    /// No land: every cell is sea.
+    Sea,
+    /// The border is shown: these cells are land.
+    Known(Bits<W>),
+    /// A secret border, drawn for each layout.
+    Unknown,
+}
+
+/// One field's sampling problem.
+pub(crate) struct Problem<const W: usize> {
+    pub size: Size,
+    /// Items afloat, largest first: placements, force and size.
+    pub items: Vec<(Rc<Table<W>>, Force, u8)>,
+    /// Single cells, for mines.
+    pub single: Rc<Table<W>>,
+    /// Mines not yet found.
+    pub mines: usize,
+    /// Cells an unseen item may cover.
+    pub free: Bits<W>,
+    /// Hits on items afloat.
+    pub hits: Bits<W>,
+    /// Cells known to hold no ship: misses, halos, mines.
+    pub empty: Bits<W>,
+    /// Cells of sunk items.
+    pub sunk: Bits<W>,
+    pub terrain: Terrain<W>,
+    /// Groups of sunk cells and the forces their kind may have (land-sea-air).
+    pub sunk_groups: Vec<(Bits<W>, Vec<Force>)>,
+}
+
+/// Whether an item of `force` may stand on `cells` given the land cells.
+#[inline]
+pub(crate) fn fits<const W: usize>(cells: &Bits<W>, force: Force, land: Option<&Bits<W>>) -> bool {
+    match (force, land) {
+        (Force::Air, _) | (Force::Sea, None) => true,
+        (Force::Land, None) => false,
+        (Force::Sea, Some(l)) => !cells.intersects(l),
+        (Force::Land, Some(l)) => cells.subset_of(l),
+    }
+}
+
+fn land_of<const W: usize>(border: &Border, size: Size) -> Bits<W> {
+    let mut land = Bits::EMPTY;
+    for (i, c) in size.cells().enumerate() {
+        if border.is_land(c) {
+            land.set(i);
+        }
+    }
+    land
+}
+
+/// Connected groups of sunk cells and the forces of the sunk kinds of their size.
+fn sunk_groups<const W: usize>(field: &FieldView, sunk: &Bits<W>) -> Vec<(Bits<W>, Vec<Force>)> {
     let size = field.size;
-    'attempt: for _ in 0..ATTEMPTS {
-        let mut taken = blocked.to_vec();
-        let mut covered: Vec<Coord> = Vec::new();
-        let mut left: Vec<u8> = sizes.to_vec();
-        // Cover every hit with some ship through it.
-        for &h in hits {
-            if covered.contains(&h) {
-                continue;
+    let mut seen = Bits::<W>::EMPTY;
+    let mut out = Vec::new();
+    for start in sunk.ones() {
+        if seen.get(start) {
+            continue;
+        }
+        let mut group = Bits::<W>::EMPTY;
+        let mut stack = vec![start];
+        seen.set(start);
+        while let Some(i) = stack.pop() {
+            group.set(i);
+            for n in size.coord(i).sides(size) {
+                let j = size.index(n);
+                if sunk.get(j) && !seen.get(j) {
+                    seen.set(j);
+                    stack.push(j);
+                }
             }
-            let mut options: Vec<(usize, Vec<Coord>)> = Vec::new();
-            for (i, &n) in left.iter().enumerate() {
-                for cells in lines_through(h, n, size) {
-                    if cells.iter().all(|&c| {
-                        !taken[size.index(c)]
-                            || (field.mark(c) == Mark::Hit && !covered.contains(&c))
-                    }) {
-                        options.push((i, cells));
+        }
+        let n = group.count() as u8;
+        let mut forces: Vec<Force> = field
+            .sunk
+            .iter()
+            .filter(|k| k.size() == n)
+            .map(|k| k.force())
+            .collect();
+        if forces.is_empty() {
+            forces.push(Force::Air);
+        }
+        out.push((group, forces));
+    }
+    out
+}
+
+impl<const W: usize> Problem<W> {
+    /// The problem of `field` as `view` shows it.
+    pub fn new(view: &View, field: &FieldView) -> Problem<W> {
+        let size = field.size;
+        let ruleset = &view.ruleset;
+        let (touching, shapes) = (ruleset.touching(), ruleset.shapes());
+        let bad = excluded(view, field);
+        let (mut free, mut hits, mut empty, mut sunk) =
+            (Bits::EMPTY, Bits::EMPTY, Bits::EMPTY, Bits::EMPTY);
+        let mut found_mines = 0;
+        for (i, &m) in field.marks.iter().enumerate() {
+            match m {
+                Mark::Unknown | Mark::Shot if !bad[i] => free.set(i),
+                Mark::Hit => {
+                    free.set(i);
+                    hits.set(i);
+                }
+                Mark::Miss | Mark::Halo => empty.set(i),
+                Mark::Mine => {
+                    empty.set(i);
+                    found_mines += 1;
+                }
+                Mark::Sunk => sunk.set(i),
+                _ => {}
+            }
+        }
+        let items = afloat_kinds(view, field)
+            .into_iter()
+            .map(|k: Kind| (table::<W>(size, touching, shapes, k), k.force(), k.size()))
+            .collect();
+        let terrain = match (&field.border, ruleset.has_terrain()) {
+            (Some(b), _) => Terrain::Known(land_of(b, size)),
+            (None, true) => Terrain::Unknown,
+            (None, false) => Terrain::Sea,
+        };
+        let sunk_groups = if matches!(terrain, Terrain::Unknown) {
+            sunk_groups(field, &sunk)
+        } else {
+            Vec::new()
+        };
+        Problem {
+            size,
+            items,
+            single: table::<W>(size, touching, shapes, Kind::Ship(1)),
+            mines: usize::from(ruleset.mines).saturating_sub(found_mines),
+            free,
+            hits,
+            empty,
+            sunk,
+            terrain,
+            sunk_groups,
+        }
+    }
+
+    /// A border for one layout: shown, or drawn until the sunk units agree with it.
+    fn land(&self, rng: &mut impl Rng) -> Option<Option<Bits<W>>> {
+        match &self.terrain {
+            Terrain::Sea => Some(None),
+            Terrain::Known(l) => Some(Some(*l)),
+            Terrain::Unknown => (0..BORDER_DRAWS).find_map(|_| {
+                let land = land_of(&Border::random(self.size.width, rng), self.size);
+                self.sunk_groups
+                    .iter()
+                    .all(|(g, forces)| forces.iter().any(|&f| fits(g, f, Some(&land))))
+                    .then_some(Some(land))
+            }),
+        }
+    }
+
+    /// One consistent layout: the ship cells and the mine cells.
+    pub fn sample(
+        &self,
+        rng: &mut impl Rng,
+        buf: &mut Vec<(u16, u32)>,
+    ) -> Option<(Bits<W>, Bits<W>)> {
+        for _ in 0..ATTEMPTS {
+            let Some(land) = self.land(rng) else { continue };
+            if let Some(layout) = self.fill(land.as_ref(), None, rng, buf) {
+                return Some(layout);
+            }
+        }
+        None
+    }
+
+    /// Completes a layout: `preset` ships (cells and zone) already stand and replace every
+    /// item larger than one cell; the other items cover the hits left, then go anywhere free.
+    pub fn fill(
+        &self,
+        land: Option<&Bits<W>>,
+        preset: Option<(&Bits<W>, &Bits<W>)>,
+        rng: &mut impl Rng,
+        buf: &mut Vec<(u16, u32)>,
+    ) -> Option<(Bits<W>, Bits<W>)> {
+        let (mut free, mut ships, mut used) = (self.free, Bits::EMPTY, 0u64);
+        let mut uncovered = self.hits;
+        if let Some((cells, zone)) = preset {
+            free = free.minus(zone);
+            ships = *cells;
+            uncovered = uncovered.minus(cells);
+            for (i, item) in self.items.iter().enumerate() {
+                if item.2 > 1 {
+                    used |= 1 << i;
+                }
+            }
+        }
+        // An item through every hit.
+        while let Some(h) = uncovered.lowest() {
+            buf.clear();
+            for (i, (t, force, _)) in self.items.iter().enumerate() {
+                if used >> i & 1 == 1 {
+                    continue;
+                }
+                for &k in &t.by_cell[h] {
+                    let p = &t.list[k as usize];
+                    if p.cells.subset_of(&free)
+                        && (p.zone & uncovered).subset_of(&p.cells)
+                        && !p.cells.subset_of(&self.hits)
+                        && fits(&p.cells, *force, land)
+                    {
+                        buf.push((i as u16, k));
                     }
                 }
             }
-            let Some((i, cells)) = options.choose(rng).cloned() else {
-                continue 'attempt;
-            };
-            left.remove(i);
-            place(&mut taken, &cells, touching, size);
-            covered.extend(cells);
+            let &(i, k) = buf.choose(rng)?;
+            let p = &self.items[usize::from(i)].0.list[k as usize];
+            used |= 1 << i;
+            free = free.minus(&p.zone);
+            ships = ships | p.cells;
+            uncovered = uncovered.minus(&p.cells);
         }
-        // The rest, largest first, anywhere free.
-        for &n in &left {
-            let free: Vec<Vec<Coord>> = size
-                .cells()
-                .flat_map(|c| straight(c, n, size))
-                .filter(|cells| cells.iter().all(|&c| !taken[size.index(c)]))
-                .collect();
-            let Some(cells) = free.choose(rng).cloned() else {
-                continue 'attempt;
-            };
-            place(&mut taken, &cells, touching, size);
-            covered.extend(cells);
-        }
-        return Some(covered);
-    }
-    None
-}
-
-fn place(
-    taken: &mut [bool],
-    cells: &[Coord],
-    touching: crate::ruleset::Touching,
-    size: crate::Size,
-) {
-    for &c in cells.iter().chain(&fleet::halo(cells, touching, size)) {
-        taken[size.index(c)] = true;
-    }
-}
-
-/// The horizontal and vertical lines of `n` cells starting at `c`.
-fn straight(c: Coord, n: u8, size: crate::Size) -> Vec<Vec<Coord>> {
-    let dirs: &[(i8, i8)] = if n == 1 { &[(1, 0)] } else { &[(1, 0), (0, 1)] };
-    dirs.iter()
-        .filter_map(|&(dx, dy)| {
-            (0..n)
-                .map(|k| c.offset(dx * k as i8, dy * k as i8, size))
-                .collect()
-        })
-        .collect()
-}
-
-/// Every line of `n` cells through `c`.
-fn lines_through(c: Coord, n: u8, size: crate::Size) -> Vec<Vec<Coord>> {
-    let mut out = Vec::new();
-    for (dx, dy) in [(1i8, 0i8), (0, 1)] {
-        for back in 0..n {
-            if let Some(start) = c.offset(-dx * back as i8, -dy * back as i8, size) {
-                if let Some(cells) = (0..n)
-                    .map(|k| start.offset(dx * k as i8, dy * k as i8, size))
-                    .collect::<Option<Vec<Coord>>>()
-                {
-                    out.push(cells);
-                }
+        // The rest anywhere free, largest first.
+        let mut open = free.minus(&self.hits);
+        for (i, (t, force, _)) in self.items.iter().enumerate() {
+            if used >> i & 1 == 1 {
+                continue;
             }
-            if n == 1 {
-                return out;
-            }
+            let k = pick(t, &open, *force, land, rng, buf)?;
+            let p = &t.list[k];
+            open = open.minus(&p.zone);
+            ships = ships | p.cells;
+        }
+        let mut mines = Bits::EMPTY;
+        for _ in 0..self.mines {
+            let k = pick(&self.single, &open, Force::Sea, land, rng, buf)?;
+            let p = &self.single.list[k];
+            open = open.minus(&p.zone);
+            mines = mines | p.cells;
+        }
+        Some((ships, mines))
+    }
+}
+
+/// A random placement of `t` wholly on `open` cells, on its terrain.
+fn pick<const W: usize>(
+    t: &Table<W>,
+    open: &Bits<W>,
+    force: Force,
+    land: Option<&Bits<W>>,
+    rng: &mut impl Rng,
+    buf: &mut Vec<(u16, u32)>,
+) -> Option<usize> {
+    buf.clear();
+    for (k, p) in t.list.iter().enumerate() {
+        if p.cells.subset_of(open) && fits(&p.cells, force, land) {
+            buf.push((0, k as u32));
         }
     }
-    out
+    buf.choose(rng).map(|&(_, k)| k as usize)
+}
+
+/// Cover counts of `field` over sampled layouts within `budget`; `None` if no layout was found.
+pub(crate) fn heat(
+    view: &View,
+    field: &FieldView,
+    budget: &Budget,
+    rng: &mut impl Rng,
+) -> Option<Heat> {
+    match words_for(field.size.area()) {
+        2 => heat_in::<2>(view, field, budget, rng),
+        4 => heat_in::<4>(view, field, budget, rng),
+        6 => heat_in::<6>(view, field, budget, rng),
+        _ => heat_in::<11>(view, field, budget, rng),
+    }
+}
+
+fn heat_in<const W: usize>(
+    view: &View,
+    field: &FieldView,
+    budget: &Budget,
+    rng: &mut impl Rng,
+) -> Option<Heat> {
+    let problem = Problem::<W>::new(view, field);
+    let area = field.size.area();
+    let mut heat = Heat {
+        ship: vec![0; area],
+        mine: vec![0; area],
+        samples: 0,
+    };
+    let mut buf = Vec::new();
+    let model = crate::mixture::Model::new(view, field, &problem, rng, &mut buf);
+    let from_model = model
+        .as_ref()
+        .map_or(0, |m| (m.weight * budget.samples as f64).round() as usize);
+    for s in 0..budget.samples {
+        if s % 16 == 15
+            && budget
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            break;
+        }
+        let layout = match &model {
+            Some(m) if s < from_model => m.sample(&problem, rng, &mut buf),
+            _ => problem.sample(rng, &mut buf),
+        };
+        let Some((ships, mines)) = layout else {
+            continue;
+        };
+        heat.samples += 1;
+        for i in ships.ones() {
+            heat.ship[i] += 1;
+        }
+        for i in mines.ones() {
+            heat.mine[i] += 1;
+        }
+    }
+    (heat.samples > 0).then_some(heat)
 }
