@@ -4,7 +4,8 @@
 //! `#[serde(default)]` so records written by an older bot still decode.
 
 use crate::lang::Lang;
-use engine::{Alphabet, Coord, Draft, Event, Game, Ruleset};
+use engine::ai::Level;
+use engine::{Alphabet, Coord, Draft, Event, Game, PlayerId, Ruleset, SeatId};
 use serde::{Deserialize, Serialize};
 
 /// The schema version of the records in this file.
@@ -62,6 +63,22 @@ pub struct GameRecord {
     /// Whether the end has been announced in the group.
     #[serde(default)]
     pub announced: bool,
+    /// How well the bot plays its seats in this game (when it has any).
+    #[serde(default)]
+    pub ai_level: Level,
+}
+
+/// The first player id of the bot's own seats: Telegram's user ids stay far below it.
+pub const AI_PLAYER_BASE: u64 = u64::MAX - 0xFF;
+
+/// The player id of the bot's `n`-th seat in a game.
+pub fn ai_player(n: u8) -> PlayerId {
+    PlayerId(AI_PLAYER_BASE + u64::from(n))
+}
+
+/// Whether a player is the bot itself.
+pub fn is_ai(player: PlayerId) -> bool {
+    player.0 >= AI_PLAYER_BASE
 }
 
 /// How many results the battle message keeps once shown.
@@ -94,7 +111,30 @@ impl GameRecord {
             dms: Vec::new(),
             drawn: 0,
             announced: false,
+            ai_level: Level::default(),
         }
+    }
+
+    /// Whether the bot plays this seat.
+    pub fn is_ai_seat(&self, seat: SeatId) -> bool {
+        self.game
+            .seats()
+            .get(seat.index())
+            .is_some_and(|s| is_ai(s.player))
+    }
+
+    /// The seats the bot plays.
+    pub fn ai_seats(&self) -> Vec<SeatId> {
+        (0..self.game.seats().len() as u8)
+            .map(SeatId)
+            .filter(|&s| self.is_ai_seat(s))
+            .collect()
+    }
+
+    /// Whether the battle waits for one of the bot's seats.
+    pub fn ai_to_move(&self) -> Option<SeatId> {
+        let turn = self.game.turn();
+        (*self.game.phase() == engine::Phase::Battle && self.is_ai_seat(turn)).then_some(turn)
     }
 
     /// Adds results to the log, keeping the newest [`LOG_LEN`].
@@ -177,6 +217,9 @@ pub struct ChatSettings {
     /// The ruleset of the chat's next game (its turn timer included).
     #[serde(default)]
     pub ruleset: Ruleset,
+    /// How well the bot plays when seated in this chat's games.
+    #[serde(default)]
+    pub ai_level: Level,
 }
 
 /// A user's settings.
@@ -194,6 +237,9 @@ pub struct UserSettings {
     /// The language Telegram last reported for the user.
     #[serde(default)]
     pub detected: Option<Lang>,
+    /// The level of the user's last game against the bot.
+    #[serde(default)]
+    pub ai_level: Level,
 }
 
 /// A user's statistics for one ruleset (or all of them).

@@ -29,27 +29,6 @@ async fn play_out(app: &App, d: &mut Duel) {
         .expect("the winner is announced");
 }
 
-/// No group message before the end shows a ship cell that was not hit: unhit ships are
-/// drawn as `O`, which only the end may show.
-fn assert_no_unhit_ship_shown_before_the_end(app: &App, group: i64) {
-    for text in app.tg.all_texts(group) {
-        if text.contains("Winner:") {
-            break;
-        }
-        for line in text.lines().filter(|l| {
-            l.trim_start()
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit())
-        }) {
-            assert!(
-                !line.contains('O'),
-                "an unhit ship cell in the group before the end: {line}"
-            );
-        }
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
     let app = App::spawn().await;

@@ -45,6 +45,7 @@ async fn every_stored_type_round_trips(target: Target) {
     let store = common::store(target).await;
     let record = GameRecord {
         names: vec!["Аня".into(), "Boris".into()],
+        ai_level: engine::ai::Level::Hard,
         ..GameRecord::new(battle(1), -100_123, NOW)
     };
     let id = store.create_game(&record).await.unwrap();
@@ -58,6 +59,7 @@ async fn every_stored_type_round_trips(target: Target) {
             salvo: Some(3),
             ..Ruleset::big()
         },
+        ai_level: engine::ai::Level::Easy,
     };
     assert_eq!(
         store.chat_settings(-5).await.unwrap(),
@@ -71,6 +73,7 @@ async fn every_stored_type_round_trips(target: Target) {
         lang: Some(Lang::Ru),
         started: true,
         detected: Some(Lang::Bg),
+        ai_level: engine::ai::Level::Hard,
     };
     store.set_user_settings(7, &user).await.unwrap();
     assert_eq!(store.user_settings(7).await.unwrap(), user);

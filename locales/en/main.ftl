@@ -28,13 +28,14 @@ cmd-cancel = Cancel the game before the battle
 cmd-rules = The rules
 cmd-help = How to play
 
-welcome = Ahoy! I referee Sea Battle in group chats. Add me to a group and send /newgame there; you will place your fleet here, in private.
+welcome = Ahoy! I referee Sea Battle in group chats. Add me to a group and send /newgame there; you will place your fleet here, in private. Or send /play to play against me right now.
 help =
     <b>Sea Battle</b>
     /newgame in a group opens a lobby: press Join, and the creator presses Start.
     Each player places their fleet here, in a private chat with me: tap both ends of a ship, or press Random.
     In the battle, tap a cell under the battle message, or reply to it with a cell such as <code>b6</code>.
     A hit or a sink shoots again; a miss passes the turn. /surrender gives up.
+    /play starts a game against me (easy, normal or hard): here at once, or in a group with me seated.
 rules-classic =
     <b>Classic rules</b>
     Each player hides a 10×10 fleet: one battleship (4 cells), two cruisers (3), three destroyers (2) and four torpedo boats (1).
@@ -184,3 +185,16 @@ error-unknown-button = This button is not from this bot.
 error-not-a-player = You are not playing in this game.
 error-creator-only = Only the game's creator can do that.
 error-no-game = There is no game going on here.
+
+cmd-play = Play against the bot
+cmd-play-group = A game against the bot in this chat
+ai-name = 🤖 Bot ({ $level })
+ai-level-easy = easy
+ai-level-normal = normal
+ai-level-hard = hard
+play-bad-level = I don't know the level “{ $level }”: try /play easy, /play normal or /play hard.
+play-started = A game against the bot ({ $level }). Place your fleet below; the battle begins as soon as you press Ready.
+btn-play-bot = 🤖 Play against the bot
+ai-seated = The bot takes a seat.
+settings-ai-level = How well the bot plays:
+settings-ai-level-done = The bot will play { $level }.

@@ -70,6 +70,11 @@ impl Keys {
         format!("{}:{}:draft:{seat}", self.ns, Self::game_tag(id))
     }
 
+    /// Who is thinking for the bot's seat in game `id`: one replica at a time.
+    pub fn ai_lease(&self, id: GameId) -> String {
+        format!("{}:{}:ai", self.ns, Self::game_tag(id))
+    }
+
     /// Every key of one game with `seats` seats.
     pub fn game_keys(&self, id: GameId, seats: u8) -> Vec<String> {
         let mut keys = vec![self.game(id)];

@@ -33,6 +33,38 @@ impl Store {
         Ok(ids.into_iter().map(GameId).collect())
     }
 
+    /// Takes the right to think for the bot's seat in game `id` for `hold`: `true` when this
+    /// caller has it. A replica that crashed while thinking loses it when `hold` runs out.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn take_ai_lease(&self, id: GameId, hold: Duration) -> Result<bool, StoreError> {
+        let key = self.keys.ai_lease(id);
+        let ms = hold.as_millis() as u64;
+        let got: Option<String> = self
+            .run(|mut c| async move {
+                redis::cmd("SET")
+                    .arg(key)
+                    .arg(1)
+                    .arg("NX")
+                    .arg("PX")
+                    .arg(ms)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(got.is_some())
+    }
+
+    /// Gives the right to think for game `id` back.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn drop_ai_lease(&self, id: GameId) -> Result<(), StoreError> {
+        let key = self.keys.ai_lease(id);
+        self.run(|mut c| async move { c.del(key).await }).await
+    }
+
     /// Marks that a chat's live message needs redrawing, and tries to take the right to draw
     /// it for `hold`. `true`: this caller draws; `false`: the holder will see the mark.
     ///

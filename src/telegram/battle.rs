@@ -70,9 +70,12 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
         })
         .await?
         .ok();
-    ctx.store.schedule(id, rec.game.next_deadline()).await?;
+    ctx.store
+        .schedule(id, super::ai::deadline(ctx, &rec))
+        .await?;
     let everyone: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
     refresh_dms(ctx, &rec, &everyone).await;
+    super::ai::wake(ctx, &rec, id);
     Ok(())
 }
 
@@ -143,13 +146,17 @@ async fn play(
 }
 
 /// After an accepted move: the timer, the group's message, the private fields, the end.
-async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
+pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
     let rec = &done.record;
-    ctx.store.schedule(id, rec.game.next_deadline()).await?;
+    ctx.store
+        .schedule(id, super::ai::deadline(ctx, rec))
+        .await?;
     redraw(ctx, id, rec.chat).await;
     refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
     if rec.game.is_finished() {
         super::group::finish_soon(ctx, id);
+    } else {
+        super::ai::wake(ctx, rec, id);
     }
     Ok(())
 }
@@ -285,6 +292,11 @@ async fn shoot(
     log::debug!("game {id}: seat {} fires at {cell}", seat.0);
     match play(ctx, id, Action::Fire(seat, target, cell)).await {
         Ok(Ok(done)) => {
+            // The timer first: should this process die right after the answer, another
+            // finds the game due (the bot's move after a miss, the turn timer).
+            ctx.store
+                .schedule(id, super::ai::deadline(ctx, &done.record))
+                .await?;
             say(
                 ctx,
                 &to,
@@ -392,7 +404,7 @@ pub async fn tick_forever(ctx: Ctx) {
         tokio::time::sleep(ctx.config.tick).await;
         // A redraw whose drawer crashed (its lease expired with the mark still set) is
         // picked up here, by any replica.
-        let stale = now().saturating_sub(super::group::redraw_hold(&ctx).as_secs() + 1);
+        let stale = now().saturating_sub(super::group::redraw_hold(&ctx, -1).as_secs() + 1);
         if let Ok(redraws) = ctx.store.stale_redraws(stale).await {
             for (chat, id) in redraws {
                 redraw(&ctx, id, chat).await;
@@ -406,13 +418,14 @@ pub async fn tick_forever(ctx: Ctx) {
             }
         };
         for id in due {
+            log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
                 Ok(Ok(done)) => {
                     if done.value.is_empty() {
-                        let _ = ctx
-                            .store
-                            .schedule(id, done.record.game.next_deadline())
-                            .await;
+                        // Nothing was due but, perhaps, the bot's move after a crash.
+                        let deadline = super::ai::deadline(&ctx, &done.record);
+                        let _ = ctx.store.schedule(id, deadline).await;
+                        super::ai::wake(&ctx, &done.record, id);
                     } else if let Err(e) = after(&ctx, id, &done).await {
                         log::warn!("timer of {id}: {e}");
                     }

@@ -19,6 +19,8 @@ pub enum Button {
     Start(GameId, u32),
     /// Lobby: call the game off (creator).
     Cancel(GameId, u32),
+    /// Lobby: seat the bot (creator).
+    Bot(GameId, u32),
     /// Battle: shoot at `target`'s cell with this row-major index.
     Fire(GameId, u32, u8, u16),
     /// Battle: show another block of the target field.
@@ -35,6 +37,8 @@ pub enum Button {
     Lang(crate::lang::Lang),
     /// `/settings`: the chat's column letters.
     Alphabet(engine::Alphabet),
+    /// `/settings`: how well the bot plays in the chat.
+    AiLevel(engine::ai::Level),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -83,6 +87,7 @@ impl fmt::Display for Button {
             Button::Join(g, n) => write!(f, "j:{g}:{n}"),
             Button::Start(g, n) => write!(f, "s:{g}:{n}"),
             Button::Cancel(g, n) => write!(f, "x:{g}:{n}"),
+            Button::Bot(g, n) => write!(f, "b:{g}:{n}"),
             Button::Fire(g, n, t, c) => write!(f, "f:{g}:{n}:{t}:{c}"),
             Button::View(g, n, b) => write!(f, "v:{g}:{n}:{b}"),
             Button::Rematch(g) => write!(f, "r:{g}"),
@@ -91,6 +96,7 @@ impl fmt::Display for Button {
             Button::Edit(g, op) => write!(f, "pe:{g}:{}", op.code()),
             Button::Lang(l) => write!(f, "l:{l}"),
             Button::Alphabet(a) => write!(f, "a:{a}"),
+            Button::AiLevel(l) => write!(f, "al:{l}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -112,6 +118,7 @@ impl Button {
             ("j", 3) => Button::Join(game()?, small(2)?),
             ("s", 3) => Button::Start(game()?, small(2)?),
             ("x", 3) => Button::Cancel(game()?, small(2)?),
+            ("b", 3) => Button::Bot(game()?, small(2)?),
             ("f", 5) => Button::Fire(game()?, small(2)?, tiny(3)?, cell(4)?),
             ("v", 4) => Button::View(game()?, small(2)?, tiny(3)?),
             ("r", 2) => Button::Rematch(game()?),
@@ -120,6 +127,7 @@ impl Button {
             ("pe", 3) => Button::Edit(game()?, EditOp::from_code(parts[2])?),
             ("l", 2) => Button::Lang(parts[1].parse().ok()?),
             ("a", 2) => Button::Alphabet(parts[1].parse().ok()?),
+            ("al", 2) => Button::AiLevel(parts[1].parse().ok()?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -148,6 +156,7 @@ mod tests {
             Button::Join(g, u32::MAX),
             Button::Start(g, u32::MAX),
             Button::Cancel(g, u32::MAX),
+            Button::Bot(g, u32::MAX),
             Button::Fire(g, u32::MAX, u8::MAX, u16::MAX),
             Button::View(g, u32::MAX, u8::MAX),
             Button::Rematch(g),
@@ -156,6 +165,7 @@ mod tests {
             Button::Edit(g, EditOp::Perelman),
             Button::Lang(crate::lang::Lang::Bg),
             Button::Alphabet(engine::Alphabet::RussianYo),
+            Button::AiLevel(engine::ai::Level::Normal),
             Button::Noop,
         ];
         for b in all {
@@ -178,6 +188,8 @@ mod tests {
             "pe:1:z",
             "q:1",
             "j:1:2:3",
+            "al:genius",
+            "b:1",
             &"j:1:".repeat(30),
         ] {
             assert_eq!(Button::parse(data), None, "{data}");

@@ -1,7 +1,7 @@
 //! Commands: parsing, registration per language and chat type, and help.
 
 use super::callback::Button;
-use super::{battle, lobby, user_lang, Ctx, HandlerResult};
+use super::{ai, battle, lobby, user_lang, Ctx, HandlerResult};
 use crate::i18n::t;
 use crate::lang::Lang;
 use teloxide::prelude::*;
@@ -29,13 +29,16 @@ pub enum Command {
     Rules,
     /// Chooses the language.
     Lang,
-    /// The chat's settings: the column letters.
+    /// The chat's settings: the column letters, the bot's level.
     Settings,
+    /// A game against the bot, at the given level.
+    Play(String),
 }
 
 /// (command, description key) for groups and for private chats.
 const GROUP: &[(&str, &str)] = &[
     ("newgame", "cmd-newgame"),
+    ("play", "cmd-play-group"),
     ("surrender", "cmd-surrender"),
     ("cancel", "cmd-cancel"),
     ("rules", "cmd-rules"),
@@ -45,6 +48,7 @@ const GROUP: &[(&str, &str)] = &[
 ];
 const PRIVATE: &[(&str, &str)] = &[
     ("start", "cmd-start"),
+    ("play", "cmd-play"),
     ("surrender", "cmd-surrender"),
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
@@ -94,14 +98,15 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
     }
     match cmd {
         Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
-        Command::Newgame => lobby::on_newgame(&ctx, &msg, &user, lang).await,
+        Command::Newgame => lobby::on_newgame(&ctx, &msg, &user, lang, None).await,
+        Command::Play(level) => ai::on_play(&ctx, &msg, &user, lang, &level).await,
         Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Rules => on_rules(&ctx, &msg, lang).await,
         Command::Settings => {
-            // One button an alphabet, labelled with its own ten letters.
-            let rows = engine::Alphabet::ALL
+            // One button an alphabet, labelled with its own ten letters; then the levels.
+            let mut rows = engine::Alphabet::ALL
                 .iter()
                 .map(|&a| {
                     let letters: String = a.columns(10).into_iter().collect();
@@ -111,9 +116,25 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
                     )]
                 })
                 .collect::<Vec<_>>();
+            rows.push(
+                engine::ai::Level::ALL
+                    .iter()
+                    .map(|&l| {
+                        InlineKeyboardButton::callback(
+                            ai::level_words(lang, l),
+                            Button::AiLevel(l).to_string(),
+                        )
+                    })
+                    .collect(),
+            );
+            let text = format!(
+                "{}\n{}",
+                t(lang, "settings-alphabet"),
+                t(lang, "settings-ai-level")
+            );
             super::pace(&ctx, msg.chat.id).await;
             ctx.bot
-                .send_message(msg.chat.id, t(lang, "settings-alphabet"))
+                .send_message(msg.chat.id, text)
                 .reply_markup(InlineKeyboardMarkup::new(rows))
                 .await?;
             Ok(())
@@ -195,6 +216,47 @@ pub async fn on_alphabet_button(
     }
 }
 
+/// The `/settings` level buttons: how well the bot plays in the group's next games, or in
+/// the user's next `/play` in private.
+pub async fn on_ai_level_button(
+    ctx: &Ctx,
+    q: &teloxide::types::CallbackQuery,
+    lang: Lang,
+    level: engine::ai::Level,
+) -> HandlerResult {
+    let chat = q
+        .regular_message()
+        .map_or(q.from.id.0 as i64, |m| m.chat.id.0);
+    let saved = if chat < 0 {
+        match ctx.store.chat_settings(chat).await {
+            Ok(mut s) => {
+                s.ai_level = level;
+                ctx.store.set_chat_settings(chat, &s).await
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        match ctx.store.user_settings(q.from.id.0).await {
+            Ok(mut s) => {
+                s.ai_level = level;
+                ctx.store.set_user_settings(q.from.id.0, &s).await
+            }
+            Err(e) => Err(e),
+        }
+    };
+    match saved {
+        Ok(()) => {
+            let text = crate::i18n::ta(
+                lang,
+                "settings-ai-level-done",
+                &[("level", ai::level_words(lang, level).into())],
+            );
+            super::answer(ctx, q, text, false).await
+        }
+        Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
+    }
+}
+
 /// The `/lang` buttons: a user's language in private, the group's in a group.
 pub async fn on_lang_button(
     ctx: &Ctx,
@@ -258,6 +320,8 @@ mod tests {
         assert_eq!(parse("/newgame"), Some(Command::Newgame));
         assert_eq!(parse("/newgame@morskoy_bot"), Some(Command::Newgame));
         assert_eq!(parse("/start j42"), Some(Command::Start("j42".into())));
+        assert_eq!(parse("/play hard"), Some(Command::Play("hard".into())));
+        assert_eq!(parse("/play"), Some(Command::Play(String::new())));
         assert_eq!(parse("/nonsense"), None);
     }
 }

@@ -92,6 +92,12 @@ fn lobby_message(
                 Button::Cancel(id, g).to_string(),
             ),
         ]];
+        if game.seats().len() < seats {
+            rows.push(vec![InlineKeyboardButton::callback(
+                t(lang, "btn-play-bot"),
+                Button::Bot(id, g).to_string(),
+            )]);
+        }
         if let Ok(url) = format!("https://t.me/{username}?start={}", join_payload(id)).parse() {
             rows.push(vec![InlineKeyboardButton::url(
                 t(lang, "btn-open-bot"),
@@ -311,14 +317,14 @@ async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord
 
 /// How long a drawer holds the right to redraw a chat: long enough for one draw with a retry
 /// or two; short enough that a crashed holder delays the next draw by seconds only.
-pub fn redraw_hold(ctx: &Ctx) -> Duration {
-    ctx.config.group_gap * 2 + Duration::from_secs(2)
+pub fn redraw_hold(ctx: &Ctx, chat: i64) -> Duration {
+    ctx.config.gap(chat) * 2 + Duration::from_secs(2)
 }
 
 /// Asks for the chat's live message to be redrawn, and draws it if nobody else is: the
 /// latest state, then again after the gap for as long as changes keep coming.
 pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
-    let hold = redraw_hold(ctx);
+    let hold = redraw_hold(ctx, chat);
     match ctx.store.want_redraw(chat, id, hold, now()).await {
         Ok(true) => log::debug!("redraw of {id}: drawing"),
         Ok(false) => {
@@ -341,7 +347,7 @@ pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
                 Ok((rec, _)) => draw(&ctx, id, chat, hold, &rec).await,
                 Err(e) => log::warn!("redraw of {id}: {e}"),
             }
-            tokio::time::sleep(ctx.config.group_gap).await;
+            tokio::time::sleep(ctx.config.gap(chat)).await;
             log::debug!("redraw of {id}: done, checking for more");
             match ctx.store.end_redraw(chat, id).await {
                 Ok(false) => continue,
@@ -392,6 +398,9 @@ pub async fn finish(ctx: &Ctx, id: GameId) -> HandlerResult {
         _ => Vec::new(),
     };
     for (i, seat) in rec.game.seats().iter().enumerate() {
+        if crate::record::is_ai(seat.player) {
+            continue;
+        }
         let user = seat.player.0;
         let _ = ctx.store.clear_user_game(user, id).await;
         if rec.game.fleet(SeatId(i as u8)).is_some() {

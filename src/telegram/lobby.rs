@@ -90,8 +90,14 @@ async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)
     }
 }
 
-/// `/newgame`: a lobby in a group.
-pub async fn on_newgame(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
+/// `/newgame`: a lobby in a group; with `bot`, the bot takes a seat at that level (`/play`).
+pub async fn on_newgame(
+    ctx: &Ctx,
+    msg: &Message,
+    user: &User,
+    lang: Lang,
+    bot: Option<engine::ai::Level>,
+) -> HandlerResult {
     if msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
     }
@@ -114,6 +120,11 @@ pub async fn on_newgame(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
                 .is_ok_and(|s| s.started)
             {
                 let _ = join(ctx, id, user, lang).await;
+            }
+            if let Some(level) = bot {
+                if let Err(e) = super::ai::seat(ctx, id, level).await {
+                    log::warn!("seating the bot in {id}: {e}");
+                }
             }
             Ok(())
         }
@@ -240,24 +251,8 @@ async fn start(
     if q.from.id.0 != rec.creator {
         return answer(ctx, q, t(lang, "error-creator-only"), true).await;
     }
-    let rng = ctx.fork();
-    let done = ctx
-        .store
-        .transition(id, |rec| {
-            rec.game.apply(Action::Start, now(), &mut rng.clone())?;
-            rec.dms = vec![None; rec.game.seats().len()];
-            Ok::<_, ActionError>(())
-        })
-        .await;
-    match done {
-        Ok(Ok(c)) => {
-            answer(ctx, q, t(lang, "start-done"), false).await?;
-            for (i, seat) in c.record.game.seats().iter().enumerate() {
-                placement::open_editor(ctx, id, engine::SeatId(i as u8), seat.player.0).await;
-            }
-            redraw(ctx, id, c.record.chat).await;
-            Ok(())
-        }
+    match begin_placement(ctx, id).await {
+        Ok(Ok(())) => answer(ctx, q, t(lang, "start-done"), false).await,
         Ok(Err(ActionError::NotFull)) => {
             let seats = rec.game.ruleset().seats();
             answer(
@@ -271,6 +266,40 @@ async fn start(
         Ok(Err(_)) => answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         Err(e) => answer_store_error(ctx, q, lang, &e).await,
     }
+}
+
+/// Placement begins: the bot's fleets are locked at once, each player gets their editor in
+/// the private chat (and when only the bot plays, the battle begins).
+pub async fn begin_placement(ctx: &Ctx, id: GameId) -> Result<Result<(), ActionError>, StoreError> {
+    let rng = ctx.fork();
+    let done = ctx
+        .store
+        .transition(id, |rec| {
+            let mut rng = rng.clone();
+            rec.game.apply(Action::Start, now(), &mut rng)?;
+            rec.dms = vec![None; rec.game.seats().len()];
+            super::ai::place_fleets(rec, &mut rng)
+        })
+        .await?;
+    let c = match done {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
+    };
+    for (i, seat) in c.record.game.seats().iter().enumerate() {
+        if !crate::record::is_ai(seat.player) {
+            placement::open_editor(ctx, id, engine::SeatId(i as u8), seat.player.0).await;
+        }
+    }
+    redraw(ctx, id, c.record.chat).await;
+    if c.value
+        .iter()
+        .any(|e| matches!(e, engine::Event::BattleBegan { .. }))
+    {
+        if let Err(e) = super::battle::begin(ctx, id).await {
+            log::warn!("battle of {id}: {e}");
+        }
+    }
+    Ok(Ok(()))
 }
 
 async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
@@ -328,6 +357,23 @@ async fn rematch(
     let ruleset = old.game.ruleset().clone();
     // Answered first: the new lobby may wait for the group's budget of messages.
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
+    if old.chat >= 0 {
+        // A duel against the bot in a private chat starts again at once.
+        return match super::ai::play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset))
+            .await
+        {
+            Ok(None) => Ok(()),
+            Ok(Some(key)) => {
+                ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
+                Ok(())
+            }
+            Err(e) => {
+                let key = super::store_error_key(&e);
+                ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
+                Ok(())
+            }
+        };
+    }
     let new = match create(ctx, old.chat, &q.from, old.lang, ruleset).await {
         Ok(new) => new,
         Err(e) => {
@@ -341,16 +387,18 @@ async fn rematch(
         let uid = seat.player.0;
         let name = name.clone();
         let rng = ctx.fork();
+        let level = old.ai_level;
         let done = ctx
             .store
             .transition(new, |rec| {
                 rec.game
                     .apply(Action::Join(PlayerId(uid)), now(), &mut rng.clone())?;
                 rec.names.push(name.clone());
+                rec.ai_level = level;
                 Ok::<_, ActionError>(())
             })
             .await;
-        if let Ok(Ok(_)) = done {
+        if let (Ok(Ok(_)), false) = (done, crate::record::is_ai(PlayerId(uid))) {
             let _ = ctx.store.set_user_game(uid, new).await;
         }
     }

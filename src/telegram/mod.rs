@@ -7,8 +7,10 @@
 //! - `lobby.rs` — `/newgame`, join (with the deep link), start, cancel, rematch.
 //! - `placement.rs` — the placement editor in the private chat.
 //! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer.
+//! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
 //! - `commands.rs` — commands, their registration per language, help.
 
+pub mod ai;
 pub mod battle;
 pub mod callback;
 pub mod commands;
@@ -72,6 +74,8 @@ pub struct BotConfig {
     pub tick: Duration,
     /// Sends and edits one group takes a minute: Telegram's limit is about 20.
     pub group_per_minute: u32,
+    /// How long the bot "types" before its own move, so people can follow it.
+    pub ai_pause: Duration,
 }
 
 impl Default for BotConfig {
@@ -80,13 +84,14 @@ impl Default for BotConfig {
             group_gap: Duration::from_millis(3500),
             tick: Duration::from_secs(1),
             group_per_minute: 18,
+            ai_pause: Duration::from_millis(1200),
         }
     }
 }
 
 impl BotConfig {
-    /// The defaults, with `MB_GROUP_GAP_MS` and `MB_GROUP_PER_MINUTE` from the environment
-    /// when set (tests play faster than Telegram would allow).
+    /// The defaults, with `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE` and `MB_AI_PAUSE_MS` from
+    /// the environment when set (tests play faster than Telegram would allow).
     pub fn from_env() -> BotConfig {
         let mut c = BotConfig::default();
         if let Some(n) = std::env::var("MB_GROUP_PER_MINUTE")
@@ -101,7 +106,23 @@ impl BotConfig {
         {
             c.group_gap = Duration::from_millis(ms);
         }
+        if let Some(ms) = std::env::var("MB_AI_PAUSE_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+        {
+            c.ai_pause = Duration::from_millis(ms);
+        }
         c
+    }
+
+    /// The least time between two redraws of a chat's live message: a group's gap, and at
+    /// most a second in a private chat (Telegram takes about one message a second there).
+    pub fn gap(&self, chat: i64) -> Duration {
+        if chat >= 0 {
+            self.group_gap.min(Duration::from_secs(1))
+        } else {
+            self.group_gap
+        }
     }
 }
 
@@ -235,6 +256,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         }
         Button::Lang(l) => commands::on_lang_button(&ctx, &q, l).await,
         Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
+        Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
+        Button::Bot(g, n) => ai::on_seat_button(&ctx, &q, lang, g, n).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }

@@ -38,6 +38,8 @@ pub struct App {
     pub per_minute: Option<u32>,
     /// Seeds the bot's random source, so a game replays word for word.
     pub seed: Option<u64>,
+    /// How long the bot "types" before its own moves (milliseconds).
+    pub ai_pause_ms: u64,
     bot: Option<BotProcess>,
 }
 
@@ -57,6 +59,7 @@ impl App {
             gap_ms,
             per_minute,
             seed: None,
+            ai_pause_ms: 20,
             bot: None,
         };
         app.start_bot().await;
@@ -72,6 +75,7 @@ impl App {
             gap_ms: 150,
             per_minute: Some(100_000),
             seed: Some(seed),
+            ai_pause_ms: 20,
             bot: None,
         };
         app.start_bot().await;
@@ -96,6 +100,7 @@ impl App {
             .env("REDIS_URL", redis)
             .env("MB_NAMESPACE", &self.namespace)
             .env("MB_GROUP_GAP_MS", self.gap_ms.to_string())
+            .env("MB_AI_PAUSE_MS", self.ai_pause_ms.to_string())
             .env(
                 "MB_GROUP_PER_MINUTE",
                 self.per_minute
@@ -408,5 +413,26 @@ impl Duel {
             .iter()
             .filter(|m| m.message_id > self.battle)
             .any(|m| m.callback_data().iter().any(|c| c.starts_with("r:")))
+    }
+}
+
+/// No group message before the end shows a ship cell that was not hit: unhit ships are
+/// drawn as `O`, which only the end may show.
+pub fn assert_no_unhit_ship_shown_before_the_end(app: &App, group: i64) {
+    for text in app.tg.all_texts(group) {
+        if text.contains("Winner:") {
+            break;
+        }
+        for line in text.lines().filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        }) {
+            assert!(
+                !line.contains('O'),
+                "an unhit ship cell in the group before the end: {line}"
+            );
+        }
     }
 }

@@ -1,0 +1,197 @@
+//! End to end with the bot as a player: a private `/play` duel, the bot seated from a group's
+//! lobby, and a restart while the bot is thinking. The real bot binary, a real Redis and the
+//! fake Telegram, as in `tests/bot.rs`.
+
+mod fake_telegram;
+#[path = "bot/helpers.rs"]
+mod helpers;
+
+use fake_telegram::SentMessage;
+use helpers::*;
+use std::time::Duration;
+use teloxide::types::User;
+
+/// The game and generation of a battle message's Fire buttons.
+fn fire_target(battle: &SentMessage) -> (String, String) {
+    let first = data(battle, "f:");
+    let parts: Vec<&str> = first.split(':').collect();
+    (parts[1].to_owned(), parts[2].to_owned())
+}
+
+/// Whether the end has been announced in `chat` (the announcement offers a rematch).
+fn announced(app: &App, chat: i64) -> bool {
+    app.tg
+        .messages(chat)
+        .iter()
+        .any(|m| m.callback_data().iter().any(|c| c.starts_with("r:")))
+}
+
+/// The player in seat 0 shoots at the bot's field cell by cell, waiting while the bot moves,
+/// until the end. Returns how often the player had to wait for the bot.
+async fn play_against_the_bot(app: &App, chat: i64, player: &User, battle: &SentMessage) -> usize {
+    let (game, generation) = fire_target(battle);
+    let (mut next, mut waits, mut taps) = (0usize, 0usize, 0usize);
+    while !announced(app, chat) && next < 100 {
+        taps += 1;
+        assert!(taps < 5000, "the game does not end");
+        let data = format!("f:{game}:{generation}:1:{next}");
+        let answer = app.press(chat, player, battle.message_id, &data).await;
+        match read_answer(&said(&answer)) {
+            Shot::Miss | Shot::Hit | Shot::Sunk | Shot::Known => next += 1,
+            Shot::NotYourTurn => {
+                waits += 1;
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+            Shot::Over => break,
+        }
+    }
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            wait(),
+        )
+        .await
+        .expect("the end is announced");
+    waits
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_game_against_the_easy_bot_is_played_to_the_end() {
+    let app = App::spawn().await;
+    let alice = app.player(8001, "Alice", "en");
+    let chat = 8001;
+    app.tg.send_command(chat, &alice, "/play genius");
+    app.tg
+        .wait_for_text(chat, "I don't know the level", wait())
+        .await
+        .expect("an unknown level is refused");
+    app.tg.send_command(chat, &alice, "/play easy");
+    app.tg
+        .wait_for_text(chat, "A game against the bot (easy)", wait())
+        .await
+        .expect("the game against the bot begins");
+    place_and_ready(&app, &alice).await;
+    let battle = app.message_with_button(chat, "f:").await;
+    let waits = play_against_the_bot(&app, chat, &alice, &battle).await;
+    assert!(waits > 0, "the bot never had a turn");
+    let texts = app.tg.all_texts(chat).join("\n");
+    assert!(texts.contains("Winner:"), "no winner in {texts}");
+    assert!(
+        texts.contains("🤖 Bot (easy): "),
+        "the bot's shots are not in the log"
+    );
+    assert!(
+        app.tg.calls("sendChatAction") > 0,
+        "the bot never showed that it was thinking"
+    );
+    assert!(
+        app.tg.errors().is_empty(),
+        "Telegram refused: {:?}",
+        app.tg.errors()
+    );
+    // A second /play while a game runs elsewhere is refused; after the end it starts again.
+    app.tg.send_command(chat, &alice, "/play");
+    app.tg
+        .wait_for(
+            chat,
+            |m| {
+                m.text.contains("A game against the bot (easy)") && m.message_id > battle.message_id
+            },
+            wait(),
+        )
+        .await
+        .expect("a finished game lets a new one begin, at the last level");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_seated_from_a_group_lobby_plays_a_whole_game() {
+    let app = App::spawn().await;
+    let group = -8002;
+    app.tg.group(group, "Sea dogs");
+    let alice = app.player(8003, "Alice", "en");
+    let bob = app.player(8004, "Bob", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let seat_bot = data(&lobby, "b:");
+    let refused = app.press(group, &bob, lobby.message_id, &seat_bot).await;
+    assert!(refused.show_alert, "only the creator seats the bot");
+    let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+    assert!(!seated.show_alert, "the bot is not seated: {seated:?}");
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("2. 🤖 Bot (normal)"),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows the bot in the second seat");
+    let again = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+    assert!(again.show_alert, "a full lobby takes no second bot");
+    let start = data(&lobby, "s:");
+    let started = app.press(group, &alice, lobby.message_id, &start).await;
+    assert!(!started.show_alert, "the start is refused: {started:?}");
+    place_and_ready(&app, &alice).await;
+    let battle = app.message_with_button(group, "f:").await;
+    let waits = play_against_the_bot(&app, group, &alice, &battle).await;
+    assert!(waits > 0, "the bot never had a turn");
+    let texts = app.tg.all_texts(group).join("\n");
+    assert!(texts.contains("Winner:"));
+    assert!(
+        texts.contains("🤖 Bot (normal): "),
+        "the group never heard the bot's shots"
+    );
+    assert_no_unhit_ship_shown_before_the_end(&app, group);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_while_the_bot_thinks_resumes_its_turn() {
+    let mut app = App::spawn().await;
+    app.kill_bot();
+    // The bot thinks for 4 s: long enough to be killed in the middle.
+    app.ai_pause_ms = 4000;
+    app.start_bot().await;
+    let alice = app.player(8005, "Alice", "en");
+    let chat = 8005;
+    app.tg.send_command(chat, &alice, "/play easy");
+    place_and_ready(&app, &alice).await;
+    let battle = app.message_with_button(chat, "f:").await;
+    let (game, generation) = fire_target(&battle);
+    // Alice shoots until she misses: then it is the bot's turn, and it starts thinking.
+    let mut next = 0;
+    loop {
+        assert!(next < 100, "Alice never missed");
+        let data = format!("f:{game}:{generation}:1:{next}");
+        let answer = app.press(chat, &alice, battle.message_id, &data).await;
+        match read_answer(&said(&answer)) {
+            Shot::Miss => break,
+            Shot::NotYourTurn => tokio::time::sleep(Duration::from_millis(100)).await,
+            _ => next += 1,
+        }
+    }
+    next += 1;
+    app.kill_bot();
+    app.ai_pause_ms = 20;
+    app.start_bot().await;
+    // The new process finds the bot's turn and plays it: Alice's next shot is taken.
+    let deadline = std::time::Instant::now() + wait();
+    loop {
+        let data = format!("f:{game}:{generation}:1:{next}");
+        let answer = app.press(chat, &alice, battle.message_id, &data).await;
+        match read_answer(&said(&answer)) {
+            Shot::NotYourTurn => {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the bot's turn was not resumed after the restart"
+                );
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Shot::Over => panic!("the game ended instead"),
+            _ => break,
+        }
+    }
+    let texts = app.tg.all_texts(chat).join("\n");
+    assert!(
+        texts.contains("🤖 Bot (easy): "),
+        "the bot's shot is not in the log"
+    );
+}
