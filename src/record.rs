@@ -131,10 +131,14 @@ impl GameRecord {
             .collect()
     }
 
-    /// Whether the battle waits for one of the bot's seats.
+    /// Whether the battle waits for one of the bot's seats: to shoot, or to give up a cell
+    /// after a mine.
     pub fn ai_to_move(&self) -> Option<SeatId> {
-        let turn = self.game.turn();
-        (*self.game.phase() == engine::Phase::Battle && self.is_ai_seat(turn)).then_some(turn)
+        if *self.game.phase() != engine::Phase::Battle {
+            return None;
+        }
+        let seat = self.game.mine_choice().map_or(self.game.turn(), |m| m.seat);
+        self.is_ai_seat(seat).then_some(seat)
     }
 
     /// Adds results to the log, keeping the newest [`LOG_LEN`].

@@ -12,7 +12,9 @@ use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{ai_player, GameRecord};
 use crate::store::{GameId, StoreError};
-use engine::ai::{choose_shot, Level};
+use engine::ai::{
+    choose_give_up, choose_salvo_within, choose_shot_within, hard_fleet, Budget, Level,
+};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Event, Fleet, Game, PlayerId, Ruleset,
     RulesetError, SeatId,
@@ -22,12 +24,16 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatAction, ChatId, User};
 
-/// The most time the bot may think about one move; its lease covers the pause and this.
-const THINKING: Duration = Duration::from_secs(5);
+/// The most time the bot may think about one move (the hard level stops sampling then; on
+/// the classic field it needs far less).
+const THINKING: Duration = Duration::from_millis(1500);
+
+/// The lease covers the pause, the thinking and the move's own requests.
+const MARGIN: Duration = Duration::from_secs(4);
 
 /// How long one replica holds the right to move for the bot.
 fn lease(ctx: &Ctx) -> Duration {
-    ctx.config.ai_pause + THINKING
+    ctx.config.ai_pause + THINKING + MARGIN
 }
 
 /// The bot's name in a game, in the game's language.
@@ -56,12 +62,13 @@ pub fn parse_level(text: &str) -> Option<Level> {
 }
 
 /// The bot's fleet for a level: random for easy; random or Perelman's for normal; for hard,
-/// Perelman's edge-packed layout, the dearest of the generators for a strong shooter.
+/// the layout the engine chooses to be dear for a strong shooter.
 pub fn fleet(ruleset: &Ruleset, level: Level, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
     match level {
         Level::Easy => random_fleet(ruleset, rng),
         Level::Normal if rng.gen_bool(0.5) => random_fleet(ruleset, rng),
-        Level::Normal | Level::Hard => perelman_fleet(ruleset, rng),
+        Level::Normal => perelman_fleet(ruleset, rng),
+        Level::Hard => hard_fleet(ruleset, rng),
     }
 }
 
@@ -141,12 +148,24 @@ async fn think_and_move(
     tokio::time::sleep(ctx.config.ai_pause).await;
     let view = rec.game.view_for(seat);
     let level = rec.ai_level;
+    let mine = rec.game.mine_choice().is_some();
     let mut rng = ctx.fork();
-    let choice = tokio::task::spawn_blocking(move || choose_shot(&view, seat, level, &mut rng))
-        .await
-        .ok()
-        .flatten();
-    let Some((target, cell)) = choice else {
+    let budget = Budget::until(std::time::Instant::now() + THINKING);
+    let choice = tokio::task::spawn_blocking(move || {
+        if mine {
+            choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
+        } else if view.ruleset.salvo.is_some() {
+            choose_salvo_within(&view, seat, level, &mut rng, budget)
+                .map(|(target, cells)| Action::Salvo(seat, target, cells))
+        } else {
+            choose_shot_within(&view, seat, level, &mut rng, budget)
+                .map(|(target, cell)| Action::Fire(seat, target, cell))
+        }
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some(action) = choice else {
         log::warn!("game {id}: the bot found no move");
         return Ok(false);
     };
@@ -160,7 +179,7 @@ async fn think_and_move(
             }
             let events = r
                 .game
-                .apply(Action::Fire(seat, target, cell), now(), &mut rng.clone())
+                .apply(action.clone(), now(), &mut rng.clone())
                 .map_err(Some)?;
             r.push_log(&events);
             Ok(events)
@@ -173,7 +192,7 @@ async fn think_and_move(
         }
         Err(None) => Ok(false),
         Err(Some(e)) => {
-            log::warn!("game {id}: the bot's shot at {cell} was refused: {e:?}");
+            log::warn!("game {id}: the bot's {action:?} was refused: {e:?}");
             Ok(false)
         }
     }
