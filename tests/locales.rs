@@ -6,10 +6,18 @@ use morskoy_boy::lang::Lang;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// Message ids of an .ftl file, each with the variables its text uses.
+/// Message ids of a language's .ftl files (every file of its directory), each with the
+/// variables its text uses.
 fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}/main.ftl"));
-    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}"));
+    let mut text = String::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "ftl") {
+            text.push_str(&std::fs::read_to_string(&path).unwrap());
+            text.push('\n');
+        }
+    }
     let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in text.lines() {
@@ -66,8 +74,22 @@ fn every_key_the_bot_uses_exists_in_every_locale() {
                         .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
                     && en.contains_key(part);
                 let looks_like_key = [
-                    "error-", "btn-", "cmd-", "lobby-", "editor-", "battle-", "shot-", "answer-",
-                    "log-", "end-", "join-", "problem-", "rules-",
+                    "error-",
+                    "btn-",
+                    "cmd-",
+                    "lobby-",
+                    "editor-",
+                    "battle-",
+                    "shot-",
+                    "answer-",
+                    "log-",
+                    "end-",
+                    "join-",
+                    "problem-",
+                    "rules-",
+                    "settings-",
+                    "ai-",
+                    "play-",
                 ]
                 .iter()
                 .any(|p| part.starts_with(p))
