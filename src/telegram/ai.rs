@@ -47,7 +47,12 @@ pub fn name(lang: Lang, level: Level) -> String {
 
 /// A level in words.
 pub fn level_words(lang: Lang, level: Level) -> String {
-    t(lang, &format!("ai-level-{level}"))
+    let key = match level {
+        Level::Easy => "ai-level-easy",
+        Level::Normal => "ai-level-normal",
+        Level::Hard => "ai-level-hard",
+    };
+    t(lang, key)
 }
 
 /// Reads a level as typed after `/play`: its English name or its name in any language.
