@@ -66,6 +66,25 @@ pub struct GameRecord {
     /// How well the bot plays its seats in this game (when it has any).
     #[serde(default)]
     pub ai_level: Level,
+    /// The shooter's aim in the battle message: the field chosen (free-for-all, teams) and
+    /// the cells picked for a salvo. See [`GameRecord::current_aim`].
+    #[serde(default)]
+    pub aim: Option<Aim>,
+    /// The private message asking the shooter to give up a cell after a mine.
+    #[serde(default)]
+    pub mine_dm: Option<i32>,
+}
+
+/// Where the shooter aims: a field, and in salvo games the cells picked so far.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Aim {
+    /// Who aims.
+    pub shooter: SeatId,
+    /// At whose field.
+    pub target: SeatId,
+    /// The cells picked for the next salvo, in the order tapped.
+    #[serde(default)]
+    pub picked: Vec<Coord>,
 }
 
 /// The first player id of the bot's own seats: Telegram's user ids stay far below it.
@@ -112,7 +131,48 @@ impl GameRecord {
             drawn: 0,
             announced: false,
             ai_level: Level::default(),
+            aim: None,
+            mine_dm: None,
         }
+    }
+
+    /// The aim of the seat to move: the stored one while it still holds (the same shooter,
+    /// a field that may still be shot at, picked cells still unknown), else the first field
+    /// the shooter may shoot at, nothing picked. `None` when nobody can shoot.
+    pub fn current_aim(&self) -> Option<Aim> {
+        if *self.game.phase() != engine::Phase::Battle {
+            return None;
+        }
+        let shooter = self.game.turn();
+        let targets = self.game.targets(shooter);
+        let stored = self
+            .aim
+            .as_ref()
+            .filter(|a| a.shooter == shooter && targets.contains(&a.target));
+        match stored {
+            Some(a) => {
+                let mut a = a.clone();
+                a.picked.retain(|&c| !self.game.is_known(a.target, c));
+                Some(a)
+            }
+            None => targets.first().map(|&target| Aim {
+                shooter,
+                target,
+                picked: Vec::new(),
+            }),
+        }
+    }
+
+    /// How many cells the current salvo takes: the ruleset's count, or fewer when fewer
+    /// unknown cells are left on the target's field. `None` outside salvo games.
+    pub fn salvo_size(&self, target: SeatId) -> Option<usize> {
+        let n = usize::from(self.game.ruleset().salvo?);
+        let size = self.game.ruleset().size();
+        let unknown = size
+            .cells()
+            .filter(|&c| !self.game.is_known(target, c))
+            .count();
+        Some(n.min(unknown))
     }
 
     /// Whether the bot plays this seat.
@@ -149,6 +209,7 @@ impl GameRecord {
                 Event::Shot { .. }
                     | Event::Salvo { .. }
                     | Event::GaveUp { .. }
+                    | Event::MineChoice { .. }
                     | Event::Surrendered(_)
                     | Event::Forfeit(_)
                     | Event::Eliminated(_)

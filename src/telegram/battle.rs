@@ -9,7 +9,7 @@ use super::render::{self, escape, field_text};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::record::{Aim, GameRecord};
 use crate::store::{Committed, GameId, StoreError};
 use engine::{parse_cell, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId, ShotResult};
 use teloxide::prelude::*;
@@ -24,6 +24,14 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
         t(lang, "own-field-title"),
         field_text(field, rec.alphabet)
     );
+    for mate in teammates(rec, seat) {
+        let name = escape(rec.names.get(mate.index()).map_or("?", String::as_str));
+        text.push_str(&format!(
+            "\n\n<b>{}</b>\n<pre>{}</pre>",
+            ta(lang, "battle-teammate-field", &[("name", name.into())]),
+            field_text(view.field(mate), rec.alphabet)
+        ));
+    }
     let key = match rec.game.phase() {
         Phase::Placement => "own-field-waiting",
         Phase::Battle if rec.game.turn() == seat => "own-field-your-turn",
@@ -32,6 +40,15 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
     };
     text.push_str(&format!("\n{}", t(lang, key)));
     text
+}
+
+/// The other seats of `seat`'s team (none but in teams).
+pub fn teammates(rec: &GameRecord, seat: SeatId) -> Vec<SeatId> {
+    let players = rec.game.ruleset().players;
+    (0..rec.game.seats().len() as u8)
+        .map(SeatId)
+        .filter(|&s| s != seat && players.team(s.index()) == players.team(seat.index()))
+        .collect()
 }
 
 /// The battle begins: a new live message in the group, the lobby's buttons retired, and
@@ -105,11 +122,13 @@ fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
             _ => {}
         }
     }
+    let mates: Vec<SeatId> = out.iter().flat_map(|&s| teammates(rec, s)).collect();
+    out.extend(mates);
     out
 }
 
 /// The players' own fields in their private chats, for `seats`.
-async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
+pub async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
     for (i, seat) in rec.game.seats().iter().enumerate() {
         if !seats.contains(&SeatId(i as u8)) {
             continue;
@@ -130,15 +149,36 @@ async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
 }
 
 /// Applies an action of the battle in a transition, logging its results.
-async fn play(
+pub(super) async fn play(
     ctx: &Ctx,
     id: GameId,
     action: Action,
 ) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
+    play_with(ctx, id, |_| Ok(action.clone())).await
+}
+
+/// Applies the action `choose` makes of the record as it stands in the transition (a salvo
+/// of the cells picked by then), logging its results. A shot at another field becomes the
+/// shooter's aim.
+pub(super) async fn play_with(
+    ctx: &Ctx,
+    id: GameId,
+    choose: impl Fn(&GameRecord) -> Result<Action, ActionError>,
+) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
     let rng = ctx.fork();
     ctx.store
         .transition(id, |rec| {
+            let action = choose(rec)?;
             let events = rec.game.apply(action.clone(), now(), &mut rng.clone())?;
+            if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
+                if super::group::is_aimed(rec) {
+                    rec.aim = Some(Aim {
+                        shooter,
+                        target,
+                        picked: Vec::new(),
+                    });
+                }
+            }
             rec.push_log(&events);
             Ok(events)
         })
@@ -153,6 +193,7 @@ pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> Handl
         .await?;
     redraw(ctx, id, rec.chat).await;
     refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
+    super::mine::follow(ctx, id, rec, &done.value).await;
     if rec.game.is_finished() {
         super::group::finish_soon(ctx, id);
     } else {
@@ -161,45 +202,80 @@ pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> Handl
     Ok(())
 }
 
-/// The words for the shooter's answer.
-fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
+/// The words for the shooter's answer; in games of more than two fields, a fleet it sank
+/// is named too, so the shooter turns to another field.
+pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
     let size = rec.game.ruleset().size();
+    let mut out = String::new();
     for e in events {
-        if let Event::Shot { cell, result, .. } = e {
-            let key = match result {
-                ShotResult::Miss => "answer-miss",
-                ShotResult::Hit => "answer-hit",
-                ShotResult::Sunk(_) => "answer-sunk",
-                ShotResult::Mine => "answer-mine",
-            };
-            let ship = match result {
-                ShotResult::Sunk(k) => render::kind_name(lang, *k),
-                _ => String::new(),
-            };
-            let cell = render::cell_name(*cell, rec.alphabet, size);
-            return ta(lang, key, &[("cell", cell.into()), ("ship", ship.into())]);
+        match e {
+            Event::Shot { cell, result, .. } => {
+                let key = match result {
+                    ShotResult::Miss => "answer-miss",
+                    ShotResult::Hit => "answer-hit",
+                    ShotResult::Sunk(_) => "answer-sunk",
+                    ShotResult::Mine => "answer-mine",
+                };
+                let ship = match result {
+                    ShotResult::Sunk(k) => render::kind_name(lang, *k),
+                    _ => String::new(),
+                };
+                let cell = render::cell_name(*cell, rec.alphabet, size);
+                out = ta(lang, key, &[("cell", cell.into()), ("ship", ship.into())]);
+            }
+            Event::Salvo {
+                hits, mines, sunk, ..
+            } => {
+                out = ta(
+                    lang,
+                    "salvo-answer",
+                    &[
+                        ("hits", (*hits).into()),
+                        ("rest", render::salvo_rest(lang, *mines, sunk).into()),
+                    ],
+                );
+            }
+            Event::Eliminated(s) if super::group::is_aimed(rec) && !out.is_empty() => {
+                let name = rec.names.get(s.index()).map_or("?", String::as_str);
+                out.push(' ');
+                out.push_str(&ta(lang, "battle-eliminated", &[("name", name.into())]));
+            }
+            _ => {}
         }
     }
-    String::new()
+    out
 }
 
-/// The localisation key for a refused shot.
-fn refusal_key(e: &ActionError) -> &'static str {
-    match e {
+/// The words for a refused move.
+pub(super) fn refusal(lang: Lang, e: &ActionError) -> String {
+    let key = match e {
         ActionError::NotYourTurn => "shot-not-your-turn",
         ActionError::AlreadyKnown(_) => "shot-already-known",
         ActionError::GameOver => "error-game-over",
         ActionError::NotInGame => "error-not-a-player",
         ActionError::OffField(_) => "shot-off-field",
         ActionError::BadTarget => "shot-bad-target",
+        ActionError::MineChoicePending => "mine-pending",
+        ActionError::WrongShotKind => "battle-wrong-shot",
+        ActionError::NoMineChoice => "mine-no-choice",
+        ActionError::NotYourCell(_) => "mine-not-your-cell",
+        ActionError::SalvoSize { expected } => {
+            return ta(lang, "salvo-bad-cells", &[("count", (*expected).into())]);
+        }
         _ => "error-out-of-date",
-    }
+    };
+    t(lang, key)
 }
 
-/// The battle's buttons: a cell to shoot, or another block of the field.
+/// The battle's buttons: a cell to shoot (or, in salvo games, to pick), another block of the
+/// field, a field to aim at, the salvo's Fire, and the cell given up after a mine.
 pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     let (id, generation) = match button {
-        Button::Fire(g, n, ..) | Button::View(g, n, _) => (g, n),
+        Button::Fire(g, n, ..)
+        | Button::View(g, n, _)
+        | Button::Target(g, n, _)
+        | Button::Salvo(g, n, _) => (g, Some(n)),
+        Button::GiveUp(g, ..) => (g, None),
         _ => return Ok(()),
     };
     let rec = match ctx.store.load_game(id).await {
@@ -210,12 +286,14 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     if rec.game.is_finished() {
         return answer(ctx, q, t(lang, "error-game-over"), true).await;
     }
-    if generation != rec.generation || rec.game.phase() != &Phase::Battle {
+    let stale = generation.is_some_and(|n| n != rec.generation);
+    if stale || rec.game.phase() != &Phase::Battle {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
     let Some(seat) = rec.game.seat_of(PlayerId(q.from.id.0)) else {
         return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
     };
+    let size = rec.game.ruleset().size();
     match button {
         Button::View(_, _, block) => {
             if rec.game.turn() != seat {
@@ -236,12 +314,27 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             redraw(ctx, id, rec.chat).await;
             Ok(())
         }
-        Button::Fire(_, _, target, index) => {
-            let size = rec.game.ruleset().size();
+        Button::Target(_, _, target) => {
+            super::aim::choose_target(ctx, q, lang, &rec, id, seat, SeatId(target)).await
+        }
+        Button::Salvo(_, _, target) => {
+            super::aim::fire_salvo(ctx, q, lang, &rec, id, seat, SeatId(target)).await
+        }
+        Button::GiveUp(_, deadline, index) => {
             if usize::from(index) >= size.area() {
                 return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
             }
             let cell = size.coord(usize::from(index));
+            super::mine::give_up(ctx, q, lang, &rec, id, seat, deadline, cell).await
+        }
+        Button::Fire(_, _, target, index) => {
+            if usize::from(index) >= size.area() {
+                return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
+            }
+            let cell = size.coord(usize::from(index));
+            if rec.game.ruleset().salvo.is_some() {
+                return super::aim::pick(ctx, q, lang, &rec, id, seat, SeatId(target), cell).await;
+            }
             shoot(
                 ctx,
                 id,
@@ -258,12 +351,12 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
 }
 
 /// Where the shooter's answer goes.
-enum Reply<'a> {
+pub(super) enum Reply<'a> {
     Callback(&'a CallbackQuery),
     Message(&'a Message),
 }
 
-async fn say(ctx: &Ctx, to: &Reply<'_>, text: String, alert: bool) -> HandlerResult {
+pub(super) async fn say(ctx: &Ctx, to: &Reply<'_>, text: String, alert: bool) -> HandlerResult {
     match to {
         Reply::Callback(q) => answer(ctx, q, text, alert).await,
         // A typed shot's answer is the group's log line. A refusal goes to the player's
@@ -291,24 +384,27 @@ async fn shoot(
 ) -> HandlerResult {
     log::debug!("game {id}: seat {} fires at {cell}", seat.0);
     match play(ctx, id, Action::Fire(seat, target, cell)).await {
-        Ok(Ok(done)) => {
-            // The timer first: should this process die right after the answer, another
-            // finds the game due (the bot's move after a miss, the turn timer).
-            ctx.store
-                .schedule(id, super::ai::deadline(ctx, &done.record))
-                .await?;
-            say(
-                ctx,
-                &to,
-                shot_answer(lang, &done.record, &done.value),
-                false,
-            )
-            .await?;
-            after(ctx, id, &done).await
-        }
-        Ok(Err(e)) => say(ctx, &to, t(lang, refusal_key(&e)), true).await,
+        Ok(Ok(done)) => accepted(ctx, id, lang, &done, &to).await,
+        Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
         Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,
     }
+}
+
+/// A shot or salvo was taken: the timer, the shooter's answer, then everything else.
+pub(super) async fn accepted(
+    ctx: &Ctx,
+    id: GameId,
+    lang: Lang,
+    done: &Committed<Vec<Event>>,
+    to: &Reply<'_>,
+) -> HandlerResult {
+    // The timer first: should this process die right after the answer, another finds the
+    // game due (the bot's move after a miss, the turn timer, the mine's timeout).
+    ctx.store
+        .schedule(id, super::ai::deadline(ctx, &done.record))
+        .await?;
+    say(ctx, to, shot_answer(lang, &done.record, &done.value), false).await?;
+    after(ctx, id, done).await
 }
 
 /// Plain text: a typed cell in reply to the battle message shoots.
@@ -340,16 +436,29 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
         return reply(&ctx, &msg, t(lang, "error-not-a-player")).await;
     };
     let size = rec.game.ruleset().size();
-    let cell = match parse_cell(text, rec.alphabet, size) {
+    // A salvo is typed as its cells in a row: "b6 c7 d8".
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ',' || c == ';')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let salvo = rec.game.ruleset().salvo.is_some();
+    let cells: Result<Vec<Coord>, _> = if salvo {
+        words
+            .iter()
+            .map(|w| parse_cell(w, rec.alphabet, size))
+            .collect()
+    } else {
+        parse_cell(text, rec.alphabet, size).map(|c| vec![c])
+    };
+    let cells = match cells {
         Ok(c) => c,
-        Err(e) => {
+        Err(_) => {
             let first = render::cell_name(Coord::new(0, 0), rec.alphabet, size);
             let last = render::cell_name(
                 Coord::new(size.width - 1, size.height - 1),
                 rec.alphabet,
                 size,
             );
-            let _ = e;
             let words = ta(
                 lang,
                 "shot-bad-cell",
@@ -358,10 +467,18 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
             return reply(&ctx, &msg, escape(&words)).await;
         }
     };
-    let Some(&target) = rec.game.targets(seat).first() else {
-        return reply(&ctx, &msg, t(lang, "shot-not-your-turn")).await;
+    let target = match rec.current_aim() {
+        Some(aim) if aim.shooter == seat => aim.target,
+        _ => match rec.game.targets(seat).first() {
+            Some(&t) => t,
+            None => return reply(&ctx, &msg, t(lang, "shot-not-your-turn")).await,
+        },
     };
-    shoot(&ctx, id, lang, seat, target, cell, Reply::Message(&msg)).await
+    if salvo {
+        let action = Action::Salvo(seat, target, cells);
+        return super::aim::fire(&ctx, id, lang, action, Reply::Message(&msg)).await;
+    }
+    shoot(&ctx, id, lang, seat, target, cells[0], Reply::Message(&msg)).await
 }
 
 /// `/surrender`: the sender gives up their game (in the group, or in the private chat).

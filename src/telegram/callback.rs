@@ -25,6 +25,14 @@ pub enum Button {
     Fire(GameId, u32, u8, u16),
     /// Battle: show another block of the target field.
     View(GameId, u32, u8),
+    /// Battle (free-for-all, teams): aim at this seat's field.
+    Target(GameId, u32, u8),
+    /// Battle (salvo): fire the picked cells at this seat's field.
+    Salvo(GameId, u32, u8),
+    /// After a mine, in the shooter's private chat: give up this cell (row-major index) of
+    /// the own fleet; the choice is named by its deadline, so a button of an earlier choice
+    /// is out of date.
+    GiveUp(GameId, u64, u16),
     /// Finished game: a new game with the same players.
     Rematch(GameId),
     /// Placement editor: tap a cell.
@@ -90,6 +98,9 @@ impl fmt::Display for Button {
             Button::Bot(g, n) => write!(f, "b:{g}:{n}"),
             Button::Fire(g, n, t, c) => write!(f, "f:{g}:{n}:{t}:{c}"),
             Button::View(g, n, b) => write!(f, "v:{g}:{n}:{b}"),
+            Button::Target(g, n, s) => write!(f, "t:{g}:{n}:{s}"),
+            Button::Salvo(g, n, s) => write!(f, "sv:{g}:{n}:{s}"),
+            Button::GiveUp(g, d, c) => write!(f, "g:{g}:{d}:{c}"),
             Button::Rematch(g) => write!(f, "r:{g}"),
             Button::Cell(g, c) => write!(f, "pt:{g}:{c}"),
             Button::Block(g, b) => write!(f, "pv:{g}:{b}"),
@@ -121,6 +132,9 @@ impl Button {
             ("b", 3) => Button::Bot(game()?, small(2)?),
             ("f", 5) => Button::Fire(game()?, small(2)?, tiny(3)?, cell(4)?),
             ("v", 4) => Button::View(game()?, small(2)?, tiny(3)?),
+            ("t", 4) => Button::Target(game()?, small(2)?, tiny(3)?),
+            ("sv", 4) => Button::Salvo(game()?, small(2)?, tiny(3)?),
+            ("g", 4) => Button::GiveUp(game()?, num(2)?, cell(3)?),
             ("r", 2) => Button::Rematch(game()?),
             ("pt", 3) => Button::Cell(game()?, cell(2)?),
             ("pv", 3) => Button::Block(game()?, tiny(2)?),
@@ -159,6 +173,9 @@ mod tests {
             Button::Bot(g, u32::MAX),
             Button::Fire(g, u32::MAX, u8::MAX, u16::MAX),
             Button::View(g, u32::MAX, u8::MAX),
+            Button::Target(g, u32::MAX, u8::MAX),
+            Button::Salvo(g, u32::MAX, u8::MAX),
+            Button::GiveUp(g, u64::MAX, u16::MAX),
             Button::Rematch(g),
             Button::Cell(g, u16::MAX),
             Button::Block(g, u8::MAX),
@@ -190,6 +207,10 @@ mod tests {
             "j:1:2:3",
             "al:genius",
             "b:1",
+            "t:1:2",
+            "sv:1:2:300",
+            "g:1:-5:3",
+            "g:1:2:70000",
             &"j:1:".repeat(30),
         ] {
             assert_eq!(Button::parse(data), None, "{data}");

@@ -20,13 +20,39 @@ use teloxide::prelude::*;
 use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
 use teloxide::{ApiError, RequestError};
 
-/// Buttons besides the cells in the battle keyboard (none yet; the block switch is counted
-/// by the viewport).
-const BATTLE_RESERVED: usize = 0;
+/// Telegram's most characters in a message (UTF-16 code units, after the markup is parsed).
+pub const MAX_TEXT: usize = 4096;
+
+/// Buttons besides the cells in the battle keyboard: the row of target fields (free-for-all
+/// and teams) and the salvo's Fire button; the block switch is counted by the viewport. From
+/// the ruleset alone, so the blocks stay the same all game.
+fn battle_reserved(r: &engine::Ruleset) -> usize {
+    let targets = match r.players {
+        engine::Players::Duel => 0,
+        engine::Players::FreeForAll(n) => usize::from(n).saturating_sub(1),
+        engine::Players::Teams => 2,
+    };
+    targets + usize::from(r.salvo.is_some())
+}
 
 /// The viewport of the battle keyboard for this game.
 pub fn battle_viewport(rec: &GameRecord) -> Viewport {
-    Viewport::new(rec.game.ruleset().size(), BATTLE_RESERVED)
+    let r = rec.game.ruleset();
+    Viewport::new(r.size(), battle_reserved(r))
+}
+
+/// Whether the game has more than two fields, so every shot names the field it goes to.
+pub fn is_aimed(rec: &GameRecord) -> bool {
+    rec.game.ruleset().seats() > 2
+}
+
+/// Whether the game is anything but the classic duel: its message then explains the marks.
+fn is_variant(r: &engine::Ruleset) -> bool {
+    r.salvo.is_some()
+        || r.mines > 0
+        || r.field != engine::Field::Classic
+        || r.players != engine::Players::Duel
+        || r.shapes != engine::Shapes::default()
 }
 
 /// The live message's text and keyboard, for the game's phase.
@@ -110,37 +136,69 @@ fn lobby_message(
 }
 
 /// The battle message's text: every field as the public sees it, whose turn, the latest
-/// results, and the fleet commitments.
+/// results, and the fleet commitments; within Telegram's 4096 characters (the largest field
+/// with four players included), the oldest results and then the commitments' tails give way.
 pub fn battle_text(rec: &GameRecord) -> String {
     let lang = rec.lang;
     let game = &rec.game;
     let view = game.public_view();
     let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
-    let mut text = format!("<b>{}</b>", t(lang, "battle-title"));
+    let teams = game.ruleset().players == engine::Players::Teams;
+    let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
+    if is_variant(game.ruleset()) {
+        head.push_str(&format!("\n<i>{}</i>", t(lang, "battle-legend")));
+    }
     for field in &view.fields {
-        let mut title = ta(
-            lang,
-            "battle-field-of",
-            &[("name", name(field.seat).into())],
-        );
+        let mut title = if teams {
+            ta(
+                lang,
+                "battle-field-of-team",
+                &[
+                    ("name", name(field.seat).into()),
+                    ("team", (field.seat.index() % 2 + 1).into()),
+                ],
+            )
+        } else {
+            ta(
+                lang,
+                "battle-field-of",
+                &[("name", name(field.seat).into())],
+            )
+        };
         if !field.afloat && !game.is_finished() {
             title.push_str(&format!(" — {}", t(lang, "battle-sunk")));
         }
-        text.push_str(&format!(
+        head.push_str(&format!(
             "\n\n{title}\n<pre>{}</pre>",
             field_text(field, rec.alphabet)
         ));
     }
-    text.push('\n');
-    for line in log_lines(rec) {
-        text.push_str(&format!("\n{line}"));
-    }
+    head.push('\n');
+    let mut tail = String::new();
     match game.phase() {
         Phase::Battle => {
-            text.push_str(&format!(
-                "\n\n{}",
-                ta(lang, "battle-turn", &[("name", name(game.turn()).into())])
-            ));
+            let line = match (game.mine_choice(), rec.current_aim()) {
+                (Some(m), _) => ta(lang, "mine-waiting", &[("name", name(m.seat).into())]),
+                (None, Some(aim)) if game.ruleset().salvo.is_some() => ta(
+                    lang,
+                    "salvo-turn",
+                    &[
+                        ("name", name(aim.shooter).into()),
+                        ("target", name(aim.target).into()),
+                        ("count", rec.salvo_size(aim.target).unwrap_or(0).into()),
+                    ],
+                ),
+                (None, Some(aim)) if is_aimed(rec) => ta(
+                    lang,
+                    "battle-turn-at",
+                    &[
+                        ("name", name(aim.shooter).into()),
+                        ("target", name(aim.target).into()),
+                    ],
+                ),
+                _ => ta(lang, "battle-turn", &[("name", name(game.turn()).into())]),
+            };
+            tail.push_str(&format!("\n\n{line}"));
         }
         Phase::Finished { winners, reason } => {
             let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
@@ -149,52 +207,108 @@ pub fn battle_text(rec: &GameRecord) -> String {
                 _ if names.is_empty() => "end-no-winner",
                 _ => "end-winner",
             };
-            text.push_str(&format!(
+            tail.push_str(&format!(
                 "\n\n<b>{}</b>",
                 ta(lang, key, &[("names", names.join(", ").into())])
             ));
         }
         _ => {}
     }
-    if matches!(game.phase(), Phase::Battle) {
-        text.push_str(&format!("\n\n{}", t(lang, "battle-commitments")));
-        for s in 0..game.seats().len() as u8 {
-            if let Some(c) = game.commitment(SeatId(s)) {
-                text.push_str(&format!("\n{}: <code>{c}</code>", name(SeatId(s))));
+    let commitments = |short: bool| {
+        let mut out = String::new();
+        if matches!(game.phase(), Phase::Battle) {
+            out.push_str(&format!("\n\n{}", t(lang, "battle-commitments")));
+            for s in 0..game.seats().len() as u8 {
+                if let Some(c) = game.commitment(SeatId(s)) {
+                    let c = if short { format!("{}…", &c[..16]) } else { c };
+                    out.push_str(&format!("\n{}: <code>{c}</code>", name(SeatId(s))));
+                }
             }
         }
+        out
+    };
+    let log = log_lines(rec);
+    let join = |log: &[String], commitments: &str| {
+        let mut text = head.clone();
+        for line in log {
+            text.push_str(&format!("\n{line}"));
+        }
+        text.push_str(&tail);
+        text.push_str(commitments);
+        text
+    };
+    let full = join(&log, &commitments(false));
+    if visible_len(&full) <= MAX_TEXT {
+        return full;
     }
-    text
+    let short = commitments(true);
+    for skip in 0..=log.len() {
+        let text = join(&log[skip..], &short);
+        if visible_len(&text) <= MAX_TEXT {
+            return text;
+        }
+    }
+    join(&[], "")
+}
+
+/// The length Telegram counts: UTF-16 code units of the text without its HTML markup.
+pub fn visible_len(html: &str) -> usize {
+    let (mut n, mut in_tag, mut entity) = (0, false, false);
+    for c in html.chars() {
+        match c {
+            '<' if !in_tag => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            _ if in_tag => {}
+            '&' => {
+                entity = true;
+                n += 1;
+            }
+            ';' if entity => entity = false,
+            _ if entity => {}
+            c => n += c.len_utf16(),
+        }
+    }
+    n
 }
 
 /// The results as lines: one a result, or, when more came since the last redraw than the
-/// message shows, one line for each run of shots by the same player, so a burst of any size
-/// fits the message and loses none.
+/// message shows, one line for each run of shots by the same player (at the same field), so
+/// a burst of any size fits the message and loses none.
 fn log_lines(rec: &GameRecord) -> Vec<String> {
     let lang = rec.lang;
     let size = rec.game.ruleset().size();
-    let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size);
+    let aimed = is_aimed(rec);
+    let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size, aimed);
     if rec.log.len() <= crate::record::LOG_LEN {
         return rec.log.iter().filter_map(one).collect();
     }
+    type Run = Option<((SeatId, SeatId), Vec<String>)>;
     let mut lines: Vec<String> = Vec::new();
-    let mut run: Option<(SeatId, Vec<String>)> = None;
-    let flush = |run: &mut Option<(SeatId, Vec<String>)>, lines: &mut Vec<String>| {
-        if let Some((seat, parts)) = run.take() {
-            let name = escape(rec.names.get(seat.index()).map_or("?", String::as_str));
+    let mut run: Run = None;
+    let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
+    let flush = |run: &mut Run, lines: &mut Vec<String>| {
+        if let Some(((seat, target), parts)) = run.take() {
             lines.push(ta(
                 lang,
-                "log-shots",
-                &[("name", name.into()), ("shots", parts.join("; ").into())],
+                if aimed {
+                    "battle-log-shots-at"
+                } else {
+                    "log-shots"
+                },
+                &[
+                    ("name", name(seat).into()),
+                    ("target", name(target).into()),
+                    ("shots", parts.join("; ").into()),
+                ],
             ));
         }
     };
     for e in &rec.log {
         if let Event::Shot {
             shooter,
+            target,
             cell,
             result,
-            ..
         } = e
         {
             let part = ta(
@@ -206,10 +320,10 @@ fn log_lines(rec: &GameRecord) -> Vec<String> {
                 ],
             );
             match &mut run {
-                Some((s, parts)) if s == shooter => parts.push(part),
+                Some((k, parts)) if *k == (*shooter, *target) => parts.push(part),
                 _ => {
                     flush(&mut run, &mut lines);
-                    run = Some((*shooter, vec![part]));
+                    run = Some(((*shooter, *target), vec![part]));
                 }
             }
         } else {
@@ -223,22 +337,36 @@ fn log_lines(rec: &GameRecord) -> Vec<String> {
 
 fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboardMarkup>) {
     let game = &rec.game;
-    let shooter = game.turn();
-    let Some(&target) = game.targets(shooter).first() else {
+    let lang = rec.lang;
+    let Some(aim) = rec.current_aim() else {
         return (battle_text(rec), None);
     };
+    let target = aim.target;
     let view = game.public_view();
     let field = view.field(target);
     let size = field.size;
     let vp = battle_viewport(rec);
     let g = rec.generation;
-    let keyboard = grid_keyboard(
+    let mut extra = Vec::new();
+    if let Some(total) = rec.salvo_size(target) {
+        extra.push(vec![InlineKeyboardButton::callback(
+            ta(
+                lang,
+                "salvo-fire",
+                &[("picked", aim.picked.len().into()), ("total", total.into())],
+            ),
+            Button::Salvo(id, g, target.0).to_string(),
+        )]);
+    }
+    let mut keyboard = grid_keyboard(
         vp,
         rec.block,
         rec.alphabet,
         |c: Coord| {
             let mark = field.mark(c);
-            let label = if mark == Mark::Unknown {
+            let label = if aim.picked.contains(&c) {
+                format!("✓{}", render::cell_name(c, rec.alphabet, size))
+            } else if mark == Mark::Unknown {
                 render::cell_name(c, rec.alphabet, size)
             } else {
                 render::symbol(mark).to_string()
@@ -246,8 +374,30 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
             (label, Button::Fire(id, g, target.0, size.index(c) as u16))
         },
         |b| Button::View(id, g, b),
-        Vec::new(),
+        extra,
     );
+    if is_aimed(rec) {
+        let row = game
+            .targets(aim.shooter)
+            .into_iter()
+            .map(|s| {
+                let name: String = rec
+                    .names
+                    .get(s.index())
+                    .map_or("?", String::as_str)
+                    .chars()
+                    .take(24)
+                    .collect();
+                let label = if s == target {
+                    format!("▶ {name}")
+                } else {
+                    name
+                };
+                InlineKeyboardButton::callback(label, Button::Target(id, g, s.0).to_string())
+            })
+            .collect();
+        keyboard.inline_keyboard.insert(0, row);
+    }
     (battle_text(rec), Some(keyboard))
 }
 

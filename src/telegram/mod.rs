@@ -6,16 +6,19 @@
 //! - `group.rs` — the group's live message: lobby, battle, end; paced, coalesced redraws.
 //! - `lobby.rs` — `/newgame`, join (with the deep link), start, cancel, rematch.
 //! - `placement.rs` — the placement editor in the private chat.
-//! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer.
+//! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer;
+//!   `aim.rs` — the field aimed at and a salvo's cells; `mine.rs` — the cell given up.
 //! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
 //! - `commands.rs` — commands, their registration per language, help.
 
 pub mod ai;
+pub mod aim;
 pub mod battle;
 pub mod callback;
 pub mod commands;
 pub mod group;
 pub mod lobby;
+pub mod mine;
 pub mod placement;
 pub mod render;
 
@@ -250,7 +253,11 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
             lobby::on_button(&ctx, &q, lang, button).await
         }
-        Button::Fire(..) | Button::View(..) => battle::on_button(&ctx, &q, lang, button).await,
+        Button::Fire(..)
+        | Button::View(..)
+        | Button::Target(..)
+        | Button::Salvo(..)
+        | Button::GiveUp(..) => battle::on_button(&ctx, &q, lang, button).await,
         Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
             placement::on_button(&ctx, &q, lang, button).await
         }

@@ -255,39 +255,79 @@ pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
     parts.join(", ")
 }
 
-/// What one event says in the battle log; `None` for events the log does not show.
+/// What one event says in the battle log; `None` for events the log does not show. With
+/// `aimed` (games of more than two fields) a shot names the field it went to.
 pub fn log_line(
     lang: Lang,
     e: &Event,
     names: &[String],
     alphabet: Alphabet,
     size: Size,
+    aimed: bool,
 ) -> Option<String> {
     let name = |s: engine::SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
     let cell = |c: Coord| cell_name(c, alphabet, size);
     Some(match e {
         Event::Shot {
             shooter,
+            target,
             cell: c,
             result,
-            ..
         } => ta(
             lang,
-            "log-shot",
+            if aimed {
+                "battle-log-shot-at"
+            } else {
+                "log-shot"
+            },
             &[
                 ("name", name(*shooter).into()),
+                ("target", name(*target).into()),
                 ("cell", cell(*c).into()),
                 ("result", result_words(lang, *result).into()),
+            ],
+        ),
+        Event::Salvo {
+            shooter,
+            target,
+            shots,
+            hits,
+            mines,
+            sunk,
+        } => ta(
+            lang,
+            "salvo-log",
+            &[
+                ("name", name(*shooter).into()),
+                ("target", name(*target).into()),
+                ("shots", (*shots).into()),
+                ("hits", (*hits).into()),
+                ("rest", salvo_rest(lang, *mines, sunk).into()),
+            ],
+        ),
+        Event::MineChoice {
+            seat, remaining, ..
+        } => ta(
+            lang,
+            "mine-log-choice",
+            &[
+                ("name", name(*seat).into()),
+                ("count", (*remaining).into()),
+                ("seconds", (engine::MINE_CHOICE_SECONDS as i64).into()),
             ],
         ),
         Event::GaveUp {
             seat,
             cell: c,
             result,
-            ..
+            timed_out,
         } => ta(
             lang,
-            "log-gave-up",
+            if *timed_out {
+                "mine-log-random"
+            } else {
+                "log-gave-up"
+            },
             &[
                 ("name", name(*seat).into()),
                 ("cell", cell(*c).into()),
@@ -300,6 +340,23 @@ pub fn log_line(
         Event::Reminder(s) => ta(lang, "log-reminder", &[("name", name(*s).into())]),
         _ => return None,
     })
+}
+
+/// The tail of a salvo's report: the kinds sunk and the mines hit, never a cell.
+pub fn salvo_rest(lang: Lang, mines: u8, sunk: &[Kind]) -> String {
+    let mut rest = String::new();
+    if !sunk.is_empty() {
+        let ships: Vec<String> = sunk.iter().map(|&k| kind_name(lang, k)).collect();
+        rest.push_str(&ta(
+            lang,
+            "salvo-log-sunk",
+            &[("ships", ships.join(", ").into())],
+        ));
+    }
+    if mines > 0 {
+        rest.push_str(&ta(lang, "salvo-log-mines", &[("mines", mines.into())]));
+    }
+    rest
 }
 
 /// "мимо", "ранил", "убил (крейсер)", "мина!".

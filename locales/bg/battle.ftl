@@ -1,0 +1,65 @@
+# Морска битка — български: варианти на боя (всеки срещу всеки, отбори, залпове, мини)
+
+## Съобщението на боя в групата
+battle-turn-at = На ход: <b>{ $name }</b>, по полето на { $target } — натиснете клетка или отговорете с клетка (напр. в6).
+battle-field-of-team = Поле на { $name } (отбор { $team })
+battle-legend = · нестреляно  • пропуск  X попадение  # потопен  * мина  + изстрел от залп
+battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
+battle-log-shots-at = { $name } → { $target }: { $shots }
+battle-target-chosen = Цел — полето на { $name }.
+battle-eliminated = Флотът на { $name } е потопен!
+battle-wrong-shot = В тази игра се стреля със залпове: изберете клетките и натиснете „Огън“.
+
+## Лични чатове
+battle-teammate-field = Поле на съотборника { $name }
+
+## Залпове
+salvo-turn = На ход: <b>{ $name }</b>, по полето на { $target } — изберете { $count ->
+        [one] { $count } клетка
+       *[other] { $count } клетки
+    } и натиснете „Огън“ (или отговорете с тях, напр. в6 г7 д8).
+salvo-fire = Огън ({ $picked }/{ $total })
+salvo-log = { $name } → { $target }: залп от { $shots } — { $hits ->
+        [0] нито едно попадение
+        [one] { $hits } попадение
+       *[other] { $hits } попадения
+    }{ $rest }
+salvo-log-sunk = , потопени: { $ships }
+salvo-log-mines = { $mines ->
+        [one] , мина!
+       *[other] , { $mines } мини!
+    }
+salvo-answer = Залп: { $hits ->
+        [0] нито едно попадение
+        [one] { $hits } попадение
+       *[other] { $hits } попадения
+    }{ $rest }. Ходът минава.
+salvo-picked = Избрани: { $cells } ({ $picked }/{ $total }).
+salvo-unpicked = { $cell } е махната ({ $picked }/{ $total }).
+salvo-too-many = Вече сте избрали { $total }: натиснете избрана клетка, за да я махнете, или „Огън“.
+salvo-too-few = Първо изберете още { $count ->
+        [one] { $count } клетка
+       *[other] { $count } клетки
+    }.
+salvo-bad-cells = Залпът е { $count ->
+        [one] { $count } клетка
+       *[other] { $count } различни клетки
+    }, по които не е стреляно, напр. в6 г7 д8.
+
+## Мини
+mine-log-choice = { $name } попадна на мина и дава { $count ->
+        [one] { $count } клетка
+       *[other] { $count } клетки
+    } от своя флот ({ $seconds } с за избор).
+mine-log-random = { $name } не избра навреме: взета е { $cell } — { $result }
+mine-waiting = <b>{ $name }</b> попадна на мина и избира клетка от своя флот.
+mine-dm = <b>Мина!</b> Дайте { $count ->
+        [one] { $count } клетка
+       *[other] { $count } клетки
+    } от своя флот: натиснете клетка отдолу до { $seconds } с, иначе се взема случайна.
+mine-dm-done = Дадохте { $cell } — { $result }.
+mine-dm-timed-out = Времето изтече: взета е { $cell } — { $result }.
+mine-pending = Изчакайте: след мина се дава клетка.
+mine-not-yours = Сега не вие давате клетка.
+mine-not-your-cell = Това не е непокътната клетка от вашия флот.
+mine-no-choice = Сега не се дава клетка.

@@ -1,0 +1,65 @@
+# Sea Battle — English: the battle's variants (free-for-all, teams, salvo, mines)
+
+## The group's battle message
+battle-turn-at = Turn: <b>{ $name }</b>, at the field of { $target } — tap a cell or reply with one (e.g. b6).
+battle-field-of-team = Field of { $name } (team { $team })
+battle-legend = · not shot  • miss  X hit  # sunk  * mine  + shot in a salvo
+battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
+battle-log-shots-at = { $name } → { $target }: { $shots }
+battle-target-chosen = Aiming at the field of { $name }.
+battle-eliminated = The fleet of { $name } is sunk!
+battle-wrong-shot = Shots in this game are salvoes: pick the cells, then press Fire.
+
+## Private chats
+battle-teammate-field = Field of your teammate { $name }
+
+## Salvo
+salvo-turn = Turn: <b>{ $name }</b>, at the field of { $target } — pick { $count ->
+        [one] one cell
+       *[other] { $count } cells
+    }, then press Fire (or reply with them, e.g. b6 c7 d8).
+salvo-fire = Fire ({ $picked }/{ $total })
+salvo-log = { $name } → { $target }: a salvo of { $shots } — { $hits ->
+        [0] no hits
+        [one] one hit
+       *[other] { $hits } hits
+    }{ $rest }
+salvo-log-sunk = , sunk: { $ships }
+salvo-log-mines = { $mines ->
+        [one] , a mine!
+       *[other] , { $mines } mines!
+    }
+salvo-answer = Salvo: { $hits ->
+        [0] no hits
+        [one] one hit
+       *[other] { $hits } hits
+    }{ $rest }. The turn passes.
+salvo-picked = Picked: { $cells } ({ $picked }/{ $total }).
+salvo-unpicked = { $cell } dropped ({ $picked }/{ $total }).
+salvo-too-many = You have picked { $total } already: tap a picked cell to drop it, or press Fire.
+salvo-too-few = Pick { $count ->
+        [one] one more cell
+       *[other] { $count } more cells
+    } first.
+salvo-bad-cells = A salvo takes { $count ->
+        [one] one cell
+       *[other] { $count } different cells
+    } not shot before, e.g. b6 c7 d8.
+
+## Mines
+mine-log-choice = { $name } hit a mine and gives up { $count ->
+        [one] one cell
+       *[other] { $count } cells
+    } of their own fleet ({ $seconds } s to choose).
+mine-log-random = { $name } did not choose in time: { $cell } is taken — { $result }
+mine-waiting = <b>{ $name }</b> hit a mine and is choosing a cell of their own fleet to give up.
+mine-dm = <b>A mine!</b> Give up { $count ->
+        [one] one cell
+       *[other] { $count } cells
+    } of your fleet: tap one below within { $seconds } s, or a random one is taken.
+mine-dm-done = You gave up { $cell } — { $result }.
+mine-dm-timed-out = Time ran out: { $cell } was taken — { $result }.
+mine-pending = Wait: a cell is being given up after a mine.
+mine-not-yours = It is not you who gives up a cell now.
+mine-not-your-cell = That is not an unhit cell of your fleet.
+mine-no-choice = No cell is to be given up now.

@@ -1,0 +1,211 @@
+//! Aiming in the group's battle message: the field to shoot at (free-for-all and teams) and,
+//! in salvo games, the cells of the salvo, picked one tap at a time and fired together.
+
+use super::battle::{accepted, play_with, refusal, say, Reply};
+use super::group::redraw;
+use super::render;
+use super::{answer, answer_store_error, Ctx, HandlerResult};
+use crate::i18n::{t, ta};
+use crate::lang::Lang;
+use crate::record::{Aim, GameRecord};
+use crate::store::GameId;
+use engine::{Action, ActionError, Coord, SeatId};
+use teloxide::types::CallbackQuery;
+
+/// Whether `seat` may aim at `target` now.
+fn check(rec: &GameRecord, seat: SeatId, target: SeatId) -> Result<(), ActionError> {
+    if rec.game.mine_choice().is_some() {
+        return Err(ActionError::MineChoicePending);
+    }
+    if rec.game.turn() != seat {
+        return Err(ActionError::NotYourTurn);
+    }
+    if !rec.game.can_target(seat, target) {
+        return Err(ActionError::BadTarget);
+    }
+    Ok(())
+}
+
+/// The shooter's aim at `target`: the current one if it is there, else a fresh one.
+fn aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Aim {
+    rec.current_aim()
+        .filter(|a| a.shooter == seat && a.target == target)
+        .unwrap_or(Aim {
+            shooter: seat,
+            target,
+            picked: Vec::new(),
+        })
+}
+
+/// A target button: the shooter aims at another field (cells picked so far are dropped).
+pub async fn choose_target(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    rec: &GameRecord,
+    id: GameId,
+    seat: SeatId,
+    target: SeatId,
+) -> HandlerResult {
+    let done = ctx
+        .store
+        .transition(id, |r| {
+            check(r, seat, target)?;
+            r.aim = Some(aim_at(r, seat, target));
+            Ok(())
+        })
+        .await;
+    match done {
+        Ok(Ok(_)) => {
+            let name = rec.names.get(target.index()).map_or("?", String::as_str);
+            let words = ta(lang, "battle-target-chosen", &[("name", name.into())]);
+            answer(ctx, q, words, false).await?;
+            redraw(ctx, id, rec.chat).await;
+            Ok(())
+        }
+        Ok(Err(e)) => answer(ctx, q, refusal(lang, &e), true).await,
+        Err(e) => answer_store_error(ctx, q, lang, &e).await,
+    }
+}
+
+/// What a tap on a cell did to the salvo.
+enum Picked {
+    Added(Vec<Coord>, usize),
+    Dropped(Coord, usize, usize),
+}
+
+/// Why a tap on a cell changed nothing.
+enum NotPicked {
+    Refused(ActionError),
+    Full(usize),
+}
+
+impl From<ActionError> for NotPicked {
+    fn from(e: ActionError) -> Self {
+        NotPicked::Refused(e)
+    }
+}
+
+/// A cell button in a salvo game: picks the cell, or drops it when it was picked.
+#[allow(clippy::too_many_arguments)]
+pub async fn pick(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    rec: &GameRecord,
+    id: GameId,
+    seat: SeatId,
+    target: SeatId,
+    cell: Coord,
+) -> HandlerResult {
+    let done = ctx
+        .store
+        .transition(id, |r| {
+            check(r, seat, target)?;
+            let total = r.salvo_size(target).unwrap_or(0);
+            let mut aim = aim_at(r, seat, target);
+            let picked = if let Some(i) = aim.picked.iter().position(|&c| c == cell) {
+                aim.picked.remove(i);
+                Picked::Dropped(cell, aim.picked.len(), total)
+            } else if r.game.is_known(target, cell) {
+                return Err(ActionError::AlreadyKnown(cell).into());
+            } else if aim.picked.len() >= total {
+                return Err(NotPicked::Full(total));
+            } else {
+                aim.picked.push(cell);
+                Picked::Added(aim.picked.clone(), total)
+            };
+            r.aim = Some(aim);
+            Ok(picked)
+        })
+        .await;
+    let (alphabet, size) = (rec.alphabet, rec.game.ruleset().size());
+    let name = |c: Coord| render::cell_name(c, alphabet, size);
+    let words = match done {
+        Ok(Ok(done)) => match done.value {
+            Picked::Added(cells, total) => {
+                let names: Vec<String> = cells.iter().map(|&c| name(c)).collect();
+                ta(
+                    lang,
+                    "salvo-picked",
+                    &[
+                        ("cells", names.join(" ").into()),
+                        ("picked", cells.len().into()),
+                        ("total", total.into()),
+                    ],
+                )
+            }
+            Picked::Dropped(c, picked, total) => ta(
+                lang,
+                "salvo-unpicked",
+                &[
+                    ("cell", name(c).into()),
+                    ("picked", picked.into()),
+                    ("total", total.into()),
+                ],
+            ),
+        },
+        Ok(Err(NotPicked::Full(total))) => {
+            let words = ta(lang, "salvo-too-many", &[("total", total.into())]);
+            return answer(ctx, q, words, true).await;
+        }
+        Ok(Err(NotPicked::Refused(e))) => return answer(ctx, q, refusal(lang, &e), true).await,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    answer(ctx, q, words, false).await?;
+    redraw(ctx, id, rec.chat).await;
+    Ok(())
+}
+
+/// The salvo's Fire button: the picked cells, as they stand when the salvo is applied.
+pub async fn fire_salvo(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    rec: &GameRecord,
+    id: GameId,
+    seat: SeatId,
+    target: SeatId,
+) -> HandlerResult {
+    let picked = rec
+        .current_aim()
+        .filter(|a| a.shooter == seat && a.target == target)
+        .map_or(0, |a| a.picked.len());
+    let done = play_with(ctx, id, |r| {
+        check(r, seat, target)?;
+        let aim = aim_at(r, seat, target);
+        let total = r.salvo_size(target).unwrap_or(0);
+        if aim.picked.len() != total {
+            return Err(ActionError::SalvoSize {
+                expected: total as u8,
+            });
+        }
+        Ok(Action::Salvo(seat, target, aim.picked))
+    })
+    .await;
+    match done {
+        Ok(Ok(done)) => accepted(ctx, id, lang, &done, &Reply::Callback(q)).await,
+        Ok(Err(ActionError::SalvoSize { expected })) => {
+            let count = usize::from(expected).saturating_sub(picked).max(1);
+            let words = ta(lang, "salvo-too-few", &[("count", count.into())]);
+            answer(ctx, q, words, true).await
+        }
+        Ok(Err(e)) => answer(ctx, q, refusal(lang, &e), true).await,
+        Err(e) => answer_store_error(ctx, q, lang, &e).await,
+    }
+}
+
+/// A salvo typed in reply to the battle message.
+pub(super) async fn fire(
+    ctx: &Ctx,
+    id: GameId,
+    lang: Lang,
+    action: Action,
+    to: Reply<'_>,
+) -> HandlerResult {
+    match play_with(ctx, id, |_| Ok(action.clone())).await {
+        Ok(Ok(done)) => accepted(ctx, id, lang, &done, &to).await,
+        Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
+        Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,
+    }
+}
