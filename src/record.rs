@@ -73,6 +73,15 @@ pub struct GameRecord {
     /// The private message asking the shooter to give up a cell after a mine.
     #[serde(default)]
     pub mine_dm: Option<i32>,
+    /// Whether the battle has its own message yet. Between the last fleet's Ready and that
+    /// message, the lobby's message is not redrawn as a battle (its buttons would be of the
+    /// old generation). Older records were begun.
+    #[serde(default = "begun_before")]
+    pub begun: bool,
+}
+
+fn begun_before() -> bool {
+    true
 }
 
 /// Where the shooter aims: a field, and in salvo games the cells picked so far.
@@ -133,6 +142,7 @@ impl GameRecord {
             ai_level: Level::default(),
             aim: None,
             mine_dm: None,
+            begun: false,
         }
     }
 

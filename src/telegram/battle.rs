@@ -58,6 +58,7 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
         .store
         .transition(id, |rec| {
             rec.generation += 1;
+            rec.begun = true;
             Ok::<_, ()>(rec.message.take())
         })
         .await?;
@@ -96,12 +97,14 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
     Ok(())
 }
 
-/// The seats whose private field these events change: the fields shot at, and everyone's
-/// when the turn passes or the game ends (their "your turn" line changes).
+/// The seats whose private message these events change: the fields shot at (and their
+/// teammates, who see them), the seats whose "your turn" line changes, and everyone's when
+/// the game ends or time ran out.
 fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
     let all: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
     let mut actor = None;
-    let mut out = Vec::new();
+    let mut fields = Vec::new();
+    let mut turns = Vec::new();
     for e in events {
         match *e {
             Event::Shot {
@@ -111,19 +114,25 @@ fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
                 shooter, target, ..
             } => {
                 actor = Some(shooter);
-                out.push(target);
+                fields.push(target);
             }
             Event::GaveUp { seat, .. } => {
                 actor = Some(seat);
-                out.push(seat);
+                fields.push(seat);
             }
-            Event::Turn(s) if actor != Some(s) => return all,
+            Event::Turn(s) if actor != Some(s) => match actor {
+                Some(a) => turns.extend([a, s]),
+                None => return all,
+            },
             Event::Finished { .. } | Event::Forfeit(_) | Event::Surrendered(_) => return all,
             _ => {}
         }
     }
-    let mates: Vec<SeatId> = out.iter().flat_map(|&s| teammates(rec, s)).collect();
-    out.extend(mates);
+    let mut out: Vec<SeatId> = fields.iter().flat_map(|&s| teammates(rec, s)).collect();
+    out.extend(fields);
+    out.extend(turns);
+    out.sort_unstable();
+    out.dedup();
     out
 }
 

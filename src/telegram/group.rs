@@ -200,17 +200,8 @@ pub fn battle_text(rec: &GameRecord) -> String {
             };
             tail.push_str(&format!("\n\n{line}"));
         }
-        Phase::Finished { winners, reason } => {
-            let names: Vec<String> = winners.iter().map(|&s| name(s)).collect();
-            let key = match reason {
-                EndReason::Cancelled => "end-cancelled",
-                _ if names.is_empty() => "end-no-winner",
-                _ => "end-winner",
-            };
-            tail.push_str(&format!(
-                "\n\n<b>{}</b>",
-                ta(lang, key, &[("names", names.join(", ").into())])
-            ));
+        Phase::Finished { .. } => {
+            tail.push_str(&format!("\n\n<b>{}</b>", end_words(rec)));
         }
         _ => {}
     }
@@ -249,6 +240,23 @@ pub fn battle_text(rec: &GameRecord) -> String {
         }
     }
     join(&[], "")
+}
+
+/// Who won, or how the game ended.
+fn end_words(rec: &GameRecord) -> String {
+    let Phase::Finished { winners, reason } = rec.game.phase() else {
+        return String::new();
+    };
+    let names: Vec<String> = winners
+        .iter()
+        .map(|s| escape(rec.names.get(s.index()).map_or("?", String::as_str)))
+        .collect();
+    let key = match reason {
+        EndReason::Cancelled => "end-cancelled",
+        _ if names.is_empty() => "end-no-winner",
+        _ => "end-winner",
+    };
+    ta(rec.lang, key, &[("names", names.join(", ").into())])
 }
 
 /// The length Telegram counts: UTF-16 code units of the text without its HTML markup.
@@ -431,6 +439,10 @@ pub async fn edit_live(
 /// Draws the live message of `rec` unless it already shows exactly this.
 async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord) {
     let Some(m) = rec.message else { return };
+    if *rec.game.phase() == Phase::Battle && !rec.begun {
+        // The lobby's message, about to be retired by `battle::begin`.
+        return;
+    }
     let (text, kb) = live_message(rec, id, &ctx.username);
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
@@ -522,6 +534,42 @@ pub fn finish_soon(ctx: &Ctx, id: GameId) {
     });
 }
 
+/// The end's announcement: the final fields, the winner, and every fleet's layout and salt
+/// to check the commitments. When that is more than one message takes (four players on the
+/// largest field), the fields are left to the battle message just above, and the layouts
+/// take as many messages as they need; the last one gets the Rematch button.
+pub fn end_texts(rec: &GameRecord) -> Vec<String> {
+    let lang = rec.lang;
+    let mut reveal = vec![format!("\n\n{}", t(lang, "end-reveal"))];
+    for s in 0..rec.game.seats().len() as u8 {
+        if let Some((layout, salt)) = rec.game.reveal(SeatId(s)) {
+            let name = escape(rec.names.get(usize::from(s)).map_or("?", String::as_str));
+            reveal.push(format!(
+                "\n{name}: <code>{layout}</code>\n{}: <code>{salt}</code>",
+                t(lang, "end-salt")
+            ));
+        }
+    }
+    let full = battle_text(rec) + &reveal.concat();
+    if visible_len(&full) <= MAX_TEXT {
+        return vec![full];
+    }
+    let mut texts = vec![format!(
+        "<b>{}</b>\n\n<b>{}</b>",
+        t(lang, "battle-title"),
+        end_words(rec)
+    )];
+    for part in reveal {
+        let last = texts.last_mut().expect("one text at least");
+        if visible_len(last) + visible_len(&part) <= MAX_TEXT {
+            last.push_str(&part);
+        } else {
+            texts.push(part.trim_start().to_owned());
+        }
+    }
+    texts
+}
+
 /// Ends a game once: announces the winner, reveals every field and the commitments' salts,
 /// offers a rematch, frees the players and counts the statistics. Safe to call from every
 /// replica and every handler: only the first call does it.
@@ -568,17 +616,16 @@ pub async fn finish(ctx: &Ctx, id: GameId) -> HandlerResult {
     }
     if rec.game.fleet(SeatId(0)).is_some() {
         let lang = rec.lang;
-        let mut text = battle_text(&rec);
-        text.push_str(&format!("\n\n{}", t(lang, "end-reveal")));
-        for s in 0..rec.game.seats().len() as u8 {
-            if let Some((layout, salt)) = rec.game.reveal(SeatId(s)) {
-                let name = escape(rec.names.get(usize::from(s)).map_or("?", String::as_str));
-                text.push_str(&format!(
-                    "\n{name}: <code>{layout}</code>\n{}: <code>{salt}</code>",
-                    t(lang, "end-salt")
-                ));
-            }
+        let mut texts = end_texts(&rec);
+        let last = texts.pop().unwrap_or_default();
+        for text in texts {
+            super::pace(ctx, ChatId(chat)).await;
+            ctx.bot
+                .send_message(ChatId(chat), text)
+                .parse_mode(ParseMode::Html)
+                .await?;
         }
+        let text = last;
         let kb = InlineKeyboardMarkup::new(vec![vec![InlineKeyboardButton::callback(
             t(lang, "btn-rematch"),
             Button::Rematch(id).to_string(),

@@ -1,0 +1,830 @@
+//! End to end, every variant of the battle: a four-player free-for-all, two against two,
+//! salvoes, mines (a mine hit and the cell given up through the private keyboard), bent
+//! ships, the big 15×15 field and land, sea and air with four players. The real bot binary,
+//! a real Redis and the fake Telegram, as in `tests/bot.rs`.
+//!
+//! The chat's ruleset is written to Redis before `/newgame` (the /settings screens for these
+//! options are built elsewhere). The test players read the game from Redis only to choose
+//! their moves quickly (ships to hit, water to miss, a mine to step on); every move is a tap
+//! on the bot's own buttons, and every check is on what Telegram was sent.
+
+mod fake_telegram;
+#[path = "bot/helpers.rs"]
+mod helpers;
+
+use engine::{Coord, Field, Game, Players, Ruleset, SeatId, Shapes, TurnTimer};
+use fake_telegram::{CallbackAnswer, SentMessage};
+use helpers::*;
+use morskoy_boy::record::{ChatSettings, GameRecord};
+use morskoy_boy::store::{GameId, Store, StoreConfig};
+use teloxide::types::User;
+
+/// One game in a group, from its battle message on.
+struct Table {
+    group: i64,
+    players: Vec<User>,
+    game: u64,
+    generation: u32,
+    battle: i32,
+    store: Store,
+}
+
+/// A store on the bot's Redis, in the test's namespace.
+async fn store_of(app: &App) -> Store {
+    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    Store::connect(
+        &url,
+        StoreConfig {
+            namespace: app.namespace.clone(),
+            ..StoreConfig::default()
+        },
+    )
+    .await
+    .expect("the test reaches Redis")
+}
+
+/// A ruleset without a turn timer.
+fn rules(r: Ruleset) -> Ruleset {
+    Ruleset {
+        timer: TurnTimer::Off,
+        ..r
+    }
+}
+
+/// Writes the group's ruleset, opens a lobby, seats `names` in order (ids from `first_id`),
+/// starts, places every fleet at random and waits for the battle message.
+async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id: i64) -> Table {
+    let store = store_of(app).await;
+    store
+        .set_chat_settings(
+            group,
+            &ChatSettings {
+                ruleset,
+                ..ChatSettings::default()
+            },
+        )
+        .await
+        .expect("the chat's ruleset is written");
+    app.tg.group(group, "Sea dogs");
+    let players: Vec<User> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(first_id + i as i64, n, "en"))
+        .collect();
+    let (lobby, join) = open_lobby(app, group, &players[0]).await;
+    for p in &players[1..] {
+        let answer = app.press(group, p, lobby.message_id, &join).await;
+        assert!(!answer.show_alert, "the join is refused: {answer:?}");
+    }
+    let last = format!("{}. {}", names.len(), names[names.len() - 1]);
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains(&last),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows every player");
+    let start = data(&lobby, "s:");
+    let answer = app
+        .press(group, &players[0], lobby.message_id, &start)
+        .await;
+    assert!(!answer.show_alert, "the start is refused: {answer:?}");
+    for p in &players {
+        place_and_ready(app, p).await;
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let first = data(&battle, "f:");
+    let game: u64 = first.split(':').nth(1).unwrap().parse().unwrap();
+    // The battle's own message, as the game records it.
+    let deadline = std::time::Instant::now() + wait();
+    let id = loop {
+        let rec = store.load_game(GameId(game)).await.unwrap().0;
+        if let (true, Some(m)) = (rec.begun, rec.message) {
+            break m;
+        }
+        assert!(std::time::Instant::now() < deadline, "no battle message");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    let battle = app
+        .tg
+        .wait_for(
+            group,
+            |m| m.message_id == id && m.callback_data().iter().any(|d| d.starts_with("f:")),
+            wait(),
+        )
+        .await
+        .expect("the battle message has a keyboard");
+    let first = data(&battle, "f:");
+    let parts: Vec<&str> = first.split(':').collect();
+    Table {
+        group,
+        players,
+        game: parts[1].parse().unwrap(),
+        generation: parts[2].parse().unwrap(),
+        battle: battle.message_id,
+        store,
+    }
+}
+
+impl Table {
+    async fn record(&self) -> GameRecord {
+        self.store
+            .load_game(GameId(self.game))
+            .await
+            .expect("the game is in Redis")
+            .0
+    }
+
+    fn user(&self, seat: SeatId) -> &User {
+        &self.players[seat.index()]
+    }
+
+    fn name(&self, seat: SeatId) -> &str {
+        &self.user(seat).first_name
+    }
+
+    /// `seat` taps a button of the battle message.
+    async fn tap(&self, app: &App, seat: SeatId, data: &str) -> CallbackAnswer {
+        app.press(self.group, self.user(seat), self.battle, data)
+            .await
+    }
+
+    fn fire(&self, target: SeatId, c: Coord, size: engine::Size) -> String {
+        format!(
+            "f:{}:{}:{}:{}",
+            self.game,
+            self.generation,
+            target.0,
+            size.index(c)
+        )
+    }
+
+    fn aim(&self, target: SeatId) -> String {
+        format!("t:{}:{}:{}", self.game, self.generation, target.0)
+    }
+
+    fn salvo(&self, target: SeatId) -> String {
+        format!("sv:{}:{}:{}", self.game, self.generation, target.0)
+    }
+
+    fn battle_message(&self, app: &App) -> SentMessage {
+        app.tg
+            .messages(self.group)
+            .into_iter()
+            .find(|m| m.message_id == self.battle)
+            .expect("the battle message")
+    }
+
+    /// Waits for the end's announcement (it offers a rematch).
+    async fn wait_for_the_end(&self, app: &App) -> SentMessage {
+        app.tg
+            .wait_for(
+                self.group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                wait(),
+            )
+            .await
+            .expect("the end is announced")
+    }
+}
+
+/// The next cell a test player fires at: a ship cell not yet hit while `hits` is below two
+/// (so every turn hits, sinks and finally misses), else water that is not a mine.
+fn plan(game: &Game, target: SeatId, hits: usize) -> (Coord, bool) {
+    let fleet = game.fleet(target).expect("a placed fleet");
+    let size = game.ruleset().size();
+    let unknown = |c: &Coord| !game.is_known(target, *c);
+    let ship = fleet.ship_cells().find(unknown);
+    let water = size
+        .cells()
+        .filter(unknown)
+        .find(|&c| fleet.ship_at(c).is_none() && !fleet.is_mine(c));
+    match (ship, water) {
+        (Some(c), Some(w)) => {
+            if hits < 2 {
+                (c, true)
+            } else {
+                (w, false)
+            }
+        }
+        (Some(c), None) => (c, true),
+        (None, Some(w)) => (w, false),
+        (None, None) => panic!("nothing left to shoot at"),
+    }
+}
+
+/// The cells of a salvo: ship cells not yet hit and one of water (not a mine) while there
+/// is water; and how many of them are ship cells.
+fn salvo_plan(game: &Game, target: SeatId, total: usize) -> (Vec<Coord>, usize) {
+    let fleet = game.fleet(target).expect("a placed fleet");
+    let unknown = |c: &Coord| !game.is_known(target, *c);
+    let water: Vec<Coord> = game
+        .ruleset()
+        .size()
+        .cells()
+        .filter(unknown)
+        .filter(|&c| fleet.ship_at(c).is_none() && !fleet.is_mine(c))
+        .take(total)
+        .collect();
+    let ships = if water.is_empty() { total } else { total - 1 };
+    let mut cells: Vec<Coord> = fleet.ship_cells().filter(unknown).take(ships).collect();
+    let hits = cells.len();
+    cells.extend(water.iter().take(total - hits));
+    (cells, hits)
+}
+
+/// The seats the battle message offers as targets.
+fn offered_targets(m: &SentMessage) -> Vec<u8> {
+    m.callback_data()
+        .iter()
+        .filter(|d| d.starts_with("t:"))
+        .filter_map(|d| d.rsplit(':').next()?.parse().ok())
+        .collect()
+}
+
+/// What the test saw of target rows while playing.
+#[derive(Default)]
+struct Seen {
+    /// A battle message with a target row after a fleet was sunk.
+    row_after_elimination: bool,
+}
+
+/// The battle message never offers a sunk fleet as a target, nor the shooter's own field.
+fn check_target_row(t: &Table, app: &App, seen: &mut Seen) {
+    let m = t.battle_message(app);
+    let offered = offered_targets(&m);
+    if offered.is_empty() {
+        return;
+    }
+    let mut sunk_any = false;
+    for (i, p) in t.players.iter().enumerate() {
+        let sunk = m.text.lines().any(|l| {
+            l.starts_with(&format!("Field of {}", p.first_name)) && l.contains("fleet sunk")
+        });
+        if sunk {
+            sunk_any = true;
+            assert!(
+                !offered.contains(&(i as u8)),
+                "the sunk fleet of {} is offered as a target: {:?}",
+                p.first_name,
+                m.buttons()
+            );
+        }
+    }
+    if let Some(turn) = t.players.iter().position(|p| {
+        m.raw_text
+            .contains(&format!("Turn: <b>{}</b>", p.first_name))
+    }) {
+        assert!(
+            !offered.contains(&(turn as u8)),
+            "the shooter's own field is offered: {:?}",
+            m.buttons()
+        );
+    }
+    seen.row_after_elimination |= sunk_any;
+}
+
+/// Plays single shots by buttons until the end: each turn's shooter aims (by the target row
+/// when there is more than one field), hits twice, then misses. Returns what it saw.
+async fn play_shots(app: &App, t: &Table) -> Seen {
+    let mut seen = Seen::default();
+    let (mut hits, mut turns, mut last) = (0usize, 0usize, None);
+    for step in 0.. {
+        assert!(step < 4000, "the game does not end");
+        let rec = t.record().await;
+        if rec.game.is_finished() {
+            break;
+        }
+        assert!(rec.game.mine_choice().is_none(), "a mine was stepped on");
+        let shooter = rec.game.turn();
+        if last != Some(shooter) {
+            last = Some(shooter);
+            hits = 0;
+            turns += 1;
+        }
+        let targets = rec.game.targets(shooter);
+        // Mostly the first field, so fleets sink one by one; every third turn the last.
+        let target = if turns % 3 == 0 {
+            targets[targets.len() - 1]
+        } else {
+            targets[0]
+        };
+        if rec.game.ruleset().seats() > 2 {
+            let aim = rec.current_aim().expect("an aim");
+            if aim.target != target {
+                let answer = t.tap(app, shooter, &t.aim(target)).await;
+                assert!(!answer.show_alert, "aiming is refused: {answer:?}");
+                assert!(
+                    said(&answer).contains(&t.name(target).to_lowercase()),
+                    "{answer:?}"
+                );
+            }
+        }
+        let (cell, ship) = plan(&rec.game, target, hits);
+        let size = rec.game.ruleset().size();
+        let answer = t.tap(app, shooter, &t.fire(target, cell, size)).await;
+        let words = said(&answer);
+        assert!(!answer.show_alert, "the shot is refused: {answer:?}");
+        if ship {
+            assert!(words.contains("hit") || words.contains("sunk"), "{words}");
+            hits += 1;
+        } else {
+            assert!(words.contains("miss"), "{words}");
+        }
+        if words.contains("the fleet of") && !t.record().await.game.is_finished() {
+            // A fleet is sunk and the game goes on: the next drawing of the battle message
+            // shows it sunk and does not offer it.
+            let title = format!("Field of {}", t.name(target));
+            app.tg
+                .wait_for(
+                    t.group,
+                    |m| {
+                        m.message_id == t.battle
+                            && m.text
+                                .lines()
+                                .any(|l| l.starts_with(&title) && l.contains("fleet sunk"))
+                    },
+                    wait(),
+                )
+                .await
+                .expect("the battle message shows the sunk fleet");
+            check_target_row(t, app, &mut seen);
+            assert!(seen.row_after_elimination);
+        }
+        check_target_row(t, app, &mut seen);
+    }
+    seen
+}
+
+/// The lines of a text that draw a field: a row number, then cells only.
+fn grid_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines().filter(|l| {
+        let l = l.trim_start();
+        let cells = l.trim_start_matches(|c: char| c.is_ascii_digit());
+        cells.len() < l.len()
+            && cells.starts_with(' ')
+            && cells
+                .chars()
+                .all(|c| !c.is_alphanumeric() || "XOm".contains(c))
+    })
+}
+
+/// Every group text before the end's: no field shows any of `hidden` (an unhit ship `O`,
+/// an idle mine `m`, land `,`, and in salvo games the hits `X` and `#`).
+fn assert_group_hides(app: &App, group: i64, hidden: &[char]) {
+    let texts = app.tg.all_texts(group);
+    let mut battle = 0;
+    for text in &texts {
+        if text.contains("Winner:") {
+            break;
+        }
+        if text.contains("Field of") {
+            battle += 1;
+        }
+        for line in grid_lines(text) {
+            assert!(
+                !line.contains(hidden),
+                "the group saw one of {hidden:?} before the end: {line}"
+            );
+        }
+    }
+    assert!(battle > 0, "the group never saw the battle");
+    assert!(
+        texts.iter().any(|t| t.contains("Winner:")),
+        "no winner was announced"
+    );
+}
+
+fn assert_no_telegram_errors(app: &App) {
+    assert!(
+        app.tg.errors().is_empty(),
+        "Telegram refused: {:?}",
+        app.tg.errors()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end() {
+    let app = App::spawn().await;
+    let group = -9101;
+    let ruleset = rules(Ruleset {
+        players: Players::FreeForAll(4),
+        ..Ruleset::default()
+    });
+    let t = table(
+        &app,
+        group,
+        ruleset,
+        &["Anna", "Boris", "Clara", "Dmitri"],
+        9101,
+    )
+    .await;
+    let m = t.battle_message(&app);
+    assert_eq!(
+        offered_targets(&m).len(),
+        3,
+        "three fields to aim at: {:?}",
+        m.buttons()
+    );
+    // Bad input changes nothing: a stranger, a stale button, a button of no bot, a field
+    // that is the shooter's own.
+    let rec = t.record().await;
+    let shooter = rec.game.turn();
+    let size = rec.game.ruleset().size();
+    let stranger = app.player(9199, "Eve", "en");
+    let target = rec.game.targets(shooter)[0];
+    let fire = t.fire(target, Coord::new(0, 0), size);
+    let a = app.press(group, &stranger, t.battle, &fire).await;
+    assert!(a.show_alert && said(&a).contains("not playing"), "{a:?}");
+    let stale = format!("f:{}:{}:{}:0", t.game, t.generation + 7, target.0);
+    let a = t.tap(&app, shooter, &stale).await;
+    assert!(a.show_alert && said(&a).contains("out of date"), "{a:?}");
+    let a = t.tap(&app, shooter, "zz:1").await;
+    assert!(said(&a).contains("not from this bot"), "{a:?}");
+    let a = t.tap(&app, shooter, &t.aim(shooter)).await;
+    assert!(a.show_alert && said(&a).contains("cannot be shot"), "{a:?}");
+    let other = SeatId((shooter.0 + 1) % 4);
+    let a = t.tap(&app, other, &t.aim(target)).await;
+    assert!(a.show_alert && said(&a).contains("not your turn"), "{a:?}");
+    assert_eq!(
+        t.record().await.game,
+        rec.game,
+        "bad input changed the game"
+    );
+
+    let seen = play_shots(&app, &t).await;
+    t.wait_for_the_end(&app).await;
+    assert!(
+        seen.row_after_elimination,
+        "the target row was never seen after a fleet was sunk"
+    );
+    let texts = app.tg.all_texts(group).join("\n");
+    assert!(
+        texts.contains(" → "),
+        "the log does not name the fields shot at"
+    );
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
+    let app = App::spawn().await;
+    let group = -9201;
+    let ruleset = rules(Ruleset {
+        players: Players::Teams,
+        ..Ruleset::default()
+    });
+    let t = table(
+        &app,
+        group,
+        ruleset,
+        &["Anna", "Boris", "Clara", "Dmitri"],
+        9201,
+    )
+    .await;
+    // Seats 0 and 2 play together, 1 and 3: each sees the teammate's field in private.
+    for (seat, mate) in [(0usize, 2usize), (1, 3), (2, 0), (3, 1)] {
+        let chat = t.players[seat].id.0 as i64;
+        let words = format!("Field of your teammate {}", t.players[mate].first_name);
+        app.tg
+            .wait_for_text(chat, &words, wait())
+            .await
+            .unwrap_or_else(|| panic!("{} does not see the teammate's field", seat));
+    }
+    let m = t.battle_message(&app);
+    assert!(m.text.contains("(team 1)") && m.text.contains("(team 2)"));
+    let rec = t.record().await;
+    let shooter = rec.game.turn();
+    let mate = SeatId((shooter.0 + 2) % 4);
+    let a = t.tap(&app, shooter, &t.aim(mate)).await;
+    assert!(a.show_alert, "a teammate's field is a target: {a:?}");
+    assert_eq!(offered_targets(&m).len(), 2, "{:?}", m.buttons());
+
+    play_shots(&app, &t).await;
+    let end = t.wait_for_the_end(&app).await;
+    let rec = t.record().await;
+    let engine::Phase::Finished { winners, .. } = rec.game.phase() else {
+        panic!("not finished")
+    };
+    assert_eq!(winners.len(), 2, "a team wins");
+    let names: Vec<&str> = winners.iter().map(|&s| t.name(s)).collect();
+    assert!(
+        end.text.contains(&names.join(", ")),
+        "{} does not name the team",
+        end.text
+    );
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+}
+
+/// The text after "a salvo of" names no cell.
+fn assert_salvo_lines_name_no_cell(app: &App, group: i64) {
+    let mut salvoes = 0;
+    for text in app.tg.all_texts(group) {
+        if text.contains("Winner:") {
+            break;
+        }
+        for line in text.lines().filter(|l| l.contains("a salvo of")) {
+            salvoes += 1;
+            let tail = line.split("a salvo of").nth(1).unwrap_or_default();
+            let cell = tail.as_bytes().windows(2).any(|w| {
+                w[0].is_ascii_alphabetic() && w[0].is_ascii_uppercase() && w[1].is_ascii_digit()
+            });
+            assert!(!cell, "a salvo's line names a cell: {line}");
+        }
+    }
+    assert!(salvoes > 0, "the group never heard a salvo");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
+    let app = App::spawn().await;
+    let group = -9301;
+    let ruleset = rules(Ruleset {
+        salvo: Some(3),
+        ..Ruleset::default()
+    });
+    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9301).await;
+    let mut first = true;
+    for step in 0.. {
+        assert!(step < 200, "the game does not end");
+        let rec = t.record().await;
+        if rec.game.is_finished() {
+            break;
+        }
+        let shooter = rec.game.turn();
+        let target = rec.game.targets(shooter)[0];
+        let total = rec.salvo_size(target).unwrap();
+        let size = rec.game.ruleset().size();
+        let (cells, ships) = salvo_plan(&rec.game, target, total);
+        if first {
+            let a = t.tap(&app, shooter, &t.salvo(target)).await;
+            assert!(a.show_alert && said(&a).contains("3 more cells"), "{a:?}");
+        }
+        for (i, &c) in cells.iter().enumerate() {
+            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+            assert!(!a.show_alert && said(&a).contains("picked"), "{a:?}");
+            assert!(said(&a).contains(&format!("({}/{total})", i + 1)), "{a:?}");
+        }
+        if first {
+            first = false;
+            // Dropped and picked again; a fourth cell is one too many.
+            let c = cells[0];
+            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+            assert!(said(&a).contains("dropped"), "{a:?}");
+            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+            assert!(said(&a).contains("picked"), "{a:?}");
+            let extra = size
+                .cells()
+                .find(|x| !cells.contains(x) && !rec.game.is_known(target, *x))
+                .unwrap();
+            let a = t.tap(&app, shooter, &t.fire(target, extra, size)).await;
+            assert!(
+                a.show_alert && said(&a).contains("picked 3 already"),
+                "{a:?}"
+            );
+            // The other player cannot fire this salvo.
+            let a = t.tap(&app, target, &t.salvo(target)).await;
+            assert!(a.show_alert, "{a:?}");
+            // The group sees the picks and the count on the Fire button.
+            app.tg
+                .wait_for(
+                    group,
+                    |m| {
+                        m.message_id == t.battle
+                            && m.buttons().iter().flatten().any(|(l, _)| l == "Fire (3/3)")
+                            && m.buttons()
+                                .iter()
+                                .flatten()
+                                .any(|(l, _)| l.starts_with('✓'))
+                    },
+                    wait(),
+                )
+                .await
+                .expect("the group's keyboard shows the picks");
+        }
+        let a = t.tap(&app, shooter, &t.salvo(target)).await;
+        assert!(!a.show_alert, "the salvo is refused: {a:?}");
+        let words = said(&a);
+        let expected = match ships {
+            0 => "no hits".to_owned(),
+            1 => "one hit".to_owned(),
+            n => format!("{n} hits"),
+        };
+        assert!(words.contains(&expected), "{ships} ships, but: {words}");
+        assert!(words.contains("turn passes"), "{words}");
+        let after = t.record().await;
+        assert!(
+            after.game.is_finished() || after.game.turn() != shooter,
+            "the turn did not pass after a salvo"
+        );
+    }
+    t.wait_for_the_end(&app).await;
+    assert_group_hides(&app, group, &['O', 'm', ',', 'X', '#']);
+    assert_salvo_lines_name_no_cell(&app, group);
+    assert_no_telegram_errors(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard() {
+    let app = App::spawn().await;
+    let group = -9401;
+    let ruleset = rules(Ruleset {
+        mines: 2,
+        ..Ruleset::default()
+    });
+    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9401).await;
+    let rec = t.record().await;
+    let shooter = rec.game.turn();
+    let target = rec.game.targets(shooter)[0];
+    let size = rec.game.ruleset().size();
+    let mine = rec.game.fleet(target).unwrap().mines()[0];
+    let dm = t.user(shooter).id.0 as i64;
+    let a = t.tap(&app, shooter, &t.fire(target, mine, size)).await;
+    assert!(said(&a).contains("mine"), "{a:?}");
+    let rec = t.record().await;
+    let choice = rec.game.mine_choice().expect("the engine waits for a cell");
+    assert_eq!(choice.seat, shooter);
+    // The timer will take a random cell at the deadline: it is scheduled.
+    let due = t.store.due(choice.deadline).await.unwrap();
+    assert!(
+        due.contains(&GameId(t.game)),
+        "the mine's deadline is not scheduled"
+    );
+    // Nobody shoots meanwhile.
+    let fire = t.fire(shooter, Coord::new(0, 0), size);
+    let a = t.tap(&app, target, &fire).await;
+    assert!(
+        a.show_alert && said(&a).contains("given up after a mine"),
+        "{a:?}"
+    );
+    // The question in the shooter's private chat.
+    let question = app.message_with_button(dm, "g:").await;
+    assert!(question.text.contains("A mine!"), "{}", question.text);
+    let own = rec.game.fleet(shooter).unwrap();
+    let offered: Vec<String> = question
+        .callback_data()
+        .into_iter()
+        .filter(|d| d.starts_with("g:"))
+        .collect();
+    assert_eq!(
+        offered.len(),
+        own.ship_cells().count(),
+        "every ship cell is offered"
+    );
+    // The other player cannot answer it, nor can water be given up.
+    let a = app
+        .press(dm, t.user(target), question.message_id, &offered[0])
+        .await;
+    assert!(a.show_alert && said(&a).contains("not you"), "{a:?}");
+    let water = size
+        .cells()
+        .find(|&c| own.ship_at(c).is_none() && !own.is_mine(c))
+        .unwrap();
+    let forged = format!("g:{}:{}:{}", t.game, choice.deadline, size.index(water));
+    let a = app
+        .press(dm, t.user(shooter), question.message_id, &forged)
+        .await;
+    assert!(
+        a.show_alert && said(&a).contains("not an unhit cell"),
+        "{a:?}"
+    );
+    assert_eq!(
+        t.record().await.game,
+        rec.game,
+        "bad input changed the game"
+    );
+    let a = app
+        .press(dm, t.user(shooter), question.message_id, &offered[0])
+        .await;
+    assert!(!a.show_alert && said(&a).contains("you gave up"), "{a:?}");
+    let rec = t.record().await;
+    assert!(rec.game.mine_choice().is_none());
+    assert_eq!(rec.game.turn(), target, "the turn passes after the mine");
+    app.tg
+        .wait_for(
+            dm,
+            |m| m.message_id == question.message_id && !m.has_keyboard(),
+            wait(),
+        )
+        .await
+        .expect("the question is closed");
+    let shooter_name = t.name(shooter).to_owned();
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id == t.battle
+                    && m.text
+                        .contains(&format!("{shooter_name} hit a mine and gives up one cell"))
+                    && m.text.contains(&format!("{shooter_name} gives up "))
+            },
+            wait(),
+        )
+        .await
+        .expect("the group is told about the mine in words");
+    // A second tap on the same question is out of date.
+    let a = app
+        .press(dm, t.user(shooter), question.message_id, &offered[1])
+        .await;
+    assert!(a.show_alert, "{a:?}");
+
+    play_shots(&app, &t).await;
+    t.wait_for_the_end(&app).await;
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_with_bent_ships_is_played_to_the_end() {
+    let app = App::spawn().await;
+    let group = -9501;
+    let ruleset = rules(Ruleset {
+        shapes: Shapes::Bent,
+        ..Ruleset::default()
+    });
+    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9501).await;
+    play_shots(&app, &t).await;
+    t.wait_for_the_end(&app).await;
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_on_the_big_field_is_played_to_the_end_by_blocks() {
+    let app = App::spawn().await;
+    let group = -9601;
+    let ruleset = rules(Ruleset::big());
+    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9601).await;
+    let m = t.battle_message(&app);
+    let blocks: Vec<String> = m
+        .callback_data()
+        .into_iter()
+        .filter(|d| d.starts_with("v:"))
+        .collect();
+    assert!(
+        blocks.len() > 1,
+        "15×15 is split in blocks: {:?}",
+        m.buttons()
+    );
+    let shooter = t.record().await.game.turn();
+    let a = t.tap(&app, shooter, &blocks[1]).await;
+    assert!(!a.show_alert, "{a:?}");
+    let second = blocks[1].clone();
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id == t.battle
+                    && m.buttons()
+                        .iter()
+                        .flatten()
+                        .any(|(l, d)| d == &second && l.starts_with('['))
+            },
+            wait(),
+        )
+        .await
+        .expect("the second block is shown");
+    play_shots(&app, &t).await;
+    t.wait_for_the_end(&app).await;
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_telegrams_limits() {
+    let app = App::spawn().await;
+    let group = -9701;
+    let ruleset = rules(Ruleset {
+        field: Field::LandSeaAir,
+        players: Players::FreeForAll(4),
+        ..Ruleset::default()
+    });
+    let names = [
+        "Anastasia Konstantinovna",
+        "Bartholomew",
+        "Clementine",
+        "Dmitri",
+    ];
+    let t = table(&app, group, ruleset, &names, 9701).await;
+    play_shots(&app, &t).await;
+    t.wait_for_the_end(&app).await;
+    for text in app.tg.all_texts(group) {
+        assert!(text.encode_utf16().count() <= 4096, "{} long", text.len());
+    }
+    let texts = app.tg.all_texts(group).join("\n");
+    assert!(texts.contains("sunk (tank)"), "a sink names the unit");
+    assert_group_hides(&app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(&app);
+    // Each player's own field shows their border.
+    let dm = t.players[0].id.0 as i64;
+    assert!(
+        app.tg
+            .all_texts(dm)
+            .iter()
+            .any(|t| grid_lines(t).any(|l| l.contains(','))),
+        "the own field does not show the land"
+    );
+}
