@@ -563,6 +563,33 @@ async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
             let a = t.tap(&app, shooter, &t.salvo(target)).await;
             assert!(a.show_alert && said(&a).contains("3 more cells"), "{a:?}");
         }
+        if step == 1 {
+            // A salvo typed in reply to the battle message: its cells in a row.
+            let typed: Vec<String> = cells
+                .iter()
+                .map(|c| format!("{}{}", char::from(b'A' + c.x), c.y + 1))
+                .collect();
+            app.tg
+                .send_reply(group, t.user(shooter), &typed.join(" "), t.battle);
+            let deadline = std::time::Instant::now() + wait();
+            loop {
+                let now = t.record().await;
+                if now.game.is_finished() || now.game.turn() != shooter {
+                    break;
+                }
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the typed salvo was not fired"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            let line = format!("{} → {}: a salvo of 3", t.name(shooter), t.name(target));
+            app.tg
+                .wait_for_text(group, &line, wait())
+                .await
+                .expect("the typed salvo is in the log");
+            continue;
+        }
         for (i, &c) in cells.iter().enumerate() {
             let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
             assert!(!a.show_alert && said(&a).contains("picked"), "{a:?}");
@@ -730,6 +757,56 @@ async fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard()
         .press(dm, t.user(shooter), question.message_id, &offered[1])
         .await;
     assert!(a.show_alert, "{a:?}");
+
+    // The other player steps on a mine too and lets the time run out: at the deadline the
+    // timer takes a random cell. The deadline is moved to now rather than waited for.
+    let other_mine = rec.game.fleet(shooter).unwrap().mines()[0];
+    let a = t
+        .tap(&app, target, &t.fire(shooter, other_mine, size))
+        .await;
+    assert!(said(&a).contains("mine"), "{a:?}");
+    let target_dm = t.user(target).id.0 as i64;
+    let question = app.message_with_button(target_dm, "g:").await;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    t.store
+        .transition(GameId(t.game), |r| {
+            let mut game = serde_json::to_value(&r.game).unwrap();
+            game["mc"]["deadline"] = serde_json::json!(now - 1);
+            r.game = serde_json::from_value(game).unwrap();
+            Ok::<_, ()>(())
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    t.store
+        .schedule(GameId(t.game), Some(now - 1))
+        .await
+        .unwrap();
+    app.tg
+        .wait_for(
+            target_dm,
+            |m| {
+                m.message_id == question.message_id
+                    && !m.has_keyboard()
+                    && m.text.contains("Time ran out")
+            },
+            wait(),
+        )
+        .await
+        .expect("the question says the time ran out");
+    let target_name = t.name(target).to_owned();
+    app.tg
+        .wait_for_text(
+            group,
+            &format!("{target_name} did not choose in time"),
+            wait(),
+        )
+        .await
+        .expect("the group hears of the random cell");
+    assert!(t.record().await.game.mine_choice().is_none());
 
     play_shots(&app, &t).await;
     t.wait_for_the_end(&app).await;

@@ -1,11 +1,13 @@
 //! The battle: shots by buttons and by typed replies to the battle message, the answers,
-//! each player's own field in their private chat, surrender and the turn timer.
+//! surrender and the turn timer; each player's own field lives in `own_field.rs`, aiming and
+//! salvoes in `aim.rs`, the cell given up after a mine in `mine.rs`.
 
 use super::callback::Button;
 use super::commands::reply;
 use super::group::{battle_viewport, live_message, redraw};
-use super::placement::{edit_dm, user_lang_by_id};
-use super::render::{self, escape, field_text};
+use super::own_field::changed_fields;
+pub use super::own_field::{own_field_text, refresh_dms};
+use super::render::{self, escape};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
@@ -14,42 +16,6 @@ use crate::store::{Committed, GameId, StoreError};
 use engine::{parse_cell, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId, ShotResult};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
-
-/// A player's own field as they see it: their ships and every shot the enemy took at them.
-pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
-    let view = rec.game.view_for(seat);
-    let field = view.field(seat);
-    let mut text = format!(
-        "<b>{}</b>\n<pre>{}</pre>",
-        t(lang, "own-field-title"),
-        field_text(field, rec.alphabet)
-    );
-    for mate in teammates(rec, seat) {
-        let name = escape(rec.names.get(mate.index()).map_or("?", String::as_str));
-        text.push_str(&format!(
-            "\n\n<b>{}</b>\n<pre>{}</pre>",
-            ta(lang, "battle-teammate-field", &[("name", name.into())]),
-            field_text(view.field(mate), rec.alphabet)
-        ));
-    }
-    let key = match rec.game.phase() {
-        Phase::Placement => "own-field-waiting",
-        Phase::Battle if rec.game.turn() == seat => "own-field-your-turn",
-        Phase::Battle => "own-field-their-turn",
-        _ => "own-field-over",
-    };
-    text.push_str(&format!("\n{}", t(lang, key)));
-    text
-}
-
-/// The other seats of `seat`'s team (none but in teams).
-pub fn teammates(rec: &GameRecord, seat: SeatId) -> Vec<SeatId> {
-    let players = rec.game.ruleset().players;
-    (0..rec.game.seats().len() as u8)
-        .map(SeatId)
-        .filter(|&s| s != seat && players.team(s.index()) == players.team(seat.index()))
-        .collect()
-}
 
 /// The battle begins: a new live message in the group, the lobby's buttons retired, and
 /// each player's private message turned into their own field.
@@ -95,66 +61,6 @@ pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
     refresh_dms(ctx, &rec, &everyone).await;
     super::ai::wake(ctx, &rec, id);
     Ok(())
-}
-
-/// The seats whose private message these events change: the fields shot at (and their
-/// teammates, who see them), the seats whose "your turn" line changes, and everyone's when
-/// the game ends or time ran out.
-fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
-    let all: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
-    let mut actor = None;
-    let mut fields = Vec::new();
-    let mut turns = Vec::new();
-    for e in events {
-        match *e {
-            Event::Shot {
-                shooter, target, ..
-            }
-            | Event::Salvo {
-                shooter, target, ..
-            } => {
-                actor = Some(shooter);
-                fields.push(target);
-            }
-            Event::GaveUp { seat, .. } => {
-                actor = Some(seat);
-                fields.push(seat);
-            }
-            Event::Turn(s) if actor != Some(s) => match actor {
-                Some(a) => turns.extend([a, s]),
-                None => return all,
-            },
-            Event::Finished { .. } | Event::Forfeit(_) | Event::Surrendered(_) => return all,
-            _ => {}
-        }
-    }
-    let mut out: Vec<SeatId> = fields.iter().flat_map(|&s| teammates(rec, s)).collect();
-    out.extend(fields);
-    out.extend(turns);
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-/// The players' own fields in their private chats, for `seats`.
-pub async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
-    for (i, seat) in rec.game.seats().iter().enumerate() {
-        if !seats.contains(&SeatId(i as u8)) {
-            continue;
-        }
-        if let Some(Some(m)) = rec.dms.get(i) {
-            let user = seat.player.0;
-            let lang = user_lang_by_id(ctx, user).await;
-            edit_dm(
-                ctx,
-                user,
-                *m,
-                own_field_text(rec, lang, SeatId(i as u8)),
-                None,
-            )
-            .await;
-        }
-    }
 }
 
 /// Applies an action of the battle in a transition, logging its results.

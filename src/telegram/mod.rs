@@ -7,7 +7,8 @@
 //! - `lobby.rs` — `/newgame`, join (with the deep link), start, cancel, rematch.
 //! - `placement.rs` — the placement editor in the private chat.
 //! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer;
-//!   `aim.rs` — the field aimed at and a salvo's cells; `mine.rs` — the cell given up.
+//!   `aim.rs` — the field aimed at and a salvo's cells; `mine.rs` — the cell given up;
+//!   `own_field.rs` — each player's own field in the private chat.
 //! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
 //! - `commands.rs` — commands, their registration per language, help.
 
@@ -19,6 +20,7 @@ pub mod commands;
 pub mod group;
 pub mod lobby;
 pub mod mine;
+pub mod own_field;
 pub mod placement;
 pub mod render;
 
