@@ -329,3 +329,68 @@ pub struct Stats {
     /// Shots that hit.
     pub hits: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{random_fleet, Action, Players};
+    use rand::SeedableRng;
+
+    fn free_for_all() -> GameRecord {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let r = Ruleset {
+            players: Players::FreeForAll(3),
+            ..Ruleset::default()
+        };
+        let mut game = Game::new(r.clone());
+        for p in 1..=3 {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        for s in 0..3 {
+            let fleet = random_fleet(&r, &mut rng).unwrap();
+            game.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        GameRecord::new(game, -1, 0)
+    }
+
+    #[test]
+    fn a_record_written_before_the_variants_decodes_as_begun_with_no_aim() {
+        let mut json = serde_json::to_value(free_for_all()).unwrap();
+        for key in ["aim", "mine_dm", "begun"] {
+            json.as_object_mut().unwrap().remove(key);
+        }
+        let rec: GameRecord = serde_json::from_value(json).unwrap();
+        assert!(rec.begun);
+        assert_eq!((rec.aim, rec.mine_dm), (None, None));
+    }
+
+    #[test]
+    fn the_aim_holds_only_for_its_shooter_and_a_field_that_may_be_shot() {
+        let mut rec = free_for_all();
+        let shooter = rec.game.turn();
+        let targets = rec.game.targets(shooter);
+        let first = rec.current_aim().unwrap();
+        assert_eq!((first.shooter, first.target), (shooter, targets[0]));
+        let aim = Aim {
+            shooter,
+            target: targets[1],
+            picked: vec![Coord::new(1, 1)],
+        };
+        rec.aim = Some(aim.clone());
+        assert_eq!(rec.current_aim(), Some(aim.clone()));
+        // Another seat's aim, or the shooter's own field, falls back to the first target.
+        rec.aim = Some(Aim {
+            shooter: targets[0],
+            ..aim.clone()
+        });
+        assert_eq!(rec.current_aim().unwrap().target, targets[0]);
+        rec.aim = Some(Aim {
+            target: shooter,
+            ..aim
+        });
+        let fallback = rec.current_aim().unwrap();
+        assert_eq!((fallback.target, fallback.picked.len()), (targets[0], 0));
+    }
+}

@@ -11,6 +11,8 @@ use super::callback::{join_payload, Button};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
 use super::{now, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
+#[cfg(test)]
+use crate::lang::Lang;
 use crate::record::{GameRecord, Stats};
 use crate::store::GameId;
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
@@ -640,4 +642,201 @@ pub async fn finish(ctx: &Ctx, id: GameId) -> HandlerResult {
     redraw(ctx, id, chat).await;
     log::info!("game {id} finished at {}", now());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{random_fleet, Action, Field, Game, PlayerId, Players, Ruleset};
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A game of `ruleset` in battle, every seat with a random fleet and a long name.
+    fn record(ruleset: Ruleset, seed: u64) -> (GameRecord, StdRng) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = Game::new(ruleset.clone());
+        for p in 0..ruleset.seats() as u64 {
+            game.apply(Action::Join(PlayerId(p + 1)), 0, &mut rng)
+                .unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        for s in 0..ruleset.seats() as u8 {
+            let fleet = random_fleet(&ruleset, &mut rng).unwrap();
+            game.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        let mut rec = GameRecord::new(game, -1, 0);
+        rec.begun = true;
+        rec.names = (0..ruleset.seats())
+            .map(|i| format!("{i}{}", "Ж".repeat(63)))
+            .collect();
+        (rec, rng)
+    }
+
+    /// One move of random play: a salvo or a shot at a random unknown cell of a random
+    /// target, or a random cell given up after a mine.
+    fn step(rec: &mut GameRecord, rng: &mut StdRng) -> Vec<Event> {
+        let game = &rec.game;
+        let size = game.ruleset().size();
+        let action = if let Some(m) = game.mine_choice() {
+            let fleet = game.fleet(m.seat).unwrap();
+            let cell = fleet
+                .ship_cells()
+                .find(|&c| !game.is_known(m.seat, c))
+                .unwrap();
+            Action::GiveUp(m.seat, cell)
+        } else {
+            let shooter = game.turn();
+            let targets = game.targets(shooter);
+            let target = targets[rng.gen_range(0..targets.len())];
+            let mut unknown: Vec<Coord> = size
+                .cells()
+                .filter(|&c| !game.is_known(target, c))
+                .collect();
+            match rec.salvo_size(target) {
+                Some(n) => {
+                    let mut cells = Vec::new();
+                    for _ in 0..n {
+                        cells.push(unknown.swap_remove(rng.gen_range(0..unknown.len())));
+                    }
+                    Action::Salvo(shooter, target, cells)
+                }
+                None => Action::Fire(shooter, target, unknown[rng.gen_range(0..unknown.len())]),
+            }
+        };
+        let events = rec.game.apply(action, 0, rng).unwrap();
+        rec.push_log(&events);
+        events
+    }
+
+    /// The lines of a text that draw a field's rows (not its column letters).
+    fn grid_lines(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut inside = false;
+        for line in text.split('\n') {
+            if inside {
+                lines.push(line);
+            }
+            if line.starts_with("<pre>") {
+                inside = true;
+            }
+            if line.ends_with("</pre>") {
+                inside = false;
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn four_players_on_the_largest_field_with_long_names_fit_every_message() {
+        let ruleset = Ruleset {
+            field: Field::LandSeaAir,
+            players: Players::FreeForAll(4),
+            mines: 2,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 7);
+        let mut longest = 0;
+        for n in 0.. {
+            step(&mut rec, &mut rng);
+            if rec.game.is_finished() {
+                break;
+            }
+            if n % 25 != 0 {
+                continue;
+            }
+            // Nothing is ever shown: the log grows to its bound.
+            let text = battle_text(&rec);
+            longest = longest.max(visible_len(&text));
+            assert!(visible_len(&text) <= MAX_TEXT, "{}", visible_len(&text));
+            for line in grid_lines(&text) {
+                assert!(!line.contains(','), "the border shows: {line}");
+                assert!(!line.contains(['O', 'm']), "a ship or a mine shows: {line}");
+            }
+            let (_, kb) = battle_message(&rec, GameId(u64::MAX));
+            if let Some(kb) = kb {
+                let buttons: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
+                assert!(buttons <= render::MAX_BUTTONS);
+                assert!(kb
+                    .inline_keyboard
+                    .iter()
+                    .all(|r| r.len() <= render::MAX_ROW));
+            }
+        }
+        assert!(
+            longest > 3000,
+            "the test does not reach the limit: {longest}"
+        );
+        for text in end_texts(&rec) {
+            assert!(visible_len(&text) <= MAX_TEXT, "{}", visible_len(&text));
+        }
+    }
+
+    #[test]
+    fn the_group_never_learns_which_cells_of_a_salvo_hit() {
+        let ruleset = Ruleset {
+            salvo: Some(3),
+            players: Players::FreeForAll(3),
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 11);
+        rec.names = vec!["Anna".into(), "Boris".into(), "Clara".into()];
+        let mut salvoes = 0;
+        while !rec.game.is_finished() {
+            let events = step(&mut rec, &mut rng);
+            rec.mark_shown(rec.log_total);
+            if rec.game.is_finished() {
+                break;
+            }
+            let text = battle_text(&rec);
+            for line in grid_lines(&text) {
+                assert!(!line.contains(['X', '#', 'O']), "{line}");
+            }
+            for e in &events {
+                if let Event::Salvo { .. } = e {
+                    salvoes += 1;
+                    let line = render::log_line(
+                        Lang::En,
+                        e,
+                        &rec.names,
+                        rec.alphabet,
+                        rec.game.ruleset().size(),
+                        true,
+                    )
+                    .unwrap();
+                    assert!(line.contains("a salvo of 3"), "{line}");
+                    let after = line.split("a salvo of 3").nth(1).unwrap();
+                    let cell = after
+                        .as_bytes()
+                        .windows(2)
+                        .any(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_digit());
+                    assert!(!cell, "{line}");
+                }
+            }
+        }
+        assert!(salvoes > 10);
+    }
+
+    #[test]
+    fn the_classic_duel_has_no_target_row_legend_or_fire_button() {
+        let (rec, _) = record(Ruleset::default(), 3);
+        let (text, kb) = battle_message(&rec, GameId(1));
+        assert!(!text.contains(&t(Lang::En, "battle-legend")));
+        let kb = kb.unwrap();
+        let data: Vec<String> = kb
+            .inline_keyboard
+            .iter()
+            .flatten()
+            .map(|b| serde_json::to_value(b).unwrap()["callback_data"].to_string())
+            .collect();
+        assert!(data
+            .iter()
+            .all(|d| d.starts_with("\"f:") || d.starts_with("\"v:")));
+    }
+
+    #[test]
+    fn the_visible_length_is_counted_without_markup_and_in_utf16() {
+        assert_eq!(visible_len("<b>a&lt;b</b>"), 3);
+        assert_eq!(visible_len("🤖 ж"), 4);
+    }
 }
