@@ -26,9 +26,17 @@ salvo-log = { $name } → { $target }: залп от { $shots } — { $hits ->
     }{ $rest }
 salvo-log-sunk = , потопени: { $ships }
 salvo-log-mines = { $mines ->
-        [one] , мина!
-       *[other] , { $mines } мини!
+        [one] , мина
+       *[other] , { $mines } мини
     }
+salvo-answer-mine = Залп: { $hits ->
+        [0] нито едно попадение
+        [one] { $hits } попадение
+       *[other] { $hits } попадения
+    }{ $rest }! Дайте { $mines ->
+        [one] { $mines } клетка
+       *[other] { $mines } клетки
+    } от своя флот: питах ви в личния чат.
 salvo-answer = Залп: { $hits ->
         [0] нито едно попадение
         [one] { $hits } попадение

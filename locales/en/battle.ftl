@@ -26,9 +26,17 @@ salvo-log = { $name } → { $target }: a salvo of { $shots } — { $hits ->
     }{ $rest }
 salvo-log-sunk = , sunk: { $ships }
 salvo-log-mines = { $mines ->
-        [one] , a mine!
-       *[other] , { $mines } mines!
+        [one] , a mine
+       *[other] , { $mines } mines
     }
+salvo-answer-mine = Salvo: { $hits ->
+        [0] no hits
+        [one] one hit
+       *[other] { $hits } hits
+    }{ $rest }! Give up { $mines ->
+        [one] one cell
+       *[other] { $mines } cells
+    } of your fleet: I have asked you in our private chat.
 salvo-answer = Salvo: { $hits ->
         [0] no hits
         [one] one hit

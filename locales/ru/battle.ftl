@@ -28,10 +28,20 @@ salvo-log = { $name } → { $target }: залп из { $shots } — { $hits ->
     }{ $rest }
 salvo-log-sunk = , убиты: { $ships }
 salvo-log-mines = { $mines ->
-        [one] , мина!
-        [few] , { $mines } мины!
-       *[many] , { $mines } мин!
+        [one] , мина
+        [few] , { $mines } мины
+       *[many] , { $mines } мин
     }
+salvo-answer-mine = Залп: { $hits ->
+        [0] ни одного попадания
+        [one] { $hits } попадание
+        [few] { $hits } попадания
+       *[many] { $hits } попаданий
+    }{ $rest }! Отдайте { $mines ->
+        [one] { $mines } клетку
+        [few] { $mines } клетки
+       *[many] { $mines } клеток
+    } своего флота: я спросил вас в личном чате.
 salvo-answer = Залп: { $hits ->
         [0] ни одного попадания
         [one] { $hits } попадание

@@ -143,9 +143,14 @@ pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> Str
             } => {
                 out = ta(
                     lang,
-                    "salvo-answer",
+                    if *mines > 0 {
+                        "salvo-answer-mine"
+                    } else {
+                        "salvo-answer"
+                    },
                     &[
                         ("hits", (*hits).into()),
+                        ("mines", (*mines).into()),
                         ("rest", render::salvo_rest(lang, *mines, sunk).into()),
                     ],
                 );

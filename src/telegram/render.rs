@@ -456,4 +456,40 @@ mod tests {
         assert!(widths.iter().all(|&w| w == widths[0]), "{widths:?}");
         assert!(lines[0].contains("а б в г д е ж з и к"));
     }
+
+    fn salvo(lang: Lang, hits: u8, mines: u8, sunk: Vec<Kind>) -> String {
+        let e = Event::Salvo {
+            shooter: engine::SeatId(0),
+            target: engine::SeatId(1),
+            shots: 5,
+            hits,
+            mines,
+            sunk,
+        };
+        let names = ["Аня".to_owned(), "Боря".to_owned()];
+        log_line(lang, &e, &names, Alphabet::Russian, Size::new(10, 10), true).unwrap()
+    }
+
+    #[test]
+    fn a_salvo_is_told_in_counts_and_kinds_with_each_languages_plurals() {
+        assert_eq!(
+            salvo(Lang::Ru, 0, 0, vec![]),
+            "Аня → Боря: залп из 5 — ни одного попадания"
+        );
+        assert_eq!(
+            salvo(Lang::Ru, 1, 0, vec![]),
+            "Аня → Боря: залп из 5 — 1 попадание"
+        );
+        assert_eq!(
+            salvo(Lang::Ru, 3, 2, vec![Kind::Ship(2)]),
+            "Аня → Боря: залп из 5 — 3 попадания, убиты: эсминец, 2 мины"
+        );
+        assert!(salvo(Lang::Ru, 5, 0, vec![]).ends_with("5 попаданий"));
+        assert!(salvo(Lang::Bg, 1, 1, vec![]).ends_with("1 попадение, мина"));
+        assert!(salvo(Lang::Bg, 2, 0, vec![]).ends_with("2 попадения"));
+        assert_eq!(
+            salvo(Lang::En, 2, 0, vec![Kind::Tank, Kind::Ship(1)]),
+            "Аня → Боря: a salvo of 5 — 2 hits, sunk: tank, torpedo boat"
+        );
+    }
 }
