@@ -452,6 +452,17 @@ async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end(
         rec.game,
         "bad input changed the game"
     );
+    // Right after the shooter chose another field, a cell of the keyboard drawn before goes
+    // to the field chosen, and the answer names it.
+    let targets = rec.game.targets(shooter);
+    let (before, chosen) = (targets[0], targets[1]);
+    let a = t.tap(&app, shooter, &t.aim(chosen)).await;
+    assert!(!a.show_alert, "{a:?}");
+    let (cell, _) = plan(&rec.game, chosen, 2);
+    let a = t.tap(&app, shooter, &t.fire(before, cell, size)).await;
+    let field = format!("{} — ", t.name(chosen).to_lowercase());
+    assert!(said(&a).starts_with(&field), "{a:?}");
+    assert!(t.record().await.game.is_known(chosen, cell));
 
     let seen = play_shots(&app, &t).await;
     t.wait_for_the_end(&app).await;

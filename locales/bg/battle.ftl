@@ -7,6 +7,7 @@ battle-legend = · нестреляно  • пропуск  X попадени�
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
 battle-target-chosen = Цел — полето на { $name }.
+battle-answer-at = { $target } — { $answer }
 battle-eliminated = Флотът на { $name } е потопен!
 battle-wrong-shot = В тази игра се стреля със залпове: изберете клетките и натиснете „Огън“.
 

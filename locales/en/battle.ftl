@@ -7,6 +7,7 @@ battle-legend = · not shot  • miss  X hit  # sunk  * mine  + shot in a salvo
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
 battle-target-chosen = Aiming at the field of { $name }.
+battle-answer-at = { $target } — { $answer }
 battle-eliminated = The fleet of { $name } is sunk!
 battle-wrong-shot = Shots in this game are salvoes: pick the cells, then press Fire.
 

@@ -7,6 +7,7 @@ battle-legend = · не стреляли  • мимо  X ранен  # убит
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
 battle-target-chosen = Цель — поле игрока { $name }.
+battle-answer-at = { $target } — { $answer }
 battle-eliminated = Флот игрока { $name } потоплен!
 battle-wrong-shot = В этой игре стреляют залпами: выберите клетки и нажмите «Огонь».
 

@@ -124,7 +124,12 @@ pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> Str
     let mut out = String::new();
     for e in events {
         match e {
-            Event::Shot { cell, result, .. } => {
+            Event::Shot {
+                target,
+                cell,
+                result,
+                ..
+            } => {
                 let key = match result {
                     ShotResult::Miss => "answer-miss",
                     ShotResult::Hit => "answer-hit",
@@ -137,6 +142,14 @@ pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> Str
                 };
                 let cell = render::cell_name(*cell, rec.alphabet, size);
                 out = ta(lang, key, &[("cell", cell.into()), ("ship", ship.into())]);
+                if super::group::is_aimed(rec) {
+                    let name = rec.names.get(target.index()).map_or("?", String::as_str);
+                    out = ta(
+                        lang,
+                        "battle-answer-at",
+                        &[("target", name.into()), ("answer", out.into())],
+                    );
+                }
             }
             Event::Salvo {
                 hits, mines, sunk, ..
@@ -214,6 +227,12 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
     };
     let size = rec.game.ruleset().size();
+    // Redraws of the group's message are paced, so right after the shooter chose another
+    // field its keyboard may still show the one before: its cells go to the field chosen.
+    let aimed = |target: u8| match rec.current_aim() {
+        Some(aim) if aim.shooter == seat => aim.target,
+        _ => SeatId(target),
+    };
     match button {
         Button::View(_, _, block) => {
             if rec.game.turn() != seat {
@@ -238,7 +257,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             super::aim::choose_target(ctx, q, lang, &rec, id, seat, SeatId(target)).await
         }
         Button::Salvo(_, _, target) => {
-            super::aim::fire_salvo(ctx, q, lang, &rec, id, seat, SeatId(target)).await
+            super::aim::fire_salvo(ctx, q, lang, &rec, id, seat, aimed(target)).await
         }
         Button::GiveUp(_, deadline, index) => {
             if usize::from(index) >= size.area() {
@@ -252,19 +271,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                 return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
             }
             let cell = size.coord(usize::from(index));
+            let target = aimed(target);
             if rec.game.ruleset().salvo.is_some() {
-                return super::aim::pick(ctx, q, lang, &rec, id, seat, SeatId(target), cell).await;
+                return super::aim::pick(ctx, q, lang, &rec, id, seat, target, cell).await;
             }
-            shoot(
-                ctx,
-                id,
-                lang,
-                seat,
-                SeatId(target),
-                cell,
-                Reply::Callback(q),
-            )
-            .await
+            shoot(ctx, id, lang, seat, target, cell, Reply::Callback(q)).await
         }
         _ => Ok(()),
     }
