@@ -3,7 +3,9 @@
 ## Съобщението на боя в групата
 battle-turn-at = На ход: <b>{ $name }</b>, по полето на { $target } — натиснете клетка или отговорете с клетка (напр. в6).
 battle-field-of-team = Поле на { $name } (отбор { $team })
-battle-legend = · нестреляно  • пропуск  X попадение  # потопен  * мина  + изстрел от залп
+battle-legend = · нестреляно  • пропуск  X попадение  # потопен
+battle-legend-mine = * мина
+battle-legend-salvo = + изстрел от залп
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
 battle-target-chosen = Цел — полето на { $name }.

@@ -3,7 +3,9 @@
 ## The group's battle message
 battle-turn-at = Turn: <b>{ $name }</b>, at the field of { $target } — tap a cell or reply with one (e.g. b6).
 battle-field-of-team = Field of { $name } (team { $team })
-battle-legend = · not shot  • miss  X hit  # sunk  * mine  + shot in a salvo
+battle-legend = · not shot  • miss  X hit  # sunk
+battle-legend-mine = * mine
+battle-legend-salvo = + shot in a salvo
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
 battle-target-chosen = Aiming at the field of { $name }.

@@ -148,7 +148,14 @@ pub fn battle_text(rec: &GameRecord) -> String {
     let teams = game.ruleset().players == engine::Players::Teams;
     let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
     if is_variant(game.ruleset()) {
-        head.push_str(&format!("\n<i>{}</i>", t(lang, "battle-legend")));
+        let mut legend = vec![t(lang, "battle-legend")];
+        if game.ruleset().mines > 0 {
+            legend.push(t(lang, "battle-legend-mine"));
+        }
+        if game.ruleset().salvo.is_some() {
+            legend.push(t(lang, "battle-legend-salvo"));
+        }
+        head.push_str(&format!("\n<i>{}</i>", legend.join("  ")));
     }
     for field in &view.fields {
         let mut title = if teams {
