@@ -173,6 +173,18 @@ impl GameRecord {
         }
     }
 
+    /// A seat's name cut to `max` characters (with "…"), for buttons and button answers:
+    /// Telegram takes 200 characters in an answer, and a name may have 128.
+    pub fn short_name(&self, seat: SeatId, max: usize) -> String {
+        let name = self.names.get(seat.index()).map_or("?", String::as_str);
+        if name.chars().count() <= max {
+            return name.to_owned();
+        }
+        let mut cut: String = name.chars().take(max.saturating_sub(1)).collect();
+        cut.push('…');
+        cut
+    }
+
     /// How many cells the current salvo takes: the ruleset's count, or fewer when fewer
     /// unknown cells are left on the target's field. `None` outside salvo games.
     pub fn salvo_size(&self, target: SeatId) -> Option<usize> {

@@ -315,10 +315,8 @@ async fn play_shots(app: &App, t: &Table) -> Seen {
             if aim.target != target {
                 let answer = t.tap(app, shooter, &t.aim(target)).await;
                 assert!(!answer.show_alert, "aiming is refused: {answer:?}");
-                assert!(
-                    said(&answer).contains(&t.name(target).to_lowercase()),
-                    "{answer:?}"
-                );
+                let name: String = t.name(target).to_lowercase().chars().take(20).collect();
+                assert!(said(&answer).contains(&name), "{answer:?}");
             }
         }
         let (cell, ship) = plan(&rec.game, target, hits);
@@ -891,7 +889,8 @@ async fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_teleg
         ..Ruleset::default()
     });
     let names = [
-        "Anastasia Konstantinovna",
+        // A name as long as Telegram's: answers to buttons take 200 characters at most.
+        "Anastasia Konstantinovna Rimskaya-Korsakova of Tver and Novgorod",
         "Bartholomew",
         "Clementine",
         "Dmitri",

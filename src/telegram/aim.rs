@@ -1,7 +1,7 @@
 //! Aiming in the group's battle message: the field to shoot at (free-for-all and teams) and,
 //! in salvo games, the cells of the salvo, picked one tap at a time and fired together.
 
-use super::battle::{accepted, play_with, refusal, say, Reply};
+use super::battle::{accepted, play_with, refusal, say, Reply, NAME_IN_ANSWER};
 use super::group::redraw;
 use super::render;
 use super::{answer, answer_store_error, Ctx, HandlerResult};
@@ -57,7 +57,7 @@ pub async fn choose_target(
         .await;
     match done {
         Ok(Ok(_)) => {
-            let name = rec.names.get(target.index()).map_or("?", String::as_str);
+            let name = rec.short_name(target, NAME_IN_ANSWER);
             let words = ta(lang, "battle-target-chosen", &[("name", name.into())]);
             answer(ctx, q, words, false).await?;
             redraw(ctx, id, rec.chat).await;

@@ -117,6 +117,9 @@ pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> Handl
     Ok(())
 }
 
+/// The most characters of a name in an answer to a button (Telegram takes 200 in all).
+pub(super) const NAME_IN_ANSWER: usize = 32;
+
 /// The words for the shooter's answer; in games of more than two fields, a fleet it sank
 /// is named too, so the shooter turns to another field.
 pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
@@ -143,7 +146,7 @@ pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> Str
                 let cell = render::cell_name(*cell, rec.alphabet, size);
                 out = ta(lang, key, &[("cell", cell.into()), ("ship", ship.into())]);
                 if super::group::is_aimed(rec) {
-                    let name = rec.names.get(target.index()).map_or("?", String::as_str);
+                    let name = rec.short_name(*target, NAME_IN_ANSWER);
                     out = ta(
                         lang,
                         "battle-answer-at",
@@ -169,7 +172,7 @@ pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> Str
                 );
             }
             Event::Eliminated(s) if super::group::is_aimed(rec) && !out.is_empty() => {
-                let name = rec.names.get(s.index()).map_or("?", String::as_str);
+                let name = rec.short_name(*s, NAME_IN_ANSWER);
                 out.push(' ');
                 out.push_str(&ta(lang, "battle-eliminated", &[("name", name.into())]));
             }

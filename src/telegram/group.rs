@@ -398,13 +398,7 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
             .targets(aim.shooter)
             .into_iter()
             .map(|s| {
-                let name: String = rec
-                    .names
-                    .get(s.index())
-                    .map_or("?", String::as_str)
-                    .chars()
-                    .take(24)
-                    .collect();
+                let name = rec.short_name(s, 24);
                 let label = if s == target {
                     format!("▶ {name}")
                 } else {
