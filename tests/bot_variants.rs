@@ -1,12 +1,14 @@
 //! End to end, every variant of the battle: a four-player free-for-all, two against two,
 //! salvoes, mines (a mine hit and the cell given up through the private keyboard), bent
-//! ships, the big 15×15 field and land, sea and air with four players. The real bot binary,
-//! a real Redis and the fake Telegram, as in `tests/bot.rs`.
+//! ships, the big 15×15 field, land, sea and air with four players, and salvoes with mines
+//! among two people and the bot. The real bot binary, a real Redis and the fake Telegram, as
+//! in `tests/bot.rs`.
 //!
 //! The chat's ruleset is written to Redis before `/newgame` (the /settings screens for these
 //! options are built elsewhere). The test players read the game from Redis only to choose
 //! their moves quickly (ships to hit, water to miss, a mine to step on); every move is a tap
-//! on the bot's own buttons, and every check is on what Telegram was sent.
+//! on the bot's own buttons or a reply, and every check is on what Telegram was sent (and,
+//! for bad input, on the game being unchanged).
 
 mod fake_telegram;
 #[path = "bot/helpers.rs"]
@@ -17,6 +19,7 @@ use fake_telegram::{CallbackAnswer, SentMessage};
 use helpers::*;
 use morskoy_boy::record::{ChatSettings, GameRecord};
 use morskoy_boy::store::{GameId, Store, StoreConfig};
+use std::time::Duration;
 use teloxide::types::User;
 
 /// One game in a group, from its battle message on.
@@ -93,6 +96,20 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
     for p in &players {
         place_and_ready(app, p).await;
     }
+    let (game, generation, battle) = battle_of(app, &store, group).await;
+    Table {
+        group,
+        players,
+        game,
+        generation,
+        battle,
+        store,
+    }
+}
+
+/// Waits for the battle's own message, as the game records it: the game, the generation of
+/// its buttons and the message.
+async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
     let battle = app.message_with_button(group, "f:").await;
     let first = data(&battle, "f:");
     let game: u64 = first.split(':').nth(1).unwrap().parse().unwrap();
@@ -104,7 +121,7 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
             break m;
         }
         assert!(std::time::Instant::now() < deadline, "no battle message");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
     };
     let battle = app
         .tg
@@ -117,14 +134,7 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
         .expect("the battle message has a keyboard");
     let first = data(&battle, "f:");
     let parts: Vec<&str> = first.split(':').collect();
-    Table {
-        group,
-        players,
-        game: parts[1].parse().unwrap(),
-        generation: parts[2].parse().unwrap(),
-        battle: battle.message_id,
-        store,
-    }
+    (game, parts[2].parse().unwrap(), battle.message_id)
 }
 
 impl Table {
@@ -590,7 +600,7 @@ async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
                     std::time::Instant::now() < deadline,
                     "the typed salvo was not fired"
                 );
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                tokio::time::sleep(Duration::from_millis(20)).await;
             }
             let line = format!("{} → {}: a salvo of 3", t.name(shooter), t.name(target));
             app.tg
@@ -914,4 +924,141 @@ async fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_teleg
             .any(|t| grid_lines(t).any(|l| l.contains(','))),
         "the own field does not show the land"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
+    let app = App::spawn().await;
+    let group = -9801;
+    let ruleset = rules(Ruleset {
+        players: Players::FreeForAll(3),
+        salvo: Some(2),
+        mines: 1,
+        ..Ruleset::default()
+    });
+    let store = store_of(&app).await;
+    store
+        .set_chat_settings(
+            group,
+            &ChatSettings {
+                ruleset,
+                ai_level: engine::ai::Level::Easy,
+                ..ChatSettings::default()
+            },
+        )
+        .await
+        .unwrap();
+    app.tg.group(group, "Sea dogs");
+    let anna = app.player(9801, "Anna", "en");
+    let boris = app.player(9802, "Boris", "en");
+    let (lobby, join) = open_lobby(&app, group, &anna).await;
+    let a = app.press(group, &boris, lobby.message_id, &join).await;
+    assert!(!a.show_alert, "{a:?}");
+    let a = app
+        .press(group, &anna, lobby.message_id, &data(&lobby, "b:"))
+        .await;
+    assert!(!a.show_alert, "the bot is not seated: {a:?}");
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("3. 🤖"),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows the bot");
+    let a = app
+        .press(group, &anna, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    assert!(!a.show_alert, "{a:?}");
+    for p in [&anna, &boris] {
+        place_and_ready(&app, p).await;
+    }
+    let (game, generation, battle) = battle_of(&app, &store, group).await;
+    let t = Table {
+        group,
+        players: vec![anna.clone(), boris.clone(), anna.clone()],
+        game,
+        generation,
+        battle,
+        store,
+    };
+    let (mut stepped_on_mine, mut gave_up) = (false, 0);
+    let deadline = std::time::Instant::now() + Duration::from_secs(240);
+    loop {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the game does not end"
+        );
+        let rec = t.record().await;
+        if rec.game.is_finished() {
+            break;
+        }
+        if let Some(m) = rec.game.mine_choice() {
+            if rec.is_ai_seat(m.seat) {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+                continue;
+            }
+            // A person answers the question in the private chat.
+            let dm = t.user(m.seat).id.0 as i64;
+            let wanted = format!("g:{}:{}:", t.game, m.deadline);
+            let question = app.message_with_button(dm, &wanted).await;
+            let a = app
+                .press(
+                    dm,
+                    t.user(m.seat),
+                    question.message_id,
+                    &data(&question, &wanted),
+                )
+                .await;
+            assert!(!a.show_alert, "{a:?}");
+            gave_up += 1;
+            continue;
+        }
+        let shooter = rec.game.turn();
+        if rec.is_ai_seat(shooter) {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+            continue;
+        }
+        let targets = rec.game.targets(shooter);
+        let target = targets[0];
+        if rec.current_aim().unwrap().target != target {
+            let a = t.tap(&app, shooter, &t.aim(target)).await;
+            assert!(!a.show_alert, "{a:?}");
+        }
+        let total = rec.salvo_size(target).unwrap();
+        let (mut cells, _) = salvo_plan(&rec.game, target, total);
+        let fleet = rec.game.fleet(target).unwrap();
+        if !stepped_on_mine && !rec.is_ai_seat(target) {
+            // One salvo steps on a person's mine on purpose.
+            if let Some(&mine) = fleet
+                .mines()
+                .iter()
+                .find(|&&c| !rec.game.is_known(target, c))
+            {
+                cells[0] = mine;
+                stepped_on_mine = true;
+            }
+        }
+        let size = rec.game.ruleset().size();
+        for c in &cells {
+            let a = t.tap(&app, shooter, &t.fire(target, *c, size)).await;
+            assert!(!a.show_alert, "{a:?}");
+        }
+        let a = t.tap(&app, shooter, &t.salvo(target)).await;
+        assert!(!a.show_alert, "{a:?}");
+        assert!(said(&a).starts_with("salvo:"), "{a:?}");
+    }
+    t.wait_for_the_end(&app).await;
+    assert!(
+        stepped_on_mine && gave_up > 0,
+        "no person gave up a cell after a mine"
+    );
+    let texts = app.tg.all_texts(group).join("\n");
+    assert!(
+        texts.contains("🤖 Bot (easy) → "),
+        "the bot's salvoes are not in the log"
+    );
+    assert_group_hides(&app, group, &['O', 'm', ',', 'X', '#']);
+    assert_salvo_lines_name_no_cell(&app, group);
+    assert_no_telegram_errors(&app);
 }
