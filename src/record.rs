@@ -192,6 +192,25 @@ pub struct Editor {
     /// Which block of the field the keyboard shows.
     #[serde(default)]
     pub block: u8,
+    /// What a tap on a cell does.
+    #[serde(default)]
+    pub tool: Tool,
+    /// Cells tapped for a ship of any shape, waiting for Confirm.
+    #[serde(default)]
+    pub picked: Vec<Coord>,
+}
+
+/// What a tap on a cell of the placement editor does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tool {
+    /// Places ships: by two ends (straight ships), or cell by cell and Confirm (any shape).
+    #[default]
+    Ship,
+    /// Places a mine.
+    Mine,
+    /// Moves the land-sea border of the tapped column by a row.
+    Border,
 }
 
 impl Editor {
@@ -202,6 +221,8 @@ impl Editor {
             draft: Draft::new(ruleset),
             pending: None,
             block: 0,
+            tool: Tool::Ship,
+            picked: Vec::new(),
         }
     }
 }

@@ -56,6 +56,14 @@ pub enum EditOp {
     Perelman,
     /// Lock the fleet.
     Ready,
+    /// Place the ship of the tapped cells.
+    Confirm,
+    /// Taps place mines (again: ships).
+    Mines,
+    /// Taps move the land-sea border (again: ships).
+    Border,
+    /// A random land-sea border.
+    RandomBorder,
 }
 
 impl EditOp {
@@ -66,6 +74,10 @@ impl EditOp {
             EditOp::Random => 'r',
             EditOp::Perelman => 'p',
             EditOp::Ready => 'k',
+            EditOp::Confirm => 'f',
+            EditOp::Mines => 'm',
+            EditOp::Border => 'b',
+            EditOp::RandomBorder => 'g',
         }
     }
 
@@ -76,6 +88,10 @@ impl EditOp {
             "r" => EditOp::Random,
             "p" => EditOp::Perelman,
             "k" => EditOp::Ready,
+            "f" => EditOp::Confirm,
+            "m" => EditOp::Mines,
+            "b" => EditOp::Border,
+            "g" => EditOp::RandomBorder,
             _ => return None,
         })
     }
@@ -163,6 +179,10 @@ mod tests {
             Button::Cell(g, u16::MAX),
             Button::Block(g, u8::MAX),
             Button::Edit(g, EditOp::Perelman),
+            Button::Edit(g, EditOp::Confirm),
+            Button::Edit(g, EditOp::Mines),
+            Button::Edit(g, EditOp::Border),
+            Button::Edit(g, EditOp::RandomBorder),
             Button::Lang(crate::lang::Lang::Bg),
             Button::Alphabet(engine::Alphabet::RussianYo),
             Button::AiLevel(engine::ai::Level::Normal),
