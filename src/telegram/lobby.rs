@@ -79,7 +79,10 @@ async fn create(
 }
 
 /// The chat's game if it is still going.
-async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
+pub(super) async fn active_game(
+    ctx: &Ctx,
+    chat: i64,
+) -> Result<Option<(GameId, GameRecord)>, StoreError> {
     let Some(id) = ctx.store.chat_game(chat).await? else {
         return Ok(None);
     };
