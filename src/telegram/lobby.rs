@@ -51,6 +51,7 @@ async fn create(
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;
     rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
+    rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
     let id = ctx.store.create_game(&rec).await?;
     let (text, kb) = live_message(&rec, id, &ctx.username);
