@@ -52,6 +52,7 @@ const PRIVATE: &[(&str, &str)] = &[
     ("surrender", "cmd-surrender"),
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
+    ("settings", "cmd-settings"),
     ("help", "cmd-help"),
 ];
 

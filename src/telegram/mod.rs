@@ -8,7 +8,8 @@
 //! - `placement.rs` — the placement editor in the private chat.
 //! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer.
 //! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
-//! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button.
+//! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button;
+//!   `settings/change.rs` (what a tap changes, pure), `settings/panel.rs` (words, keyboards).
 //! - `commands.rs` — commands, their registration per language, help.
 
 pub mod ai;
