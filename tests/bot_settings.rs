@@ -296,8 +296,8 @@ async fn a_custom_field_with_no_legal_layout_is_refused_with_the_reason() {
     )
     .await;
     let remove = exact(&field, "⌫ Remove the last ship").unwrap();
-    let narrower = exact(&field, "← narrower").unwrap();
-    let lower = exact(&field, "↑ lower").unwrap();
+    let narrower = exact(&field, "width −").unwrap();
+    let lower = exact(&field, "height −").unwrap();
     let five = exact(&field, "+5").unwrap();
     for _ in 0..9 {
         let a = app.press(group, &alice, id, &remove).await;

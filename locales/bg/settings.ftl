@@ -21,16 +21,21 @@ settings-field-land-sea-air = суша, море и въздух 20×15
 settings-field-custom = собствено поле
 settings-width = ширина { $width }
 settings-height = височина { $height }
-settings-width-minus = ← по-тясно
-settings-width-plus = по-широко →
-settings-height-minus = ↑ по-ниско
-settings-height-plus = по-високо ↓
+settings-width-minus = ширина −
+settings-width-plus = ширина +
+settings-height-minus = височина −
+settings-height-plus = височина +
 settings-add-ship = +{ $size }
 settings-remove-ship = ⌫ Махни последния кораб
 settings-salvo-off = без залпове
 settings-salvo-shots = { $shots ->
         [one] залп от { $shots } изстрел
        *[other] залп от { $shots } изстрела
+    }
+settings-salvo-value-off = няма
+settings-salvo-value = { $shots ->
+        [one] { $shots } изстрел
+       *[other] { $shots } изстрела
     }
 settings-minus = −
 settings-plus = +

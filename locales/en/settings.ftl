@@ -21,16 +21,21 @@ settings-field-land-sea-air = land, sea and air 20×15
 settings-field-custom = custom
 settings-width = width { $width }
 settings-height = height { $height }
-settings-width-minus = ← narrower
-settings-width-plus = wider →
-settings-height-minus = ↑ lower
-settings-height-plus = higher ↓
+settings-width-minus = width −
+settings-width-plus = width +
+settings-height-minus = height −
+settings-height-plus = height +
 settings-add-ship = +{ $size }
 settings-remove-ship = ⌫ Remove the last ship
 settings-salvo-off = no salvo
 settings-salvo-shots = { $shots ->
         [one] salvo of { $shots } shot
        *[other] salvo of { $shots } shots
+    }
+settings-salvo-value-off = off
+settings-salvo-value = { $shots ->
+        [one] { $shots } shot
+       *[other] { $shots } shots
     }
 settings-minus = −
 settings-plus = +

@@ -21,16 +21,22 @@ settings-field-land-sea-air = земля, море и воздух 20×15
 settings-field-custom = своё поле
 settings-width = ширина { $width }
 settings-height = высота { $height }
-settings-width-minus = ← уже
-settings-width-plus = шире →
-settings-height-minus = ↑ ниже
-settings-height-plus = выше ↓
+settings-width-minus = ширина −
+settings-width-plus = ширина +
+settings-height-minus = высота −
+settings-height-plus = высота +
 settings-add-ship = +{ $size }
 settings-remove-ship = ⌫ Убрать последний корабль
 settings-salvo-off = без залпов
 settings-salvo-shots = { $shots ->
         [one] залп из { $shots } выстрела
        *[other] залп из { $shots } выстрелов
+    }
+settings-salvo-value-off = нет
+settings-salvo-value = { $shots ->
+        [one] { $shots } выстрел
+        [few] { $shots } выстрела
+       *[many] { $shots } выстрелов
     }
 settings-minus = −
 settings-plus = +

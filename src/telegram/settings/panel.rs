@@ -169,11 +169,11 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<InlineKeyboardButton>> {
                 shapes_words(lang, r.shapes()),
                 SettingsPage::Shapes,
             ));
-            rows.push(option(
-                "settings-opt-salvo",
-                salvo_words(lang, r.salvo),
-                SettingsPage::Salvo,
-            ));
+            let salvo = match r.salvo {
+                None => t(lang, "settings-salvo-value-off"),
+                Some(n) => ta(lang, "settings-salvo-value", &[("shots", n.into())]),
+            };
+            rows.push(option("settings-opt-salvo", salvo, SettingsPage::Salvo));
             rows.push(option(
                 "settings-opt-mines",
                 mines_words(lang, r.mines),
