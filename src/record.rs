@@ -284,3 +284,23 @@ pub struct Stats {
     /// Shots that hit.
     pub hits: u64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_page_of_a_lobby_round_trips_and_a_record_without_one_still_decodes() {
+        let mut rec = GameRecord::new(Game::new(Ruleset::default()), -1, 0);
+        let without = serde_json::to_string(&rec).unwrap();
+        assert!(!without.contains("panel"), "{without}");
+        assert_eq!(
+            serde_json::from_str::<GameRecord>(&without).unwrap().panel,
+            None
+        );
+        rec.panel = Some(SettingsPage::Players);
+        let with = serde_json::to_string(&rec).unwrap();
+        assert!(with.contains(r#""panel":"players""#), "{with}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&with).unwrap(), rec);
+    }
+}
