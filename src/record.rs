@@ -66,6 +66,31 @@ pub struct GameRecord {
     /// How well the bot plays its seats in this game (when it has any).
     #[serde(default)]
     pub ai_level: Level,
+    /// The page of the settings panel the lobby message shows, while the creator has it open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<SettingsPage>,
+}
+
+/// A page of the settings panel (`/settings`, the lobby's ⚙ button).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingsPage {
+    /// Every option with its value, the column letters, the bot's level, seats, Done.
+    Main,
+    /// Which ships may touch.
+    Touching,
+    /// Ship shapes.
+    Shapes,
+    /// The field and fleet, and the custom field's controls.
+    Field,
+    /// Salvo off or its size.
+    Salvo,
+    /// Mines per player.
+    Mines,
+    /// Who plays.
+    Players,
+    /// The turn timer.
+    Timer,
 }
 
 /// The first player id of the bot's own seats: Telegram's user ids stay far below it.
@@ -112,6 +137,7 @@ impl GameRecord {
             drawn: 0,
             announced: false,
             ai_level: Level::default(),
+            panel: None,
         }
     }
 
@@ -278,4 +304,24 @@ pub struct Stats {
     pub shots: u64,
     /// Shots that hit.
     pub hits: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_settings_page_of_a_lobby_round_trips_and_a_record_without_one_still_decodes() {
+        let mut rec = GameRecord::new(Game::new(Ruleset::default()), -1, 0);
+        let without = serde_json::to_string(&rec).unwrap();
+        assert!(!without.contains("panel"), "{without}");
+        assert_eq!(
+            serde_json::from_str::<GameRecord>(&without).unwrap().panel,
+            None
+        );
+        rec.panel = Some(SettingsPage::Players);
+        let with = serde_json::to_string(&rec).unwrap();
+        assert!(with.contains(r#""panel":"players""#), "{with}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&with).unwrap(), rec);
+    }
 }

@@ -48,7 +48,7 @@ lang-choose = Изберете език:
 lang-done = Език: български.
 rules-this-chat = Следващата игра в този чат:
 
-cmd-settings = Букви на колоните в този чат
+cmd-settings = Правилата на игрите тук, буквите на колоните, нивото на бота
 settings-alphabet = Букви на колоните за следващите игри в този чат:
 settings-alphabet-done = Отсега колоните са: { $letters }.
 

@@ -48,7 +48,7 @@ lang-choose = Choose the language:
 lang-done = Language: English.
 rules-this-chat = The next game in this chat:
 
-cmd-settings = Column letters for this chat
+cmd-settings = Rules of the games here, column letters, the bot's level
 settings-alphabet = Column letters for the next games in this chat:
 settings-alphabet-done = Columns from now on: { $letters }.
 

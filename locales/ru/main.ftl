@@ -48,7 +48,7 @@ lang-choose = Выберите язык:
 lang-done = Язык: русский.
 rules-this-chat = Следующая игра в этом чате:
 
-cmd-settings = Буквы столбцов в этом чате
+cmd-settings = Правила игр здесь, буквы столбцов, уровень бота
 settings-alphabet = Буквы столбцов для следующих игр в этом чате:
 settings-alphabet-done = Теперь столбцы: { $letters }.
 

@@ -8,6 +8,8 @@
 //! - `placement.rs` — the placement editor in the private chat.
 //! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer.
 //! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
+//! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button;
+//!   `settings/change.rs` (what a tap changes, pure), `settings/panel.rs` (words, keyboards).
 //! - `commands.rs` — commands, their registration per language, help.
 
 pub mod ai;
@@ -18,6 +20,7 @@ pub mod group;
 pub mod lobby;
 pub mod placement;
 pub mod render;
+pub mod settings;
 
 use crate::i18n::t;
 use crate::lang::Lang;
@@ -258,6 +261,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
         Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
         Button::Bot(g, n) => ai::on_seat_button(&ctx, &q, lang, g, n).await,
+        Button::Set(panel, op) => settings::on_button(&ctx, &q, lang, panel, op).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }
