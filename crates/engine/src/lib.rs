@@ -69,6 +69,7 @@ mod players;
 mod ruleset;
 mod sampler;
 pub mod shape;
+mod shore;
 mod tables;
 mod terrain;
 mod validate;
