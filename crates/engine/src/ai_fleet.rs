@@ -20,7 +20,7 @@ fn on_edge(c: Coord, size: Size) -> bool {
     c.x == 0 || c.y == 0 || c.x + 1 == size.width || c.y + 1 == size.height
 }
 
-/// A legal layout for the hard level: of [`CANDIDATES`] random layouts, the one with the most
+/// A legal layout for the hard level: of 300 random layouts, the one with the most
 /// ship cells on the edge of the field (the first such, so ties go to chance).
 ///
 /// # Errors

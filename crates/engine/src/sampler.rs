@@ -11,7 +11,7 @@
 //!
 //! [`random_fleet`]: crate::random_fleet
 
-use crate::ai::Budget;
+use crate::ai::{Budget, SalvoReport};
 use crate::bits::{words_for, Bits};
 use crate::hunt::{afloat_kinds, excluded};
 use crate::kind::{Force, Kind};
@@ -27,14 +27,14 @@ pub const SAMPLES: usize = 400;
 /// Attempts to build one consistent layout before giving it up.
 const ATTEMPTS: usize = 40;
 
-/// How often each cell was covered by a ship and by a mine, over `samples` layouts.
+/// How often each cell was covered by a ship and by a mine, over the weighted layouts.
 pub(crate) struct Heat {
-    /// Ship cover counts, by cell index.
-    pub ship: Vec<u32>,
-    /// Mine cover counts, by cell index.
-    pub mine: Vec<u32>,
-    /// Layouts sampled.
-    pub samples: u32,
+    /// Ship cover weights, by cell index.
+    pub ship: Vec<f64>,
+    /// Mine cover weights, by cell index.
+    pub mine: Vec<f64>,
+    /// The total weight of the layouts sampled.
+    pub samples: f64,
 }
 
 /// One field's sampling problem.
@@ -263,33 +263,66 @@ fn pick<const W: usize>(
     buf.choose(rng).map(|&(_, k)| k as usize)
 }
 
-/// Cover counts of `field` over sampled layouts within `budget`; `None` if no layout was found.
+/// Cover weights of `field` over sampled layouts within `budget`, weighed by the answers to
+/// earlier salvoes at it (see `ai_salvo.rs`); `None` if no layout was found.
 pub(crate) fn heat(
     view: &View,
     field: &FieldView,
     budget: &Budget,
+    reports: &[&SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<Heat> {
     match words_for(field.size.area()) {
-        2 => heat_in::<2>(view, field, budget, rng),
-        4 => heat_in::<4>(view, field, budget, rng),
-        6 => heat_in::<6>(view, field, budget, rng),
-        _ => heat_in::<11>(view, field, budget, rng),
+        2 => heat_in::<2>(view, field, budget, reports, rng),
+        4 => heat_in::<4>(view, field, budget, reports, rng),
+        6 => heat_in::<6>(view, field, budget, reports, rng),
+        _ => heat_in::<11>(view, field, budget, reports, rng),
     }
+}
+
+/// The weight of a layout given the salvo answers: 0 if its ships or mines cover more cells of
+/// a salvo than it hit, else a quarter for each hit it does not explain.
+fn weight<const W: usize>(ships: &Bits<W>, mines: &Bits<W>, answers: &[(Bits<W>, u8, u8)]) -> f64 {
+    let mut unexplained = 0;
+    for (cells, hits, found) in answers {
+        let (s, m) = ((*ships & *cells).count(), (*mines & *cells).count());
+        if s > u32::from(*hits) || m > u32::from(*found) {
+            return 0.0;
+        }
+        unexplained += u32::from(*hits) - s + u32::from(*found) - m;
+    }
+    0.25f64.powi(unexplained as i32)
 }
 
 fn heat_in<const W: usize>(
     view: &View,
     field: &FieldView,
     budget: &Budget,
+    reports: &[&SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<Heat> {
     let problem = Problem::<W>::new(view, field);
-    let area = field.size.area();
+    let size = field.size;
+    let answers: Vec<(Bits<W>, u8, u8)> = reports
+        .iter()
+        .map(|r| {
+            let mut cells = Bits::EMPTY;
+            for &c in r.cells.iter().filter(|&&c| size.contains(c)) {
+                cells.set(size.index(c));
+            }
+            (cells, r.hits, r.mines)
+        })
+        .collect();
+    let area = size.area();
     let mut heat = Heat {
-        ship: vec![0; area],
-        mine: vec![0; area],
-        samples: 0,
+        ship: vec![0.0; area],
+        mine: vec![0.0; area],
+        samples: 0.0,
+    };
+    let mut plain = Heat {
+        ship: vec![0.0; area],
+        mine: vec![0.0; area],
+        samples: 0.0,
     };
     let mut buf = Vec::new();
     let model = crate::mixture::Model::new(view, field, &problem, rng, &mut buf);
@@ -311,13 +344,16 @@ fn heat_in<const W: usize>(
         let Some((ships, mines)) = layout else {
             continue;
         };
-        heat.samples += 1;
-        for i in ships.ones() {
-            heat.ship[i] += 1;
-        }
-        for i in mines.ones() {
-            heat.mine[i] += 1;
+        let w = weight(&ships, &mines, &answers);
+        for (h, w) in [(&mut heat, w), (&mut plain, 1.0)] {
+            if w > 0.0 {
+                h.samples += w;
+                ships.ones().for_each(|i| h.ship[i] += w);
+                mines.ones().for_each(|i| h.mine[i] += w);
+            }
         }
     }
-    (heat.samples > 0).then_some(heat)
+    // Answers no layout explains (a ship sunk since, unseen) are better ignored than obeyed.
+    let heat = if heat.samples > 0.0 { heat } else { plain };
+    (heat.samples > 0.0).then_some(heat)
 }

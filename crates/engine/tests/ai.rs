@@ -111,3 +111,68 @@ fn the_hard_level_places_legal_fleets_under_every_preset() {
         assert_eq!(draft.problems(&r), vec![]);
     }
 }
+
+/// Ship cells the hard level hits in `salvoes` salvoes of three at a random classic fleet,
+/// keeping the answers or not.
+fn hits_after(salvoes: usize, informed: bool, seed: u64) -> usize {
+    let r = Ruleset {
+        salvo: Some(3),
+        ..Ruleset::default()
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = battle(&r, &mut rng);
+    let water: Vec<Coord> = r
+        .size()
+        .cells()
+        .filter(|&c| game.fleet(SeatId(0)).unwrap().ship_at(c).is_none())
+        .collect();
+    let mut water = water.into_iter();
+    let mut reports = Vec::new();
+    let mut fired = 0;
+    while fired < salvoes && !game.is_finished() {
+        let seat = game.turn();
+        if seat == SeatId(1) {
+            let cells: Vec<Coord> = water.by_ref().take(3).collect();
+            game.apply(Action::Salvo(seat, SeatId(0), cells), 0, &mut rng)
+                .unwrap();
+            continue;
+        }
+        let view = game.view_for(seat);
+        let used: &[ai::SalvoReport] = if informed { &reports } else { &[] };
+        let (target, cells) =
+            ai::choose_salvo_informed(&view, seat, Level::Hard, used, &mut rng, Budget::default())
+                .unwrap();
+        let events = game
+            .apply(Action::Salvo(seat, target, cells.clone()), 0, &mut rng)
+            .unwrap();
+        if let Some(Event::Salvo { hits, mines, .. }) = events.first() {
+            reports.push(ai::SalvoReport {
+                target,
+                cells,
+                hits: *hits,
+                mines: *mines,
+            });
+        }
+        fired += 1;
+    }
+    let fleet = game.fleet(SeatId(1)).unwrap();
+    let view = game.view_for(SeatId(0));
+    fleet
+        .ship_cells()
+        .filter(|&c| view.field(SeatId(1)).mark(c).is_known())
+        .count()
+}
+
+#[test]
+fn the_answers_to_earlier_salvoes_make_the_hard_level_hit_more() {
+    let (mut informed, mut blind) = (0, 0);
+    for seed in 0..12 {
+        informed += hits_after(14, true, seed);
+        blind += hits_after(14, false, seed);
+    }
+    // 120 against 101 when this was written.
+    assert!(
+        informed >= blind + 10,
+        "{informed} hits informed, {blind} without the answers"
+    );
+}
