@@ -78,6 +78,9 @@ pub struct GameRecord {
     /// old generation). Older records were begun.
     #[serde(default = "begun_before")]
     pub begun: bool,
+    /// The page of the settings panel the lobby message shows, while the creator has it open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<SettingsPage>,
 }
 
 fn begun_before() -> bool {
@@ -94,6 +97,28 @@ pub struct Aim {
     /// The cells picked for the next salvo, in the order tapped.
     #[serde(default)]
     pub picked: Vec<Coord>,
+}
+
+/// A page of the settings panel (`/settings`, the lobby's ⚙ button).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SettingsPage {
+    /// Every option with its value, the column letters, the bot's level, seats, Done.
+    Main,
+    /// Which ships may touch.
+    Touching,
+    /// Ship shapes.
+    Shapes,
+    /// The field and fleet, and the custom field's controls.
+    Field,
+    /// Salvo off or its size.
+    Salvo,
+    /// Mines per player.
+    Mines,
+    /// Who plays.
+    Players,
+    /// The turn timer.
+    Timer,
 }
 
 /// The first player id of the bot's own seats: Telegram's user ids stay far below it.
@@ -143,6 +168,7 @@ impl GameRecord {
             aim: None,
             mine_dm: None,
             begun: false,
+            panel: None,
         }
     }
 
@@ -275,6 +301,25 @@ pub struct Editor {
     /// Which block of the field the keyboard shows.
     #[serde(default)]
     pub block: u8,
+    /// What a tap on a cell does.
+    #[serde(default)]
+    pub tool: Tool,
+    /// Cells tapped for a ship of any shape, waiting for Confirm.
+    #[serde(default)]
+    pub picked: Vec<Coord>,
+}
+
+/// What a tap on a cell of the placement editor does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tool {
+    /// Places ships: by two ends (straight ships), or cell by cell and Confirm (any shape).
+    #[default]
+    Ship,
+    /// Places a mine.
+    Mine,
+    /// Moves the land-sea border of the tapped column by a row.
+    Border,
 }
 
 impl Editor {
@@ -285,6 +330,8 @@ impl Editor {
             draft: Draft::new(ruleset),
             pending: None,
             block: 0,
+            tool: Tool::Ship,
+            picked: Vec::new(),
         }
     }
 }
@@ -404,5 +451,20 @@ mod tests {
         });
         let fallback = rec.current_aim().unwrap();
         assert_eq!((fallback.target, fallback.picked.len()), (targets[0], 0));
+    }
+
+    #[test]
+    fn the_settings_page_of_a_lobby_round_trips_and_a_record_without_one_still_decodes() {
+        let mut rec = GameRecord::new(Game::new(Ruleset::default()), -1, 0);
+        let without = serde_json::to_string(&rec).unwrap();
+        assert!(!without.contains("panel"), "{without}");
+        assert_eq!(
+            serde_json::from_str::<GameRecord>(&without).unwrap().panel,
+            None
+        );
+        rec.panel = Some(SettingsPage::Players);
+        let with = serde_json::to_string(&rec).unwrap();
+        assert!(with.contains(r#""panel":"players""#), "{with}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&with).unwrap(), rec);
     }
 }

@@ -65,8 +65,9 @@ fn every_key_the_bot_uses_exists_in_every_locale() {
     let en = messages("en");
     let mut used = BTreeSet::new();
     for dir in ["src/telegram"] {
-        for entry in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)).unwrap() {
-            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        // Recursively: a flow may keep its parts in a directory (`telegram/settings/`).
+        for path in sources(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)) {
+            let text = std::fs::read_to_string(path).unwrap();
             for part in text.split('"').skip(1).step_by(2) {
                 let is_key = part.contains('-')
                     && part

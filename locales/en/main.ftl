@@ -48,7 +48,7 @@ lang-choose = Choose the language:
 lang-done = Language: English.
 rules-this-chat = The next game in this chat:
 
-cmd-settings = Column letters for this chat
+cmd-settings = Rules of the games here, column letters, the bot's level
 settings-alphabet = Column letters for the next games in this chat:
 settings-alphabet-done = Columns from now on: { $letters }.
 
@@ -198,3 +198,23 @@ btn-play-bot = 🤖 Play against the bot
 ai-seated = The bot takes a seat.
 settings-ai-level = How well the bot plays:
 settings-ai-level-done = The bot will play { $level }.
+
+btn-confirm = ✔ Ship ({ $count })
+btn-mines = 💣 Mines
+btn-border = 🏝 Border
+btn-random-border = 🎲 Border
+fleet-mines = { $count ->
+        [one] { $count } mine
+       *[other] { $count } mines
+    }
+editor-hint-cells = Tap the cells of a ship, then ✔ Ship; tap a ship to remove it.
+editor-shapes-straight = Ships are straight lines.
+editor-shapes-bent = Ships may be straight, or the L of three, or the L, square or zigzag of four.
+editor-shapes-free = Ships may take any shape whose cells join by their sides.
+editor-hint-mine = Tap a cell to lay a mine there; tap 💣 Mines again to go back to ships.
+editor-hint-border = Tap a sea cell to raise the land of its column by a row, a land cell to lower it; tap 🏝 Border again to go back to ships.
+editor-legend-land = , is land (only you see your border); ships stay at sea, tanks, batteries and anti-aircraft guns on land, aircraft anywhere.
+editor-too-many-cells = { $count ->
+        [one] A ship has at most { $count } cell: press ✔ Ship or untap one.
+       *[other] A ship has at most { $count } cells: press ✔ Ship or untap one.
+    }

@@ -4,7 +4,9 @@
 //! the generation of the message they belong to; an old button decodes and is then refused
 //! politely ("this game is over", "out of date"), never misread.
 
+use crate::record::SettingsPage;
 use crate::store::GameId;
+use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
 
 /// The most bytes Telegram takes in callback data.
@@ -47,8 +49,205 @@ pub enum Button {
     Alphabet(engine::Alphabet),
     /// `/settings`: how well the bot plays in the chat.
     AiLevel(engine::ai::Level),
+    /// The settings panel: an option chosen, a page opened, seats swapped, Done.
+    Set(Panel, SetOp),
     /// Does nothing (labels, spacers).
     Noop,
+}
+
+/// Which settings a panel's button changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The chat's defaults for its next games (`/settings` outside a lobby).
+    Chat,
+    /// An open lobby's ruleset (and the chat's defaults with it), by game and generation.
+    Lobby(GameId, u32),
+}
+
+/// What one button of the settings panel does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOp {
+    /// Show a page.
+    Page(SettingsPage),
+    /// Which ships may touch.
+    Touching(Touching),
+    /// Ship shapes.
+    Shapes(Shapes),
+    /// A field preset, or a custom field starting from the current size and fleet.
+    Field(FieldChoice),
+    /// The custom field one column narrower (`false`) or wider (`true`).
+    Width(bool),
+    /// The custom field one row lower (`false`) or higher (`true`).
+    Height(bool),
+    /// A ship of this size added to the custom fleet.
+    AddShip(u8),
+    /// The custom fleet's last ship removed.
+    RemoveShip,
+    /// Salvo off (`None`) or of this many shots.
+    Salvo(Option<u8>),
+    /// The salvo one shot smaller (`false`) or larger (`true`).
+    SalvoStep(bool),
+    /// Mines per player.
+    Mines(u8),
+    /// Who plays.
+    Players(Players),
+    /// The turn timer.
+    Timer(TurnTimer),
+    /// The column letters.
+    Alphabet(engine::Alphabet),
+    /// How well the bot plays.
+    Level(engine::ai::Level),
+    /// The seated players at this seat and the next change places (lobby).
+    Swap(u8),
+    /// Close the panel.
+    Done,
+}
+
+/// A field as the panel offers it: the presets, or custom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldChoice {
+    /// 10×10.
+    Classic,
+    /// 15×15.
+    Big,
+    /// 20×15 with land, sea and air.
+    LandSeaAir,
+    /// Any size and fleet.
+    Custom,
+}
+
+impl SettingsPage {
+    /// Every page.
+    pub const ALL: [SettingsPage; 8] = [
+        SettingsPage::Main,
+        SettingsPage::Touching,
+        SettingsPage::Shapes,
+        SettingsPage::Field,
+        SettingsPage::Salvo,
+        SettingsPage::Mines,
+        SettingsPage::Players,
+        SettingsPage::Timer,
+    ];
+
+    fn code(self) -> char {
+        match self {
+            SettingsPage::Main => 'm',
+            SettingsPage::Touching => 't',
+            SettingsPage::Shapes => 's',
+            SettingsPage::Field => 'f',
+            SettingsPage::Salvo => 'v',
+            SettingsPage::Mines => 'n',
+            SettingsPage::Players => 'p',
+            SettingsPage::Timer => 'c',
+        }
+    }
+
+    fn from_code(c: &str) -> Option<SettingsPage> {
+        SettingsPage::ALL
+            .into_iter()
+            .find(|p| c.len() == 1 && c.starts_with(p.code()))
+    }
+}
+
+impl fmt::Display for SetOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let step = |up: bool| if up { '+' } else { '-' };
+        match *self {
+            SetOp::Page(p) => write!(f, "p{}", p.code()),
+            SetOp::Touching(t) => write!(f, "t{}", t as u8),
+            SetOp::Shapes(s) => write!(f, "s{}", s as u8),
+            SetOp::Field(c) => write!(
+                f,
+                "f{}",
+                match c {
+                    FieldChoice::Classic => 'c',
+                    FieldChoice::Big => 'b',
+                    FieldChoice::LandSeaAir => 'l',
+                    FieldChoice::Custom => 'x',
+                }
+            ),
+            SetOp::Width(up) => write!(f, "w{}", step(up)),
+            SetOp::Height(up) => write!(f, "h{}", step(up)),
+            SetOp::AddShip(n) => write!(f, "a{n}"),
+            SetOp::RemoveShip => f.write_str("r"),
+            SetOp::Salvo(n) => write!(f, "v{}", n.unwrap_or(0)),
+            SetOp::SalvoStep(up) => write!(f, "v{}", step(up)),
+            SetOp::Mines(n) => write!(f, "n{n}"),
+            SetOp::Players(p) => match p {
+                Players::Duel => f.write_str("gd"),
+                Players::FreeForAll(n) => write!(f, "g{n}"),
+                Players::Teams => f.write_str("gt"),
+            },
+            SetOp::Timer(t) => write!(f, "c{}", t.seconds().map_or(0, |s| s / 60)),
+            SetOp::Alphabet(a) => write!(f, "A{a}"),
+            SetOp::Level(l) => write!(f, "L{l}"),
+            SetOp::Swap(seat) => write!(f, "x{seat}"),
+            SetOp::Done => f.write_str("k"),
+        }
+    }
+}
+
+impl SetOp {
+    /// Reads an op as [`Display`](fmt::Display) writes it.
+    fn parse(s: &str) -> Option<SetOp> {
+        let mut chars = s.chars();
+        let head = chars.next()?;
+        let rest = chars.as_str();
+        let num = || rest.parse::<u8>().ok();
+        let step = || match rest {
+            "+" => Some(true),
+            "-" => Some(false),
+            _ => None,
+        };
+        Some(match head {
+            'p' => SetOp::Page(SettingsPage::from_code(rest)?),
+            't' => SetOp::Touching(match rest {
+                "0" => Touching::None,
+                "1" => Touching::Corners,
+                "2" => Touching::Any,
+                _ => return None,
+            }),
+            's' => SetOp::Shapes(match rest {
+                "0" => Shapes::Straight,
+                "1" => Shapes::Bent,
+                "2" => Shapes::Free,
+                _ => return None,
+            }),
+            'f' => SetOp::Field(match rest {
+                "c" => FieldChoice::Classic,
+                "b" => FieldChoice::Big,
+                "l" => FieldChoice::LandSeaAir,
+                "x" => FieldChoice::Custom,
+                _ => return None,
+            }),
+            'w' => SetOp::Width(step()?),
+            'h' => SetOp::Height(step()?),
+            'a' => SetOp::AddShip(num()?),
+            'r' if rest.is_empty() => SetOp::RemoveShip,
+            'v' => match step() {
+                Some(up) => SetOp::SalvoStep(up),
+                None => SetOp::Salvo(Some(num()?).filter(|&n| n > 0)),
+            },
+            'n' => SetOp::Mines(num()?),
+            'g' => SetOp::Players(match rest {
+                "d" => Players::Duel,
+                "t" => Players::Teams,
+                _ => Players::FreeForAll(num()?),
+            }),
+            'c' => SetOp::Timer(match rest {
+                "0" => TurnTimer::Off,
+                "1" => TurnTimer::OneMinute,
+                "3" => TurnTimer::ThreeMinutes,
+                "10" => TurnTimer::TenMinutes,
+                _ => return None,
+            }),
+            'A' => SetOp::Alphabet(rest.parse().ok()?),
+            'L' => SetOp::Level(rest.parse().ok()?),
+            'x' => SetOp::Swap(num()?),
+            'k' if rest.is_empty() => SetOp::Done,
+            _ => return None,
+        })
+    }
 }
 
 /// A placement editor command.
@@ -64,6 +263,14 @@ pub enum EditOp {
     Perelman,
     /// Lock the fleet.
     Ready,
+    /// Place the ship of the tapped cells.
+    Confirm,
+    /// Taps place mines (again: ships).
+    Mines,
+    /// Taps move the land-sea border (again: ships).
+    Border,
+    /// A random land-sea border.
+    RandomBorder,
 }
 
 impl EditOp {
@@ -74,6 +281,10 @@ impl EditOp {
             EditOp::Random => 'r',
             EditOp::Perelman => 'p',
             EditOp::Ready => 'k',
+            EditOp::Confirm => 'f',
+            EditOp::Mines => 'm',
+            EditOp::Border => 'b',
+            EditOp::RandomBorder => 'g',
         }
     }
 
@@ -84,6 +295,10 @@ impl EditOp {
             "r" => EditOp::Random,
             "p" => EditOp::Perelman,
             "k" => EditOp::Ready,
+            "f" => EditOp::Confirm,
+            "m" => EditOp::Mines,
+            "b" => EditOp::Border,
+            "g" => EditOp::RandomBorder,
             _ => return None,
         })
     }
@@ -108,6 +323,8 @@ impl fmt::Display for Button {
             Button::Lang(l) => write!(f, "l:{l}"),
             Button::Alphabet(a) => write!(f, "a:{a}"),
             Button::AiLevel(l) => write!(f, "al:{l}"),
+            Button::Set(Panel::Chat, op) => write!(f, "o:{op}"),
+            Button::Set(Panel::Lobby(g, n), op) => write!(f, "o:{g}:{n}:{op}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -142,6 +359,8 @@ impl Button {
             ("l", 2) => Button::Lang(parts[1].parse().ok()?),
             ("a", 2) => Button::Alphabet(parts[1].parse().ok()?),
             ("al", 2) => Button::AiLevel(parts[1].parse().ok()?),
+            ("o", 2) => Button::Set(Panel::Chat, SetOp::parse(parts[1])?),
+            ("o", 4) => Button::Set(Panel::Lobby(game()?, small(2)?), SetOp::parse(parts[3])?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -180,6 +399,10 @@ mod tests {
             Button::Cell(g, u16::MAX),
             Button::Block(g, u8::MAX),
             Button::Edit(g, EditOp::Perelman),
+            Button::Edit(g, EditOp::Confirm),
+            Button::Edit(g, EditOp::Mines),
+            Button::Edit(g, EditOp::Border),
+            Button::Edit(g, EditOp::RandomBorder),
             Button::Lang(crate::lang::Lang::Bg),
             Button::Alphabet(engine::Alphabet::RussianYo),
             Button::AiLevel(engine::ai::Level::Normal),
@@ -193,6 +416,88 @@ mod tests {
                 data.len()
             );
             assert_eq!(Button::parse(&data), Some(b));
+        }
+    }
+
+    /// Every settings op, each value of each option.
+    pub(crate) fn every_set_op() -> Vec<SetOp> {
+        let mut ops: Vec<SetOp> = SettingsPage::ALL.into_iter().map(SetOp::Page).collect();
+        ops.extend([Touching::None, Touching::Corners, Touching::Any].map(SetOp::Touching));
+        ops.extend([Shapes::Straight, Shapes::Bent, Shapes::Free].map(SetOp::Shapes));
+        ops.extend(
+            [
+                FieldChoice::Classic,
+                FieldChoice::Big,
+                FieldChoice::LandSeaAir,
+                FieldChoice::Custom,
+            ]
+            .map(SetOp::Field),
+        );
+        for up in [false, true] {
+            ops.extend([SetOp::Width(up), SetOp::Height(up), SetOp::SalvoStep(up)]);
+        }
+        ops.extend((1..=26).map(SetOp::AddShip));
+        ops.push(SetOp::RemoveShip);
+        ops.push(SetOp::Salvo(None));
+        ops.extend((1..=10).map(|n| SetOp::Salvo(Some(n))));
+        ops.extend((0..=2).map(SetOp::Mines));
+        ops.extend(
+            [
+                Players::Duel,
+                Players::FreeForAll(3),
+                Players::FreeForAll(4),
+                Players::Teams,
+            ]
+            .map(SetOp::Players),
+        );
+        ops.extend(
+            [
+                TurnTimer::Off,
+                TurnTimer::OneMinute,
+                TurnTimer::ThreeMinutes,
+                TurnTimer::TenMinutes,
+            ]
+            .map(SetOp::Timer),
+        );
+        ops.extend(engine::Alphabet::ALL.map(SetOp::Alphabet));
+        ops.extend(engine::ai::Level::ALL.map(SetOp::Level));
+        ops.extend((0..3).map(SetOp::Swap));
+        ops.push(SetOp::Done);
+        ops
+    }
+
+    #[test]
+    fn every_settings_button_round_trips_within_64_bytes() {
+        let g = GameId(u64::MAX);
+        for op in every_set_op() {
+            for panel in [Panel::Chat, Panel::Lobby(g, u32::MAX)] {
+                let b = Button::Set(panel, op);
+                let data = b.to_string();
+                assert!(data.len() <= MAX_LEN, "{data} is {} bytes", data.len());
+                assert_eq!(Button::parse(&data), Some(b), "{data}");
+            }
+        }
+    }
+
+    #[test]
+    fn forged_settings_data_is_not_misread() {
+        for data in [
+            "o:",
+            "o:pz",
+            "o:t3",
+            "o:w",
+            "o:w*",
+            "o:ax",
+            "o:rr",
+            "o:c2",
+            "o:Aklingon",
+            "o:Lgod",
+            "o:kk",
+            "o:1:2",
+            "o:x:1:t0",
+            "o:1:2:3:t0",
+        ] {
+            assert_eq!(Button::parse(data), None, "{data}");
         }
     }
 

@@ -29,7 +29,7 @@ pub enum Command {
     Rules,
     /// Chooses the language.
     Lang,
-    /// The chat's settings: the column letters, the bot's level.
+    /// The chat's settings: the rules of its games, the column letters, the bot's level.
     Settings,
     /// A game against the bot, at the given level.
     Play(String),
@@ -52,6 +52,7 @@ const PRIVATE: &[(&str, &str)] = &[
     ("surrender", "cmd-surrender"),
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
+    ("settings", "cmd-settings"),
     ("help", "cmd-help"),
 ];
 
@@ -104,41 +105,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Rules => on_rules(&ctx, &msg, lang).await,
-        Command::Settings => {
-            // One button an alphabet, labelled with its own ten letters; then the levels.
-            let mut rows = engine::Alphabet::ALL
-                .iter()
-                .map(|&a| {
-                    let letters: String = a.columns(10).into_iter().collect();
-                    vec![InlineKeyboardButton::callback(
-                        letters,
-                        Button::Alphabet(a).to_string(),
-                    )]
-                })
-                .collect::<Vec<_>>();
-            rows.push(
-                engine::ai::Level::ALL
-                    .iter()
-                    .map(|&l| {
-                        InlineKeyboardButton::callback(
-                            ai::level_words(lang, l),
-                            Button::AiLevel(l).to_string(),
-                        )
-                    })
-                    .collect(),
-            );
-            let text = format!(
-                "{}\n{}",
-                t(lang, "settings-alphabet"),
-                t(lang, "settings-ai-level")
-            );
-            super::pace(&ctx, msg.chat.id).await;
-            ctx.bot
-                .send_message(msg.chat.id, text)
-                .reply_markup(InlineKeyboardMarkup::new(rows))
-                .await?;
-            Ok(())
-        }
+        Command::Settings => super::settings::on_command(&ctx, &msg, &user, lang).await,
         Command::Lang => {
             let kb = InlineKeyboardMarkup::new(vec![Lang::ALL
                 .iter()
@@ -210,7 +177,8 @@ pub async fn on_alphabet_button(
                 "settings-alphabet-done",
                 &[("letters", letters.into())],
             );
-            super::answer(ctx, q, text, false).await
+            super::answer(ctx, q, text, false).await?;
+            super::settings::refresh_chat_panel(ctx, q).await
         }
         Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
     }
@@ -251,7 +219,8 @@ pub async fn on_ai_level_button(
                 "settings-ai-level-done",
                 &[("level", ai::level_words(lang, level).into())],
             );
-            super::answer(ctx, q, text, false).await
+            super::answer(ctx, q, text, false).await?;
+            super::settings::refresh_chat_panel(ctx, q).await
         }
         Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
     }

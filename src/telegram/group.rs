@@ -92,7 +92,7 @@ fn lobby_message(
         ),
     );
     let placing = *game.phase() == Phase::Placement;
-    for (i, name) in rec.names.iter().enumerate() {
+    text.push_str(&super::settings::team_lines(rec, |i| {
         let status = if !placing {
             String::new()
         } else if game.is_ready(SeatId(i as u8)) {
@@ -100,8 +100,9 @@ fn lobby_message(
         } else {
             format!(" — {}", t(lang, "lobby-placing"))
         };
-        text.push_str(&format!("\n{}. {}{status}", i + 1, escape(name)));
-    }
+        let name = rec.names.get(i).map_or("?", String::as_str);
+        format!("{}. {}{status}", i + 1, escape(name))
+    }));
     text.push_str("\n\n");
     let g = rec.generation;
     let keyboard = if placing {
@@ -112,6 +113,10 @@ fn lobby_message(
         )]]
     } else {
         text.push_str(&t(lang, "lobby-hint-join"));
+        let panel = super::settings::lobby_panel(rec, id);
+        if let Some((lines, _)) = &panel {
+            text.push_str(&format!("\n\n{lines}"));
+        }
         let mut rows = vec![vec![
             InlineKeyboardButton::callback(t(lang, "btn-join"), Button::Join(id, g).to_string()),
             InlineKeyboardButton::callback(t(lang, "btn-start"), Button::Start(id, g).to_string()),
@@ -120,12 +125,17 @@ fn lobby_message(
                 Button::Cancel(id, g).to_string(),
             ),
         ]];
+        if let Some((_, panel_rows)) = panel {
+            rows.extend(panel_rows);
+            return (text, Some(InlineKeyboardMarkup::new(rows)));
+        }
         if game.seats().len() < seats {
             rows.push(vec![InlineKeyboardButton::callback(
                 t(lang, "btn-play-bot"),
                 Button::Bot(id, g).to_string(),
             )]);
         }
+        rows.push(vec![super::settings::open_button(rec, id)]);
         if let Ok(url) = format!("https://t.me/{username}?start={}", join_payload(id)).parse() {
             rows.push(vec![InlineKeyboardButton::url(
                 t(lang, "btn-open-bot"),

@@ -51,6 +51,7 @@ async fn create(
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;
     rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
+    rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
     let id = ctx.store.create_game(&rec).await?;
     let (text, kb) = live_message(&rec, id, &ctx.username);
@@ -79,7 +80,10 @@ async fn create(
 }
 
 /// The chat's game if it is still going.
-async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
+pub(super) async fn active_game(
+    ctx: &Ctx,
+    chat: i64,
+) -> Result<Option<(GameId, GameRecord)>, StoreError> {
     let Some(id) = ctx.store.chat_game(chat).await? else {
         return Ok(None);
     };

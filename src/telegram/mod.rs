@@ -10,6 +10,8 @@
 //!   `aim.rs` — the field aimed at and a salvo's cells; `mine.rs` — the cell given up;
 //!   `own_field.rs` — each player's own field in the private chat.
 //! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
+//! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button;
+//!   `settings/change.rs` (what a tap changes, pure), `settings/panel.rs` (words, keyboards).
 //! - `commands.rs` — commands, their registration per language, help.
 
 pub mod ai;
@@ -23,6 +25,7 @@ pub mod mine;
 pub mod own_field;
 pub mod placement;
 pub mod render;
+pub mod settings;
 
 use crate::i18n::t;
 use crate::lang::Lang;
@@ -267,6 +270,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
         Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
         Button::Bot(g, n) => ai::on_seat_button(&ctx, &q, lang, g, n).await,
+        Button::Set(panel, op) => settings::on_button(&ctx, &q, lang, panel, op).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }

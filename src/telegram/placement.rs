@@ -1,13 +1,15 @@
 //! The placement editor in the private chat: the field as monospace text, a keyboard of one
-//! block of cells at a time, and Undo, Clear, Random, Perelman, Ready. A ship is placed by
-//! tapping its two ends; tapping a ship removes it.
+//! block of cells at a time, and Undo, Clear, Random, Perelman, Ready. A straight ship is
+//! placed by tapping its two ends; where ships (or land-sea-air units) may take other shapes,
+//! by tapping its cells and Confirm. Mines have a tool of their own, and so has the land-sea
+//! border (a tap moves its column by a row; or a random border). Tapping a ship removes it.
 
 use super::callback::{Button, EditOp};
 use super::render::{self, escape, grid_keyboard, grid_text, Viewport};
 use super::{answer, answer_store_error, battle, now, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
-use crate::record::{Editor, GameRecord};
+use crate::record::{Editor, GameRecord, Tool};
 use crate::store::{GameId, StoreError};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId,
@@ -18,11 +20,69 @@ use teloxide::types::{
 };
 use teloxide::{ApiError, RequestError};
 
-/// Control buttons under the editor's cells.
-const CONTROLS: usize = 5;
+/// Whether ships are placed cell by cell (any shape allowed, or units of fixed shapes).
+pub fn cell_by_cell(r: &engine::Ruleset) -> bool {
+    r.shapes() != engine::Shapes::Straight || r.has_terrain()
+}
+
+/// The control buttons under the cells: the first row always, a second for the tools the
+/// ruleset needs.
+fn controls(
+    rec: &GameRecord,
+    id: GameId,
+    lang: Lang,
+    ed: &Editor,
+) -> Vec<Vec<InlineKeyboardButton>> {
+    let r = rec.game.ruleset();
+    let op = |key: &str, op: EditOp| {
+        InlineKeyboardButton::callback(t(lang, key), Button::Edit(id, op).to_string())
+    };
+    let mut rows = vec![vec![
+        op("btn-undo", EditOp::Undo),
+        op("btn-clear", EditOp::Clear),
+        op("btn-random", EditOp::Random),
+        op("btn-perelman", EditOp::Perelman),
+        op("btn-ready", EditOp::Ready),
+    ]];
+    let mut tools = Vec::new();
+    if cell_by_cell(r) {
+        let label = ta(lang, "btn-confirm", &[("count", ed.picked.len().into())]);
+        tools.push(InlineKeyboardButton::callback(
+            label,
+            Button::Edit(id, EditOp::Confirm).to_string(),
+        ));
+    }
+    let active = |tool: Tool, key: &str| {
+        if ed.tool == tool {
+            format!("✅ {}", t(lang, key))
+        } else {
+            t(lang, key)
+        }
+    };
+    if r.mines > 0 {
+        tools.push(InlineKeyboardButton::callback(
+            active(Tool::Mine, "btn-mines"),
+            Button::Edit(id, EditOp::Mines).to_string(),
+        ));
+    }
+    if r.has_terrain() {
+        tools.push(InlineKeyboardButton::callback(
+            active(Tool::Border, "btn-border"),
+            Button::Edit(id, EditOp::Border).to_string(),
+        ));
+        tools.push(op("btn-random-border", EditOp::RandomBorder));
+    }
+    if !tools.is_empty() {
+        rows.push(tools);
+    }
+    rows
+}
 
 fn viewport(rec: &GameRecord) -> Viewport {
-    Viewport::new(rec.game.ruleset().size(), CONTROLS)
+    let r = rec.game.ruleset();
+    let tools =
+        usize::from(cell_by_cell(r)) + usize::from(r.mines > 0) + 2 * usize::from(r.has_terrain());
+    Viewport::new(r.size(), 5 + tools)
 }
 
 /// The editor's text: the field, what is still to place, and every problem.
@@ -31,7 +91,7 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
     let size = r.size();
     let draft = &ed.draft;
     let field = grid_text(size, rec.alphabet, |c| {
-        if ed.pending == Some(c) {
+        if ed.pending == Some(c) || ed.picked.contains(&c) {
             '+'
         } else if draft.ships().iter().any(|s| s.cells.contains(&c)) {
             'O'
@@ -62,6 +122,13 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
             ));
         }
     }
+    if usize::from(r.mines) > draft.mines().len() {
+        missing.push(ta(
+            lang,
+            "fleet-mines",
+            &[("count", (usize::from(r.mines) - draft.mines().len()).into())],
+        ));
+    }
     let problems: Vec<String> = draft
         .problems(r)
         .iter()
@@ -91,14 +158,26 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
     if missing.is_empty() && problems.is_empty() {
         text.push_str(&format!("\n{}", t(lang, "editor-complete")));
     }
-    if let Some(p) = ed.pending {
-        let cell = render::cell_name(p, rec.alphabet, size);
-        text.push_str(&format!(
-            "\n\n{}",
+    let hint = match (ed.tool, ed.pending) {
+        (Tool::Mine, _) => t(lang, "editor-hint-mine"),
+        (Tool::Border, _) => t(lang, "editor-hint-border"),
+        (Tool::Ship, Some(p)) => {
+            let cell = render::cell_name(p, rec.alphabet, size);
             ta(lang, "editor-pending", &[("cell", cell.into())])
-        ));
-    } else {
-        text.push_str(&format!("\n\n{}", t(lang, "editor-hint")));
+        }
+        (Tool::Ship, None) if cell_by_cell(r) => {
+            let shapes = match r.shapes() {
+                engine::Shapes::Straight => "editor-shapes-straight",
+                engine::Shapes::Bent => "editor-shapes-bent",
+                engine::Shapes::Free => "editor-shapes-free",
+            };
+            format!("{}\n{}", t(lang, "editor-hint-cells"), t(lang, shapes))
+        }
+        (Tool::Ship, None) => t(lang, "editor-hint"),
+    };
+    text.push_str(&format!("\n\n{hint}"));
+    if r.has_terrain() {
+        text.push_str(&format!("\n{}", t(lang, "editor-legend-land")));
     }
     text
 }
@@ -111,25 +190,18 @@ pub fn editor_keyboard(
     ed: &Editor,
 ) -> InlineKeyboardMarkup {
     let size = rec.game.ruleset().size();
-    let op = |key: &str, op: EditOp| {
-        InlineKeyboardButton::callback(t(lang, key), Button::Edit(id, op).to_string())
-    };
-    let controls = vec![vec![
-        op("btn-undo", EditOp::Undo),
-        op("btn-clear", EditOp::Clear),
-        op("btn-random", EditOp::Random),
-        op("btn-perelman", EditOp::Perelman),
-        op("btn-ready", EditOp::Ready),
-    ]];
+    let controls = controls(rec, id, lang, ed);
     grid_keyboard(
         viewport(rec),
         ed.block,
         rec.alphabet,
         |c: Coord| {
-            let label = if ed.pending == Some(c) {
+            let label = if ed.pending == Some(c) || ed.picked.contains(&c) {
                 "+".to_owned()
             } else if ed.draft.ships().iter().any(|s| s.cells.contains(&c)) {
                 "O".to_owned()
+            } else if ed.draft.mines().contains(&c) {
+                "m".to_owned()
             } else {
                 render::cell_name(c, rec.alphabet, size)
             };
@@ -208,9 +280,12 @@ pub async fn edit_dm(
 enum Edited {
     Placed(engine::Kind),
     Pending,
+    Picked,
     Removed,
     Moved,
     Nothing,
+    /// Refused, with the problem in words.
+    Refused(String),
 }
 
 /// The editor's buttons.
@@ -245,6 +320,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     let ruleset = rec.game.ruleset().clone();
     let size = ruleset.size();
     let vp = viewport(&rec);
+    let alphabet = rec.alphabet;
     let rng = ctx.fork();
     let done = ctx
         .store
@@ -260,28 +336,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                         Edited::Moved
                     }
                     Button::Cell(_, i) if usize::from(i) < size.area() => {
-                        let c = size.coord(usize::from(i));
-                        if ed.draft.ships().iter().any(|s| s.cells.contains(&c))
-                            || ed.draft.mines().contains(&c)
-                        {
-                            ed.pending = None;
-                            let _ = ed.draft.remove_at(c);
-                            Edited::Removed
-                        } else if let Some(a) = ed.pending.take() {
-                            match ed.draft.place_line(r, a, c) {
-                                Ok(kind) => Edited::Placed(kind),
-                                Err(_) => {
-                                    ed.pending = Some(c);
-                                    Edited::Pending
-                                }
-                            }
-                        } else {
-                            ed.pending = Some(c);
-                            Edited::Pending
-                        }
+                        tap(r, ed, size.coord(usize::from(i)), lang, alphabet)
                     }
                     Button::Edit(_, EditOp::Undo) => {
                         ed.pending = None;
+                        ed.picked.clear();
                         match ed.draft.undo() {
                             Ok(()) => Edited::Removed,
                             Err(_) => Edited::Nothing,
@@ -289,11 +348,13 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                     }
                     Button::Edit(_, EditOp::Clear) => {
                         ed.pending = None;
+                        ed.picked.clear();
                         ed.draft.clear();
                         Edited::Removed
                     }
                     Button::Edit(_, op @ (EditOp::Random | EditOp::Perelman)) => {
                         ed.pending = None;
+                        ed.picked.clear();
                         let mut rng = rng.clone();
                         let fleet = if op == EditOp::Random {
                             random_fleet(r, &mut rng)
@@ -305,6 +366,24 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                                 ed.draft.fill(&f);
                                 Edited::Moved
                             }
+                            Err(_) => Edited::Nothing,
+                        }
+                    }
+                    Button::Edit(_, EditOp::Confirm) => confirm(r, ed, lang, alphabet),
+                    Button::Edit(_, op @ (EditOp::Mines | EditOp::Border)) => {
+                        let tool = if op == EditOp::Mines {
+                            Tool::Mine
+                        } else {
+                            Tool::Border
+                        };
+                        ed.pending = None;
+                        ed.tool = if ed.tool == tool { Tool::Ship } else { tool };
+                        Edited::Moved
+                    }
+                    Button::Edit(_, EditOp::RandomBorder) if r.has_terrain() => {
+                        let border = engine::Border::random(size.width, &mut rng.clone());
+                        match ed.draft.set_border(r, border) {
+                            Ok(()) => Edited::Moved,
                             Err(_) => Edited::Nothing,
                         }
                     }
@@ -325,10 +404,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             &[("ship", render::kind_name(lang, kind).into())],
         ),
         Edited::Pending => t(lang, "editor-second-end"),
-        Edited::Removed | Edited::Moved => String::new(),
+        Edited::Removed | Edited::Moved | Edited::Picked => String::new(),
         Edited::Nothing => t(lang, "editor-nothing"),
+        Edited::Refused(ref words) => words.clone(),
     };
-    answer(ctx, q, note, false).await?;
+    answer(ctx, q, note, matches!(what, Edited::Refused(_))).await?;
     if let Some(m) = q.regular_message() {
         edit_dm(
             ctx,
@@ -340,6 +420,116 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         .await;
     }
     Ok(())
+}
+
+/// A tap on cell `c` with the editor's tool.
+fn tap(
+    r: &engine::Ruleset,
+    ed: &mut Editor,
+    c: Coord,
+    lang: Lang,
+    alphabet: engine::Alphabet,
+) -> Edited {
+    let size = r.size();
+    let on_item =
+        ed.draft.ships().iter().any(|s| s.cells.contains(&c)) || ed.draft.mines().contains(&c);
+    match ed.tool {
+        Tool::Border => {
+            let Some(border) = ed.draft.border() else {
+                return Edited::Nothing;
+            };
+            // A tap on sea raises the land of that column by a row; on land, lowers it.
+            let delta = if border.is_land(c) { 1 } else { -1 };
+            match ed.draft.shift_border(c.x, delta) {
+                Ok(()) => Edited::Moved,
+                Err(engine::EditError::Border(Some(e))) => {
+                    let p = engine::Problem {
+                        subject: engine::Subject::Border,
+                        cell: Some(c),
+                        rule: engine::Rule::Border(e),
+                    };
+                    Edited::Refused(render::problem_words(lang, &p, alphabet, size))
+                }
+                Err(_) => Edited::Nothing,
+            }
+        }
+        _ if on_item => {
+            ed.pending = None;
+            match ed.draft.remove_at(c) {
+                Ok(()) => Edited::Removed,
+                Err(_) => Edited::Nothing,
+            }
+        }
+        Tool::Mine => match ed.draft.place_mine(r, c) {
+            Ok(()) => Edited::Moved,
+            Err(_) => Edited::Nothing,
+        },
+        Tool::Ship if cell_by_cell(r) => {
+            if let Some(i) = ed.picked.iter().position(|&p| p == c) {
+                ed.picked.remove(i);
+                return Edited::Picked;
+            }
+            let largest = r
+                .fleet()
+                .iter()
+                .map(|k| usize::from(k.size()))
+                .max()
+                .unwrap_or(1);
+            if ed.picked.len() >= largest {
+                return Edited::Refused(ta(
+                    lang,
+                    "editor-too-many-cells",
+                    &[("count", largest.into())],
+                ));
+            }
+            ed.picked.push(c);
+            Edited::Picked
+        }
+        Tool::Ship => {
+            if let Some(a) = ed.pending.take() {
+                match ed.draft.place_line(r, a, c) {
+                    Ok(kind) => Edited::Placed(kind),
+                    Err(_) => {
+                        ed.pending = Some(c);
+                        Edited::Pending
+                    }
+                }
+            } else {
+                ed.pending = Some(c);
+                Edited::Pending
+            }
+        }
+    }
+}
+
+/// Confirm: the tapped cells become a ship, if their shape is one the fleet still has room
+/// for under the rules; otherwise the cells stay picked and the answer says why.
+fn confirm(r: &engine::Ruleset, ed: &mut Editor, lang: Lang, alphabet: engine::Alphabet) -> Edited {
+    if ed.picked.is_empty() {
+        return Edited::Nothing;
+    }
+    let cells = ed.picked.clone();
+    let kind = ed.draft.kind_for(r, &cells);
+    if ed.draft.place(r, kind, cells).is_err() {
+        return Edited::Nothing;
+    }
+    let index = ed.draft.ships().len() - 1;
+    let shape_problem = ed.draft.problems(r).into_iter().find(|p| {
+        matches!(p.subject, engine::Subject::Ship { index: i, .. } if i == index)
+            && matches!(
+                p.rule,
+                engine::Rule::WrongSize
+                    | engine::Rule::NotConnected
+                    | engine::Rule::ShapeNotAllowed
+                    | engine::Rule::WrongTerrain(_)
+            )
+    });
+    if let Some(p) = shape_problem {
+        let _ = ed.draft.undo();
+        return Edited::Refused(render::problem_words(lang, &p, alphabet, r.size()));
+    }
+    ed.picked.clear();
+    Edited::Placed(kind)
 }
 
 async fn ready(
@@ -405,4 +595,103 @@ async fn ready(
         super::group::redraw(ctx, id, committed.record.chat).await;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Field, Game, Ruleset, Shapes, Size};
+    use teloxide::types::InlineKeyboardButtonKind;
+
+    /// Every preset, and the largest custom field with every tool.
+    fn rulesets() -> Vec<Ruleset> {
+        let largest = Ruleset {
+            field: Field::Custom {
+                size: Size::new(26, 26),
+                ships: vec![5, 4, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 1],
+            },
+            shapes: Shapes::Free,
+            mines: 2,
+            ..Ruleset::default()
+        };
+        let wide = Ruleset {
+            field: Field::Custom {
+                size: Size::new(26, 5),
+                ships: vec![3, 2, 1],
+            },
+            ..Ruleset::default()
+        };
+        vec![
+            Ruleset::default(),
+            Ruleset::big(),
+            Ruleset::land_sea_air(),
+            Ruleset {
+                mines: 2,
+                ..Ruleset::land_sea_air()
+            },
+            Ruleset {
+                shapes: Shapes::Bent,
+                mines: 1,
+                ..Ruleset::default()
+            },
+            largest,
+            wide,
+        ]
+    }
+
+    #[test]
+    fn the_editor_keyboard_keeps_within_telegrams_limits_on_every_field() {
+        for r in rulesets() {
+            let rec = GameRecord::new(Game::new(r.clone()), 1, 0);
+            let mut ed = Editor::new(&r);
+            let blocks = viewport(&rec).blocks() as u8;
+            let mut cells_seen = std::collections::HashSet::new();
+            for tool in [Tool::Ship, Tool::Mine, Tool::Border] {
+                ed.tool = tool;
+                for block in 0..blocks {
+                    ed.block = block;
+                    let kb = editor_keyboard(&rec, GameId(u64::MAX), Lang::Bg, &ed);
+                    let all: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
+                    assert!(all <= 100, "{r}: {all} buttons");
+                    for row in &kb.inline_keyboard {
+                        assert!(row.len() <= 8, "{r}: a row of {}", row.len());
+                        for b in row {
+                            let InlineKeyboardButtonKind::CallbackData(data) = &b.kind else {
+                                panic!("{r}: a button without data");
+                            };
+                            assert!(!data.is_empty() && data.len() <= 64, "{data}");
+                            if let Some(Button::Cell(_, i)) = Button::parse(data) {
+                                cells_seen.insert(i);
+                            }
+                        }
+                    }
+                }
+            }
+            assert_eq!(
+                cells_seen.len(),
+                r.size().area(),
+                "{r}: a cell no block shows"
+            );
+        }
+    }
+
+    #[test]
+    fn the_editor_text_keeps_within_a_message_on_every_field() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        for r in rulesets() {
+            let rec = GameRecord::new(Game::new(r.clone()), 1, 0);
+            let mut ed = Editor::new(&r);
+            ed.draft
+                .fill(&random_fleet(&r, &mut rng).expect("a layout"));
+            for lang in Lang::ALL {
+                let text = editor_text(&rec, lang, &ed);
+                assert!(
+                    text.chars().count() <= 4096,
+                    "{r} in {lang}: {} characters",
+                    text.chars().count()
+                );
+            }
+        }
+    }
 }

@@ -5,8 +5,8 @@ use super::callback::Button;
 use crate::i18n::{t, ta, Arg};
 use crate::lang::Lang;
 use engine::{
-    format_cell, Alphabet, Contact, Coord, Event, Field, FieldView, Force, Kind, Mark, Problem,
-    Rule, Ruleset, ShotResult, Size, Subject, Touching,
+    format_cell, Alphabet, Contact, Coord, Event, Field, FieldView, Force, Kind, Mark, Players,
+    Problem, Rule, Ruleset, Shapes, ShotResult, Size, Subject, Touching,
 };
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
@@ -217,8 +217,9 @@ pub fn kind_name(lang: Lang, kind: Kind) -> String {
     }
 }
 
-/// The ruleset in words, for the lobby.
-pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
+/// The field and its fleet in words: "classic 10×10, 10 ships"; a custom fleet lists its
+/// ship sizes.
+pub fn field_words(lang: Lang, r: &Ruleset) -> String {
     let size = r.size();
     let ships = r.fleet().len();
     let field = match &r.field {
@@ -227,7 +228,7 @@ pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
         Field::Custom { .. } => "rules-field-custom",
         Field::LandSeaAir => "rules-field-land-sea-air",
     };
-    let mut parts = vec![ta(
+    let mut words = ta(
         lang,
         field,
         &[
@@ -235,7 +236,25 @@ pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
             ("height", size.height.into()),
             ("ships", ships.into()),
         ],
-    )];
+    );
+    if let Field::Custom { .. } = r.field {
+        let sizes: Vec<String> = r.fleet().iter().map(|k| k.size().to_string()).collect();
+        words.push_str(&format!(
+            " ({})",
+            ta(
+                lang,
+                "settings-words-fleet",
+                &[("sizes", sizes.join("·").into())]
+            )
+        ));
+    }
+    words
+}
+
+/// The ruleset in words, for the lobby: the field, the touching rule, every option that is
+/// not classic, and the turn timer.
+pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
+    let mut parts = vec![field_words(lang, r)];
     parts.push(t(
         lang,
         match r.touching() {
@@ -244,6 +263,28 @@ pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
             Touching::Any => "rules-touching-any",
         },
     ));
+    match r.shapes() {
+        Shapes::Straight => {}
+        Shapes::Bent => parts.push(t(lang, "settings-words-shapes-bent")),
+        Shapes::Free => parts.push(t(lang, "settings-words-shapes-free")),
+    }
+    if let Some(n) = r.salvo {
+        parts.push(ta(lang, "settings-words-salvo", &[("shots", n.into())]));
+    }
+    if r.mines > 0 {
+        parts.push(ta(
+            lang,
+            "settings-words-mines",
+            &[("mines", r.mines.into())],
+        ));
+    }
+    match r.players {
+        Players::Duel => {}
+        Players::FreeForAll(n) => {
+            parts.push(ta(lang, "settings-words-ffa", &[("players", n.into())]))
+        }
+        Players::Teams => parts.push(t(lang, "settings-words-teams")),
+    }
     match r.timer.seconds() {
         Some(s) => parts.push(ta(
             lang,

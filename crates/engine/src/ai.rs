@@ -16,7 +16,7 @@
 use crate::coord::Coord;
 use crate::event::SeatId;
 use crate::hunt::{easy, excluded, normal, open, wounded};
-use crate::sampler::{heat, SAMPLES};
+use crate::sampler::heat;
 use crate::view::{FieldView, Mark, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -26,6 +26,8 @@ use std::str::FromStr;
 use std::time::Instant;
 
 pub use crate::ai_fleet::hard_fleet;
+pub use crate::ai_salvo::{choose_salvo, choose_salvo_informed, choose_salvo_within, SalvoReport};
+pub use crate::sampler::SAMPLES;
 
 /// How well the bot plays.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -104,7 +106,7 @@ fn targets(view: &View, seat: SeatId) -> Vec<&FieldView> {
 }
 
 /// The cells `field` may still be shot at, and which of them the rules leave possible.
-fn candidates(view: &View, field: &FieldView) -> (Vec<Coord>, Vec<Coord>) {
+pub(crate) fn candidates(view: &View, field: &FieldView) -> (Vec<Coord>, Vec<Coord>) {
     let bad = excluded(view, field);
     let all: Vec<Coord> = field
         .size
@@ -132,16 +134,23 @@ fn density(view: &View, field: &FieldView) -> f64 {
 
 /// Cells of `field` ranked for the hard level, best first, with their scores; `None` if no
 /// layout could be sampled.
-fn ranked(view: &View, field: &FieldView, budget: &Budget, rng: &mut impl Rng) -> Option<Ranks> {
-    let h = heat(view, field, budget, rng)?;
+fn ranked(
+    view: &View,
+    field: &FieldView,
+    budget: &Budget,
+    reports: &[SalvoReport],
+    rng: &mut impl Rng,
+) -> Option<Ranks> {
+    let reports: Vec<&SalvoReport> = reports.iter().filter(|r| r.target == field.seat).collect();
+    let h = heat(view, field, budget, &reports, rng)?;
     let (all, good) = candidates(view, field);
     let pool = if good.is_empty() { all } else { good };
-    let n = f64::from(h.samples);
+    let n = h.samples;
     let mut scored: Vec<(f64, u32, Coord)> = pool
         .into_iter()
         .map(|c| {
             let i = field.size.index(c);
-            let score = (f64::from(h.ship[i]) - 0.5 * f64::from(h.mine[i])) / n;
+            let score = (h.ship[i] - 0.5 * h.mine[i]) / n;
             (score, rng.gen::<u32>(), c)
         })
         .collect();
@@ -150,21 +159,22 @@ fn ranked(view: &View, field: &FieldView, budget: &Budget, rng: &mut impl Rng) -
 }
 
 /// Cells ranked best first, with their scores.
-type Ranks = Vec<(f64, Coord)>;
+pub(crate) type Ranks = Vec<(f64, Coord)>;
 
 /// The field to shoot at and, for the hard level, its ranked cells.
-fn aim<'a>(
+pub(crate) fn aim<'a>(
     view: &'a View,
     seat: SeatId,
     level: Level,
     budget: &Budget,
+    reports: &[SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<(&'a FieldView, Option<Ranks>)> {
     let targets = targets(view, seat);
     // Finish a wounded ship first, wherever it is.
     if let Some(f) = targets.iter().find(|f| !wounded(f).is_empty()) {
         let ranks = (level == Level::Hard)
-            .then(|| ranked(view, f, budget, rng))
+            .then(|| ranked(view, f, budget, reports, rng))
             .flatten();
         return Some((f, ranks));
     }
@@ -177,7 +187,7 @@ fn aim<'a>(
         Level::Hard => {
             let mut best: Option<(&FieldView, Option<Ranks>)> = None;
             for &f in &targets {
-                let ranks = ranked(view, f, budget, rng);
+                let ranks = ranked(view, f, budget, reports, rng);
                 let top = ranks.as_ref().and_then(|r| r.first()).map_or(-1.0, |r| r.0);
                 let best_top = best.as_ref().map_or(-2.0, |b| {
                     b.1.as_ref().and_then(|r| r.first()).map_or(-1.0, |r| r.0)
@@ -211,67 +221,13 @@ pub fn choose_shot_within(
     rng: &mut impl Rng,
     budget: Budget,
 ) -> Option<(SeatId, Coord)> {
-    let (field, ranks) = aim(view, seat, level, &budget, rng)?;
+    let (field, ranks) = aim(view, seat, level, &budget, &[], rng)?;
     let cell = match (level, ranks) {
         (Level::Easy, _) => easy(field, rng),
         (Level::Hard, Some(r)) if !r.is_empty() => Some(r[0].1),
         _ => normal(view, field, rng),
     }?;
     Some((field.seat, cell))
-}
-
-/// The cells of a salvo (RULES.md §3.4) and the field it goes to: as many distinct cells as
-/// the ruleset's salvo, or every cell left if fewer; none of them already known. For a game
-/// without salvoes, one cell.
-pub fn choose_salvo(
-    view: &View,
-    seat: SeatId,
-    level: Level,
-    rng: &mut impl Rng,
-) -> Option<(SeatId, Vec<Coord>)> {
-    choose_salvo_within(view, seat, level, rng, Budget::default())
-}
-
-/// As [`choose_salvo`], with the hard level's thinking bounded by `budget`.
-pub fn choose_salvo_within(
-    view: &View,
-    seat: SeatId,
-    level: Level,
-    rng: &mut impl Rng,
-    budget: Budget,
-) -> Option<(SeatId, Vec<Coord>)> {
-    let n = usize::from(view.ruleset.salvo.unwrap_or(1));
-    let (field, ranks) = aim(view, seat, level, &budget, rng)?;
-    let (mut all, _) = candidates(view, field);
-    let want = n.min(all.len());
-    let mut cells: Vec<Coord> = match (level, ranks) {
-        (Level::Easy, _) => Vec::new(),
-        (Level::Hard, Some(r)) => r.into_iter().map(|(_, c)| c).take(want).collect(),
-        _ => {
-            // Normal: its choice again and again, each chosen cell marked as shot.
-            let mut f = field.clone();
-            let mut out = Vec::new();
-            while out.len() < want {
-                let Some(c) = normal(view, &f, rng) else {
-                    break;
-                };
-                let i = f.size.index(c);
-                f.marks[i] = Mark::Shot;
-                out.push(c);
-            }
-            out
-        }
-    };
-    all.shuffle(rng);
-    for c in all {
-        if cells.len() >= want {
-            break;
-        }
-        if !cells.contains(&c) {
-            cells.push(c);
-        }
-    }
-    Some((field.seat, cells))
 }
 
 /// After a mine (RULES.md §3.5): the cell of its own fleet `seat` gives up. A cell of a ship

@@ -20,7 +20,12 @@
 //! - `commit.rs` — SHA-256 fleet commitments and their verification.
 //! - `cellset.rs` — a compact bit set of cells.
 //! - `ai.rs` — the bot as a player, from its seat's [`View`] only: easy, normal, hard
-//!   ([`ai::choose_shot`]); `sampler.rs` — the hard level's sampled posterior.
+//!   ([`ai::choose_shot`], [`ai::choose_shot_within`], [`ai::choose_salvo`],
+//!   [`ai::choose_give_up`], [`ai::hard_fleet`]); `hunt.rs` — easy and normal;
+//!   `sampler.rs` — the hard level's sampled posterior on bit boards (`bits.rs`) from cached
+//!   placement tables (`tables.rs`), with the secret land-sea border narrowed as units stand
+//!   (`shore.rs`); `mixture.rs` — the Perelman model beside the uniform one; `ai_fleet.rs` —
+//!   the hard level's own placement.
 //!
 //! Nothing here reads a clock, a socket or a global random source: the time and the random
 //! source are passed in, and the answers are enums, never text for people.
@@ -50,6 +55,7 @@
 
 pub mod ai;
 mod ai_fleet;
+mod ai_salvo;
 mod alphabet;
 mod battle;
 mod bits;
@@ -69,6 +75,7 @@ mod players;
 mod ruleset;
 mod sampler;
 pub mod shape;
+mod shore;
 mod tables;
 mod terrain;
 mod validate;

@@ -151,7 +151,7 @@ impl<const W: usize> Model<W> {
     ) -> Option<(Bits<W>, Bits<W>)> {
         for _ in 0..8 {
             let (cells, zone) = self.packs.choose(rng)?;
-            if let Some(layout) = problem.fill(None, Some((cells, zone)), rng, buf) {
+            if let Some(layout) = problem.fill(Some((cells, zone)), rng, buf) {
                 return Some(layout);
             }
         }

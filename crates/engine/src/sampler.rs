@@ -5,19 +5,18 @@
 //! A layout is built on bit boards ([`Bits`]) from precomputed placement tables: first an item
 //! through every hit (never wholly on hits, which would have sunk it), then the rest largest
 //! first, each uniformly among the placements still free, as [`random_fleet`] places them.
-//! In land-sea-air a border is drawn for each layout (the enemy's is secret) and units stand on
-//! their terrain; sunk units must agree with it. A share of the samples may come from the
+//! In land-sea-air the enemy's border is secret: each layout narrows it as its units stand
+//! ([`Shore`]), starting from what the sunk units tell. A share of the samples may come from the
 //! Perelman model instead (`mixture.rs`).
 //!
 //! [`random_fleet`]: crate::random_fleet
 
-use crate::ai::Budget;
+use crate::ai::{Budget, SalvoReport};
 use crate::bits::{words_for, Bits};
-use crate::coord::Size;
 use crate::hunt::{afloat_kinds, excluded};
 use crate::kind::{Force, Kind};
+use crate::shore::Shore;
 use crate::tables::{table, Table};
-use crate::terrain::Border;
 use crate::view::{FieldView, Mark, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -27,32 +26,19 @@ use std::rc::Rc;
 pub const SAMPLES: usize = 400;
 /// Attempts to build one consistent layout before giving it up.
 const ATTEMPTS: usize = 40;
-/// Border draws per attempt until sunk units agree with it (land-sea-air).
-const BORDER_DRAWS: usize = 20;
 
-/// How often each cell was covered by a ship and by a mine, over `samples` layouts.
+/// How often each cell was covered by a ship and by a mine, over the weighted layouts.
 pub(crate) struct Heat {
-    /// Ship cover counts, by cell index.
-    pub ship: Vec<u32>,
-    /// Mine cover counts, by cell index.
-    pub mine: Vec<u32>,
-    /// Layouts sampled.
-    pub samples: u32,
-}
-
-/// What the land-sea border is known to be.
-pub(crate) enum Terrain<const W: usize> {
-    /// No land: every cell is sea.
-    Sea,
-    /// The border is shown: these cells are land.
-    Known(Bits<W>),
-    /// A secret border, drawn for each layout.
-    Unknown,
+    /// Ship cover weights, by cell index.
+    pub ship: Vec<f64>,
+    /// Mine cover weights, by cell index.
+    pub mine: Vec<f64>,
+    /// The total weight of the layouts sampled.
+    pub samples: f64,
 }
 
 /// One field's sampling problem.
 pub(crate) struct Problem<const W: usize> {
-    pub size: Size,
     /// Items afloat, largest first: placements, force and size.
     pub items: Vec<(Rc<Table<W>>, Force, u8)>,
     /// Single cells, for mines.
@@ -67,30 +53,8 @@ pub(crate) struct Problem<const W: usize> {
     pub empty: Bits<W>,
     /// Cells of sunk items.
     pub sunk: Bits<W>,
-    pub terrain: Terrain<W>,
-    /// Groups of sunk cells and the forces their kind may have (land-sea-air).
-    pub sunk_groups: Vec<(Bits<W>, Vec<Force>)>,
-}
-
-/// Whether an item of `force` may stand on `cells` given the land cells.
-#[inline]
-pub(crate) fn fits<const W: usize>(cells: &Bits<W>, force: Force, land: Option<&Bits<W>>) -> bool {
-    match (force, land) {
-        (Force::Air, _) | (Force::Sea, None) => true,
-        (Force::Land, None) => false,
-        (Force::Sea, Some(l)) => !cells.intersects(l),
-        (Force::Land, Some(l)) => cells.subset_of(l),
-    }
-}
-
-fn land_of<const W: usize>(border: &Border, size: Size) -> Bits<W> {
-    let mut land = Bits::EMPTY;
-    for (i, c) in size.cells().enumerate() {
-        if border.is_land(c) {
-            land.set(i);
-        }
-    }
-    land
+    /// Where each force may stand, before any item afloat is placed.
+    pub shore: Shore<W>,
 }
 
 /// Connected groups of sunk cells and the forces of the sunk kinds of their size.
@@ -160,18 +124,24 @@ impl<const W: usize> Problem<W> {
             .into_iter()
             .map(|k: Kind| (table::<W>(size, touching, shapes, k), k.force(), k.size()))
             .collect();
-        let terrain = match (&field.border, ruleset.has_terrain()) {
-            (Some(b), _) => Terrain::Known(land_of(b, size)),
-            (None, true) => Terrain::Unknown,
-            (None, false) => Terrain::Sea,
-        };
-        let sunk_groups = if matches!(terrain, Terrain::Unknown) {
-            sunk_groups(field, &sunk)
-        } else {
-            Vec::new()
+        let shore = match (&field.border, ruleset.has_terrain()) {
+            (Some(b), _) => Shore::known(b, size),
+            (None, false) => Shore::sea(size),
+            (None, true) => {
+                // Sunk units of one force only narrow the secret border.
+                let mut shore = Shore::secret(size);
+                for (group, forces) in sunk_groups(field, &sunk) {
+                    if forces.iter().all(|&f| f == forces[0]) {
+                        let mut next = shore.clone();
+                        if next.stand(&group, forces[0]) {
+                            shore = next;
+                        }
+                    }
+                }
+                shore
+            }
         };
         Problem {
-            size,
             items,
             single: table::<W>(size, touching, shapes, Kind::Ship(1)),
             mines: usize::from(ruleset.mines).saturating_sub(found_mines),
@@ -179,23 +149,7 @@ impl<const W: usize> Problem<W> {
             hits,
             empty,
             sunk,
-            terrain,
-            sunk_groups,
-        }
-    }
-
-    /// A border for one layout: shown, or drawn until the sunk units agree with it.
-    fn land(&self, rng: &mut impl Rng) -> Option<Option<Bits<W>>> {
-        match &self.terrain {
-            Terrain::Sea => Some(None),
-            Terrain::Known(l) => Some(Some(*l)),
-            Terrain::Unknown => (0..BORDER_DRAWS).find_map(|_| {
-                let land = land_of(&Border::random(self.size.width, rng), self.size);
-                self.sunk_groups
-                    .iter()
-                    .all(|(g, forces)| forces.iter().any(|&f| fits(g, f, Some(&land))))
-                    .then_some(Some(land))
-            }),
+            shore,
         }
     }
 
@@ -206,8 +160,7 @@ impl<const W: usize> Problem<W> {
         buf: &mut Vec<(u16, u32)>,
     ) -> Option<(Bits<W>, Bits<W>)> {
         for _ in 0..ATTEMPTS {
-            let Some(land) = self.land(rng) else { continue };
-            if let Some(layout) = self.fill(land.as_ref(), None, rng, buf) {
+            if let Some(layout) = self.fill(None, rng, buf) {
                 return Some(layout);
             }
         }
@@ -218,12 +171,12 @@ impl<const W: usize> Problem<W> {
     /// item larger than one cell; the other items cover the hits left, then go anywhere free.
     pub fn fill(
         &self,
-        land: Option<&Bits<W>>,
         preset: Option<(&Bits<W>, &Bits<W>)>,
         rng: &mut impl Rng,
         buf: &mut Vec<(u16, u32)>,
     ) -> Option<(Bits<W>, Bits<W>)> {
         let (mut free, mut ships, mut used) = (self.free, Bits::EMPTY, 0u64);
+        let mut shore = self.shore.clone();
         let mut uncovered = self.hits;
         if let Some((cells, zone)) = preset {
             free = free.minus(zone);
@@ -247,14 +200,18 @@ impl<const W: usize> Problem<W> {
                     if p.cells.subset_of(&free)
                         && (p.zone & uncovered).subset_of(&p.cells)
                         && !p.cells.subset_of(&self.hits)
-                        && fits(&p.cells, *force, land)
+                        && shore.fits(&p.cells, *force)
                     {
                         buf.push((i as u16, k));
                     }
                 }
             }
             let &(i, k) = buf.choose(rng)?;
-            let p = &self.items[usize::from(i)].0.list[k as usize];
+            let (t, force, _) = &self.items[usize::from(i)];
+            let p = &t.list[k as usize];
+            if !shore.stand(&p.cells, *force) {
+                return None;
+            }
             used |= 1 << i;
             free = free.minus(&p.zone);
             ships = ships | p.cells;
@@ -266,15 +223,21 @@ impl<const W: usize> Problem<W> {
             if used >> i & 1 == 1 {
                 continue;
             }
-            let k = pick(t, &open, *force, land, rng, buf)?;
+            let k = pick(t, &open, *force, &shore, rng, buf)?;
             let p = &t.list[k];
+            if !shore.stand(&p.cells, *force) {
+                return None;
+            }
             open = open.minus(&p.zone);
             ships = ships | p.cells;
         }
         let mut mines = Bits::EMPTY;
         for _ in 0..self.mines {
-            let k = pick(&self.single, &open, Force::Sea, land, rng, buf)?;
+            let k = pick(&self.single, &open, Force::Sea, &shore, rng, buf)?;
             let p = &self.single.list[k];
+            if !shore.stand(&p.cells, Force::Sea) {
+                return None;
+            }
             open = open.minus(&p.zone);
             mines = mines | p.cells;
         }
@@ -287,46 +250,79 @@ fn pick<const W: usize>(
     t: &Table<W>,
     open: &Bits<W>,
     force: Force,
-    land: Option<&Bits<W>>,
+    shore: &Shore<W>,
     rng: &mut impl Rng,
     buf: &mut Vec<(u16, u32)>,
 ) -> Option<usize> {
     buf.clear();
     for (k, p) in t.list.iter().enumerate() {
-        if p.cells.subset_of(open) && fits(&p.cells, force, land) {
+        if p.cells.subset_of(open) && shore.fits(&p.cells, force) {
             buf.push((0, k as u32));
         }
     }
     buf.choose(rng).map(|&(_, k)| k as usize)
 }
 
-/// Cover counts of `field` over sampled layouts within `budget`; `None` if no layout was found.
+/// Cover weights of `field` over sampled layouts within `budget`, weighed by the answers to
+/// earlier salvoes at it (see `ai_salvo.rs`); `None` if no layout was found.
 pub(crate) fn heat(
     view: &View,
     field: &FieldView,
     budget: &Budget,
+    reports: &[&SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<Heat> {
     match words_for(field.size.area()) {
-        2 => heat_in::<2>(view, field, budget, rng),
-        4 => heat_in::<4>(view, field, budget, rng),
-        6 => heat_in::<6>(view, field, budget, rng),
-        _ => heat_in::<11>(view, field, budget, rng),
+        2 => heat_in::<2>(view, field, budget, reports, rng),
+        4 => heat_in::<4>(view, field, budget, reports, rng),
+        6 => heat_in::<6>(view, field, budget, reports, rng),
+        _ => heat_in::<11>(view, field, budget, reports, rng),
     }
+}
+
+/// The weight of a layout given the salvo answers: 0 if its ships or mines cover more cells of
+/// a salvo than it hit, else a quarter for each hit it does not explain.
+fn weight<const W: usize>(ships: &Bits<W>, mines: &Bits<W>, answers: &[(Bits<W>, u8, u8)]) -> f64 {
+    let mut unexplained = 0;
+    for (cells, hits, found) in answers {
+        let (s, m) = ((*ships & *cells).count(), (*mines & *cells).count());
+        if s > u32::from(*hits) || m > u32::from(*found) {
+            return 0.0;
+        }
+        unexplained += u32::from(*hits) - s + u32::from(*found) - m;
+    }
+    0.25f64.powi(unexplained as i32)
 }
 
 fn heat_in<const W: usize>(
     view: &View,
     field: &FieldView,
     budget: &Budget,
+    reports: &[&SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<Heat> {
     let problem = Problem::<W>::new(view, field);
-    let area = field.size.area();
+    let size = field.size;
+    let answers: Vec<(Bits<W>, u8, u8)> = reports
+        .iter()
+        .map(|r| {
+            let mut cells = Bits::EMPTY;
+            for &c in r.cells.iter().filter(|&&c| size.contains(c)) {
+                cells.set(size.index(c));
+            }
+            (cells, r.hits, r.mines)
+        })
+        .collect();
+    let area = size.area();
     let mut heat = Heat {
-        ship: vec![0; area],
-        mine: vec![0; area],
-        samples: 0,
+        ship: vec![0.0; area],
+        mine: vec![0.0; area],
+        samples: 0.0,
+    };
+    let mut plain = Heat {
+        ship: vec![0.0; area],
+        mine: vec![0.0; area],
+        samples: 0.0,
     };
     let mut buf = Vec::new();
     let model = crate::mixture::Model::new(view, field, &problem, rng, &mut buf);
@@ -348,13 +344,16 @@ fn heat_in<const W: usize>(
         let Some((ships, mines)) = layout else {
             continue;
         };
-        heat.samples += 1;
-        for i in ships.ones() {
-            heat.ship[i] += 1;
-        }
-        for i in mines.ones() {
-            heat.mine[i] += 1;
+        let w = weight(&ships, &mines, &answers);
+        for (h, w) in [(&mut heat, w), (&mut plain, 1.0)] {
+            if w > 0.0 {
+                h.samples += w;
+                ships.ones().for_each(|i| h.ship[i] += w);
+                mines.ones().for_each(|i| h.mine[i] += w);
+            }
         }
     }
-    (heat.samples > 0).then_some(heat)
+    // Answers no layout explains (a ship sunk since, unseen) are better ignored than obeyed.
+    let heat = if heat.samples > 0.0 { heat } else { plain };
+    (heat.samples > 0.0).then_some(heat)
 }

@@ -1,0 +1,545 @@
+//! End to end: the settings panel. `/settings` and the lobby's ⚙ button choose every option
+//! by buttons; the lobby states the rules in words; the chat keeps its last choice; bad taps
+//! are refused and change nothing; lobbies of four (free-for-all and teams) fill and start.
+//! The real bot binary, a real Redis and the fake Telegram, as in `tests/bot.rs`.
+
+mod fake_telegram;
+#[path = "bot/helpers.rs"]
+mod helpers;
+
+use fake_telegram::{CallbackAnswer, SentMessage};
+use helpers::*;
+use teloxide::types::User;
+
+/// The message `id` of `chat` once it satisfies `f`.
+async fn message_where(
+    app: &App,
+    chat: i64,
+    id: i32,
+    f: impl Fn(&SentMessage) -> bool,
+    what: &str,
+) -> SentMessage {
+    app.tg
+        .wait_for(chat, |m| m.message_id == id && f(m), wait())
+        .await
+        .unwrap_or_else(|| {
+            let now = app
+                .tg
+                .messages(chat)
+                .into_iter()
+                .find(|m| m.message_id == id);
+            panic!("{what}; the message is now {now:#?}")
+        })
+}
+
+/// The data of the button labelled exactly `label` (or `✓ label`, the chosen value).
+fn exact(m: &SentMessage, label: &str) -> Option<String> {
+    let marked = format!("✓ {label}");
+    m.buttons()
+        .into_iter()
+        .flatten()
+        .find(|(t, _)| t == label || *t == marked)
+        .map(|(_, d)| d)
+}
+
+/// The data of the first button whose label starts with `prefix`.
+fn starting(m: &SentMessage, prefix: &str) -> Option<String> {
+    m.buttons()
+        .into_iter()
+        .flatten()
+        .find(|(t, _)| t.starts_with(prefix) || t.starts_with(&format!("✓ {prefix}")))
+        .map(|(_, d)| d)
+}
+
+/// Waits until message `id` shows a button labelled `label` (exactly, or as a prefix when
+/// `label` ends with a space), then `user` presses it.
+async fn tap(app: &App, chat: i64, id: i32, user: &User, label: &str) -> CallbackAnswer {
+    let find = |m: &SentMessage| {
+        if label.ends_with(' ') {
+            starting(m, label)
+        } else {
+            exact(m, label)
+        }
+    };
+    let m = message_where(
+        app,
+        chat,
+        id,
+        |m| find(m).is_some(),
+        &format!("no {label:?}"),
+    )
+    .await;
+    let data = find(&m).unwrap();
+    app.press(chat, user, id, &data).await
+}
+
+/// [`tap`], which must be accepted.
+async fn choose(app: &App, chat: i64, id: i32, user: &User, label: &str) {
+    let a = tap(app, chat, id, user, label).await;
+    assert!(!a.show_alert, "{label:?} was refused: {a:?}");
+}
+
+/// Every keyboard the bot sent or drew in `chat` is within Telegram's limits, and Telegram
+/// refused nothing.
+fn assert_within_limits(app: &App, chat: i64) {
+    for m in app.tg.messages(chat) {
+        let rows = m.buttons();
+        assert!(rows.iter().all(|r| r.len() <= 8), "{rows:?}");
+        assert!(rows.iter().map(Vec::len).sum::<usize>() <= 100, "{rows:?}");
+        for (_, data) in rows.iter().flatten() {
+            assert!(data.len() <= 64 || data.starts_with("https://"), "{data}");
+        }
+    }
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+fn lobby_text(app: &App, group: i64, id: i32) -> String {
+    app.tg
+        .messages(group)
+        .into_iter()
+        .find(|m| m.message_id == id)
+        .map(|m| m.text)
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_option_chosen_by_buttons_changes_the_lobby_words_and_becomes_the_chats_default() {
+    let app = App::spawn().await;
+    let group = -7001;
+    app.tg.group(group, "Flotilla");
+    let alice = app.player(7101, "Alice", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let id = lobby.message_id;
+    assert!(lobby
+        .text
+        .contains("classic 10×10, 10 ships, ships never touch, 3 minutes a turn"));
+    choose(&app, group, id, &alice, "⚙ Settings").await;
+    let steps: [(&str, &str, &str); 5] = [
+        (
+            "Touching: ",
+            "ships may touch at corners",
+            "ships may touch at corners",
+        ),
+        (
+            "Shapes: ",
+            "bent ships too (L, square, zigzag)",
+            "ships may bend (L, square, zigzag)",
+        ),
+        ("Mines: ", "1 mine", "1 mine each"),
+        (
+            "Players: ",
+            "free-for-all, 3 players",
+            "free-for-all of 3 players",
+        ),
+        ("Timer: ", "10 minutes a turn", "10 minutes a turn"),
+    ];
+    for (option, value, words) in steps {
+        choose(&app, group, id, &alice, option).await;
+        choose(&app, group, id, &alice, value).await;
+        message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    }
+    // Salvo: on, then one more shot.
+    choose(&app, group, id, &alice, "Salvo: ").await;
+    choose(&app, group, id, &alice, "salvo of 3 shots").await;
+    let words = "salvoes of 3 shots";
+    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    choose(&app, group, id, &alice, "+").await;
+    let words = "salvoes of 4 shots";
+    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    choose(&app, group, id, &alice, "‹ Back").await;
+    choose(&app, group, id, &alice, "Field: ").await;
+    choose(&app, group, id, &alice, "big 15×15").await;
+    let words = "big 15×15, 15 ships";
+    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    // Land, sea and air, then a custom field from it with one more ship.
+    choose(&app, group, id, &alice, "land, sea and air 20×15").await;
+    message_where(
+        &app,
+        group,
+        id,
+        |m| {
+            m.text
+                .contains("land, sea and air 20×15, 14 units, ships never touch")
+        },
+        "land, sea and air",
+    )
+    .await;
+    choose(&app, group, id, &alice, "custom").await;
+    choose(&app, group, id, &alice, "+1").await;
+    let custom = "custom 20×15, 8 ships (fleet 5·4·3·3·2·2·2·1), ships may touch at corners, \
+                  ships may bend (L, square, zigzag), salvoes of 4 shots, 1 mine each, \
+                  free-for-all of 3 players, 10 minutes a turn";
+    message_where(&app, group, id, |m| m.text.contains(custom), custom).await;
+    choose(&app, group, id, &alice, "‹ Back").await;
+    // The column letters and the bot's level.
+    choose(&app, group, id, &alice, "республика").await;
+    choose(&app, group, id, &alice, "hard").await;
+    message_where(
+        &app,
+        group,
+        id,
+        |m| m.text.contains("Columns: республика") && m.text.contains("The bot plays: hard"),
+        "columns and level",
+    )
+    .await;
+    choose(&app, group, id, &alice, "✅ Done").await;
+    let closed = message_where(
+        &app,
+        group,
+        id,
+        |m| exact(m, "⚙ Settings").is_some(),
+        "the panel closes",
+    )
+    .await;
+    assert!(!closed.text.contains("Columns:"), "{}", closed.text);
+    assert_within_limits(&app, group);
+    // The chat's next game starts from the last choice.
+    app.tg.send_command(group, &alice, "/cancel");
+    app.tg
+        .wait_for_text(group, "The game is cancelled.", wait())
+        .await
+        .expect("the lobby is cancelled");
+    app.tg.send_command(group, &alice, "/newgame");
+    let next = app
+        .tg
+        .wait_for(
+            group,
+            |m| m.message_id > id && m.callback_data().iter().any(|d| d.starts_with("j:")),
+            wait(),
+        )
+        .await
+        .expect("a new lobby");
+    assert!(next.text.contains(custom), "{}", next.text);
+    message_where(
+        &app,
+        group,
+        next.message_id,
+        |m| m.text.contains("Players: 1 of 3"),
+        "the creator is seated in the next lobby",
+    )
+    .await;
+    choose(&app, group, next.message_id, &alice, "⚙ Settings").await;
+    message_where(
+        &app,
+        group,
+        next.message_id,
+        |m| m.text.contains("Columns: республика") && m.text.contains("The bot plays: hard"),
+        "the next lobby keeps the columns and the level",
+    )
+    .await;
+    app.tg.send_command(group, &alice, "/rules");
+    app.tg
+        .wait_for_text(group, "free-for-all of 3 players", wait())
+        .await
+        .expect("/rules states the chat's rules");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_creators_taps_and_settings_are_refused_and_change_nothing() {
+    let app = App::spawn().await;
+    let group = -7002;
+    app.tg.group(group, "Flotilla");
+    let alice = app.player(7201, "Alice", "en");
+    let bob = app.player(7202, "Bob", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let id = lobby.message_id;
+    let refused = tap(&app, group, id, &bob, "⚙ Settings").await;
+    assert!(
+        refused.show_alert && said(&refused).contains("only the game's creator"),
+        "{refused:?}"
+    );
+    // A forged tap on an option of the panel is refused too.
+    let open = exact(&lobby, "⚙ Settings").unwrap();
+    let forged = open.replace(":pm", ":g4");
+    let refused = app.press(group, &bob, id, &forged).await;
+    assert!(refused.show_alert, "{refused:?}");
+    app.tg.send_command(group, &bob, "/settings");
+    app.tg
+        .wait_for_text(group, "only its creator can change its rules", wait())
+        .await
+        .expect("/settings of a non-creator is refused");
+    // The creator's /settings opens the panel in the lobby.
+    app.tg.send_command(group, &alice, "/settings");
+    message_where(
+        &app,
+        group,
+        id,
+        |m| starting(m, "Players: ").is_some(),
+        "the panel opens",
+    )
+    .await;
+    let refused = tap(&app, group, id, &bob, "Players: ").await;
+    assert!(refused.show_alert, "{refused:?}");
+    let text = lobby_text(&app, group, id);
+    assert!(text.contains("Players: 1 of 2"), "{text}");
+    assert!(!text.contains("free-for-all"), "{text}");
+    assert_within_limits(&app, group);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_custom_field_with_no_legal_layout_is_refused_with_the_reason() {
+    let app = App::spawn().await;
+    let group = -7003;
+    app.tg.group(group, "Flotilla");
+    let alice = app.player(7301, "Alice", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let id = lobby.message_id;
+    choose(&app, group, id, &alice, "⚙ Settings").await;
+    choose(&app, group, id, &alice, "Field: ").await;
+    choose(&app, group, id, &alice, "custom").await;
+    let field = message_where(
+        &app,
+        group,
+        id,
+        |m| exact(m, "⌫ Remove the last ship").is_some(),
+        "the custom field's controls",
+    )
+    .await;
+    let remove = exact(&field, "⌫ Remove the last ship").unwrap();
+    let narrower = exact(&field, "width −").unwrap();
+    let lower = exact(&field, "height −").unwrap();
+    let five = exact(&field, "+5").unwrap();
+    for _ in 0..9 {
+        let a = app.press(group, &alice, id, &remove).await;
+        assert!(!a.show_alert, "{a:?}");
+    }
+    // The last ship stays: a fleet needs one.
+    let a = app.press(group, &alice, id, &remove).await;
+    assert!(
+        a.show_alert && said(&a).contains("at least one ship"),
+        "{a:?}"
+    );
+    for press in [&narrower, &lower] {
+        for _ in 0..5 {
+            let a = app.press(group, &alice, id, press).await;
+            assert!(!a.show_alert, "{a:?}");
+        }
+        let a = app.press(group, &alice, id, press).await;
+        assert!(a.show_alert && said(&a).contains("from 5 to 26"), "{a:?}");
+    }
+    for _ in 0..2 {
+        let a = app.press(group, &alice, id, &five).await;
+        assert!(!a.show_alert, "{a:?}");
+    }
+    let words = "custom 5×5, 3 ships (fleet 5·5·4)";
+    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    // A third 5-ship has nowhere to go without touching.
+    let a = app.press(group, &alice, id, &five).await;
+    assert!(
+        a.show_alert && said(&a).contains("no legal layout exists"),
+        "{a:?}"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let text = lobby_text(&app, group, id);
+    assert!(text.contains(words), "{text}");
+    // Letting ships touch makes room for it.
+    choose(&app, group, id, &alice, "‹ Back").await;
+    choose(&app, group, id, &alice, "Touching: ").await;
+    choose(&app, group, id, &alice, "ships may touch").await;
+    choose(&app, group, id, &alice, "Field: ").await;
+    let a = tap(&app, group, id, &alice, "+5").await;
+    assert!(!a.show_alert, "{a:?}");
+    let words = "custom 5×5, 4 ships (fleet 5·5·5·4), ships may touch";
+    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    assert_within_limits(&app, group);
+}
+
+/// Four players: Alice (the creator) and three more, who join by the lobby's Join button.
+async fn fill_four(app: &App, group: i64, id: i32, others: &[User]) {
+    let lobby = message_where(app, group, id, |m| data_of(m, "j:").is_some(), "join").await;
+    let join = data_of(&lobby, "j:").unwrap();
+    for p in others {
+        let a = app.press(group, p, id, &join).await;
+        assert!(!a.show_alert, "{} could not join: {a:?}", p.first_name);
+    }
+    message_where(
+        app,
+        group,
+        id,
+        |m| m.text.contains("Players: 4 of 4"),
+        "four seated",
+    )
+    .await;
+}
+
+fn data_of(m: &SentMessage, prefix: &str) -> Option<String> {
+    m.callback_data()
+        .into_iter()
+        .find(|d| d.starts_with(prefix))
+}
+
+/// Start: placement begins, and every player gets the editor in the private chat.
+async fn start_and_see_placement(app: &App, group: i64, id: i32, players: &[User]) {
+    let lobby = message_where(app, group, id, |m| data_of(m, "s:").is_some(), "start").await;
+    let start = data_of(&lobby, "s:").unwrap();
+    let a = app.press(group, &players[0], id, &start).await;
+    assert!(!a.show_alert, "the start is refused: {a:?}");
+    message_where(
+        app,
+        group,
+        id,
+        |m| m.text.contains("placing the fleet"),
+        "placement",
+    )
+    .await;
+    for p in players {
+        app.message_with_button(p.id.0 as i64, "pe:").await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_four_player_free_for_all_lobby_fills_and_starts() {
+    let app = App::spawn().await;
+    let group = -7004;
+    app.tg.group(group, "Flotilla");
+    let players: Vec<User> = ["Alice", "Bob", "Carol", "Dave"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(7401 + i as i64, n, "en"))
+        .collect();
+    let (lobby, _) = open_lobby(&app, group, &players[0]).await;
+    let id = lobby.message_id;
+    choose(&app, group, id, &players[0], "⚙ Settings").await;
+    choose(&app, group, id, &players[0], "Players: ").await;
+    choose(&app, group, id, &players[0], "free-for-all, 4 players").await;
+    let panel = message_where(
+        &app,
+        group,
+        id,
+        |m| m.text.contains("Players: 1 of 4") && m.text.contains("free-for-all of 4 players"),
+        "four seats",
+    )
+    .await;
+    let stale = starting(&panel, "Timer: ").unwrap();
+    fill_four(&app, group, id, &players[1..]).await;
+    start_and_see_placement(&app, group, id, &players).await;
+    // A panel button from before the start changes nothing now.
+    let a = app.press(group, &players[0], id, &stale).await;
+    assert!(a.show_alert && said(&a).contains("out of date"), "{a:?}");
+    assert_within_limits(&app, group);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_against_two_lobby_shows_the_teams_swaps_seats_and_starts() {
+    let app = App::spawn().await;
+    let group = -7005;
+    app.tg.group(group, "Flotilla");
+    let players: Vec<User> = ["Alice", "Bob", "Carol", "Dave"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(7501 + i as i64, n, "en"))
+        .collect();
+    let (lobby, _) = open_lobby(&app, group, &players[0]).await;
+    let id = lobby.message_id;
+    choose(&app, group, id, &players[0], "⚙ Settings").await;
+    choose(&app, group, id, &players[0], "Players: ").await;
+    choose(&app, group, id, &players[0], "teams, 2 against 2").await;
+    choose(&app, group, id, &players[0], "✅ Done").await;
+    fill_four(&app, group, id, &players[1..]).await;
+    let teams = "Team A:\n1. Alice\n3. Carol\nTeam B:\n2. Bob\n4. Dave";
+    message_where(&app, group, id, |m| m.text.contains(teams), teams).await;
+    // Bob and Carol change places: Alice plays with Bob.
+    choose(&app, group, id, &players[0], "⚙ Settings").await;
+    let refused = tap(&app, group, id, &players[1], "⇄ 2 and 3").await;
+    assert!(refused.show_alert, "only the creator swaps: {refused:?}");
+    choose(&app, group, id, &players[0], "⇄ 2 and 3").await;
+    let swapped = "Team A:\n1. Alice\n3. Bob\nTeam B:\n2. Carol\n4. Dave";
+    message_where(&app, group, id, |m| m.text.contains(swapped), swapped).await;
+    // Four seated do not fit a duel.
+    choose(&app, group, id, &players[0], "Players: ").await;
+    let refused = tap(&app, group, id, &players[0], "duel").await;
+    assert!(
+        refused.show_alert
+            && said(&refused).contains("4 players are seated, but this game has 2 seats"),
+        "{refused:?}"
+    );
+    choose(&app, group, id, &players[0], "‹ Back").await;
+    choose(&app, group, id, &players[0], "✅ Done").await;
+    let seated = [&players[0], &players[2], &players[1], &players[3]].map(|p| p.clone());
+    start_and_see_placement(&app, group, id, &seated).await;
+    let text = lobby_text(&app, group, id);
+    assert!(
+        text.contains("Team A:\n1. Alice — placing the fleet"),
+        "{text}"
+    );
+    assert!(text.contains("two teams of two"), "{text}");
+    assert_within_limits(&app, group);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_outside_a_lobby_edit_the_chats_defaults_in_every_language() {
+    let app = App::spawn().await;
+    let group = -7006;
+    app.tg.group(group, "Эскадра");
+    let ivan = app.player(7601, "Иван", "ru");
+    app.tg.send_command(group, &ivan, "/settings");
+    let panel = app.message_with_button(group, "o:").await;
+    let id = panel.message_id;
+    assert!(
+        panel.text.contains("Настройки этого чата"),
+        "{}",
+        panel.text
+    );
+    // Every page opens, and Back returns.
+    for option in [
+        "Поле: ",
+        "Касания: ",
+        "Формы: ",
+        "Залп: ",
+        "Мины: ",
+        "Игроки: ",
+        "Таймер: ",
+    ] {
+        choose(&app, group, id, &ivan, option).await;
+        choose(&app, group, id, &ivan, "‹ Назад").await;
+    }
+    choose(&app, group, id, &ivan, "Поле: ").await;
+    choose(&app, group, id, &ivan, "большое 15×15").await;
+    choose(&app, group, id, &ivan, "‹ Назад").await;
+    choose(&app, group, id, &ivan, "Мины: ").await;
+    choose(&app, group, id, &ivan, "2 мины").await;
+    message_where(
+        &app,
+        group,
+        id,
+        |m| m.text.contains("большое поле 15×15, 15 кораблей") && m.text.contains("по 2 мины"),
+        "the panel states the chat's rules",
+    )
+    .await;
+    // The old column buttons still work on the panel, and mark the choice.
+    choose(&app, group, id, &ivan, "снегурочка").await;
+    message_where(
+        &app,
+        group,
+        id,
+        |m| {
+            m.buttons()
+                .iter()
+                .flatten()
+                .any(|(t, _)| t == "✓ снегурочка")
+        },
+        "the chosen columns are marked",
+    )
+    .await;
+    choose(&app, group, id, &ivan, "✅ Готово").await;
+    message_where(&app, group, id, |m| !m.has_keyboard(), "the panel closes").await;
+    let (lobby, _) = open_lobby(&app, group, &ivan).await;
+    assert!(
+        lobby
+            .text
+            .contains("большое поле 15×15, 15 кораблей, корабли не касаются, по 2 мины у каждого"),
+        "{}",
+        lobby.text
+    );
+    assert_within_limits(&app, group);
+    // In a private chat the bot plays a duel: no players option.
+    app.tg.send_command(7601, &ivan, "/settings");
+    let private = app.message_with_button(7601, "o:").await;
+    assert!(
+        starting(&private, "Игроки: ").is_none(),
+        "{:?}",
+        private.buttons()
+    );
+    assert!(starting(&private, "Поле: ").is_some());
+    assert_within_limits(&app, 7601);
+}
