@@ -533,4 +533,47 @@ mod tests {
             "Аня → Боря: a salvo of 5 — 2 hits, sunk: tank, torpedo boat"
         );
     }
+
+    #[test]
+    fn every_battle_salvo_and_mine_key_the_battle_uses_is_in_every_locale() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut used = std::collections::BTreeSet::new();
+        for file in [
+            "aim.rs",
+            "battle.rs",
+            "group.rs",
+            "mine.rs",
+            "own_field.rs",
+            "render.rs",
+        ] {
+            let text = std::fs::read_to_string(root.join("src/telegram").join(file)).unwrap();
+            for part in text.split('"').skip(1).step_by(2) {
+                let key = ["battle-", "salvo-", "mine-"]
+                    .iter()
+                    .any(|p| part.starts_with(p))
+                    && part
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+                if key {
+                    used.insert(part.to_owned());
+                }
+            }
+        }
+        assert!(used.len() > 30, "{used:?}");
+        for lang in Lang::ALL {
+            let dir = root.join("locales").join(lang.code());
+            let mut keys = std::collections::BTreeSet::new();
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                keys.extend(
+                    text.lines()
+                        .filter_map(|l| l.split_once(" ="))
+                        .map(|(k, _)| k.to_owned()),
+                );
+            }
+            for key in &used {
+                assert!(keys.contains(key), "{lang} lacks {key}");
+            }
+        }
+    }
 }
