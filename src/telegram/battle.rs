@@ -18,14 +18,19 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
 
 /// The battle begins: a new live message in the group, the lobby's buttons retired, and
-/// each player's private message turned into their own field.
+/// each player's private message turned into their own field. Safe to call more than once:
+/// only the first call does it.
 pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
     let done = ctx
         .store
         .transition(id, |rec| {
+            // Once only: the handler of the last Ready and a drawer may both get here.
+            if rec.begun || *rec.game.phase() != Phase::Battle {
+                return Err(());
+            }
             rec.generation += 1;
             rec.begun = true;
-            Ok::<_, ()>(rec.message.take())
+            Ok(rec.message.take())
         })
         .await?;
     let Ok(done) = done else { return Ok(()) };

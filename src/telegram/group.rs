@@ -453,7 +453,12 @@ pub async fn edit_live(
 async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord) {
     let Some(m) = rec.message else { return };
     if *rec.game.phase() == Phase::Battle && !rec.begun {
-        // The lobby's message, about to be retired by `battle::begin`.
+        // The lobby's message is not drawn as a battle: the battle gets its own message.
+        // Normally the last Ready's handler is doing that now; should it have died on the
+        // way, this does it.
+        if let Err(e) = super::battle::begin(ctx, id).await {
+            log::warn!("redraw of {id}: the battle's message: {e}");
+        }
         return;
     }
     let (text, kb) = live_message(rec, id, &ctx.username);
