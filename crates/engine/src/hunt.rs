@@ -24,11 +24,15 @@ pub(crate) fn wounded(field: &FieldView) -> Vec<Coord> {
 }
 
 /// Cells that cannot hold a ship by the touching rule: next to a sunk ship or a found mine,
-/// and (no touching, straight ships) diagonal to a hit.
+/// and (no touching, only straight units afloat) diagonal to a hit.
 pub(crate) fn excluded(view: &View, field: &FieldView) -> Vec<bool> {
     let size = field.size;
     let touching = view.ruleset.touching();
-    let straight = view.ruleset.shapes() == Shapes::Straight;
+    // A hit's diagonal cells may belong to its own unit unless every unit afloat is a line.
+    let straight = view.ruleset.shapes() == Shapes::Straight
+        && afloat_kinds(view, field)
+            .iter()
+            .all(|k| matches!(k, Kind::Ship(_) | Kind::Tank | Kind::AntiAircraft));
     let mut out = vec![false; size.area()];
     for c in size.cells() {
         match (field.mark(c), touching) {
