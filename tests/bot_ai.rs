@@ -195,3 +195,62 @@ async fn a_restart_while_the_bot_thinks_resumes_its_turn() {
         "the bot's shot is not in the log"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_fill_the_empty_seats_of_a_free_for_all_and_play_it_out() {
+    let app = App::spawn().await;
+    let group = -8010;
+    app.tg.group(group, "Sea dogs");
+    app.set_rules(
+        group,
+        engine::Ruleset {
+            players: engine::Players::FreeForAll(3),
+            timer: engine::TurnTimer::Off,
+            ..engine::Ruleset::default()
+        },
+    )
+    .await;
+    let alice = app.player(8011, "Alice", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let seat_bot = data(&lobby, "b:");
+    for _ in 0..2 {
+        let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+        assert!(!seated.show_alert, "{seated:?}");
+    }
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id == lobby.message_id
+                    && m.text.contains("2. 🤖 Bot (normal)")
+                    && m.text.contains("3. 🤖 Bot 2 (normal)")
+            },
+            wait(),
+        )
+        .await
+        .expect("the lobby shows both bots, told apart");
+    let start = data(&lobby, "s:");
+    assert!(
+        !app.press(group, &alice, lobby.message_id, &start)
+            .await
+            .show_alert
+    );
+    place_and_ready(&app, &alice).await;
+    app.message_with_button(group, "f:").await;
+    // Alice leaves the sea to the bots: they play each against the other to the end.
+    app.tg.send_command(group, &alice, "/surrender");
+    let end = app
+        .tg
+        .wait_for(group, |m| m.text.contains("Winner: 🤖 Bot"), wait() * 3)
+        .await
+        .expect("one of the bots wins");
+    let texts = app.tg.all_texts(group).join("\n");
+    for bot in ["🤖 Bot (normal)", "🤖 Bot 2 (normal)"] {
+        assert!(
+            texts.contains(&format!("{bot} → ")),
+            "{bot} never shot: {}",
+            end.text
+        );
+    }
+    assert_no_unhit_ship_shown_before_the_end(&app, group);
+}

@@ -10,33 +10,12 @@ mod helpers;
 use engine::{Ruleset, Shapes};
 use fake_telegram::SentMessage;
 use helpers::*;
-use morskoy_boy::record::ChatSettings;
-use morskoy_boy::store::{Store, StoreConfig};
 use teloxide::types::User;
-
-/// Makes `ruleset` the group's default, as `/settings` would.
-async fn set_rules(app: &App, group: i64, ruleset: Ruleset) {
-    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let store = Store::connect(
-        &url,
-        StoreConfig {
-            namespace: app.namespace.clone(),
-            ..StoreConfig::default()
-        },
-    )
-    .await
-    .expect("Redis");
-    let settings = ChatSettings {
-        ruleset,
-        ..ChatSettings::default()
-    };
-    store.set_chat_settings(group, &settings).await.unwrap();
-}
 
 /// A lobby in `group` under `ruleset` with Alice and Bob, started: Alice's editor.
 async fn editor_for(app: &App, group: i64, ruleset: Ruleset) -> (User, SentMessage) {
     app.tg.group(group, "Sea dogs");
-    set_rules(app, group, ruleset).await;
+    app.set_rules(group, ruleset).await;
     let alice = app.player(group.unsigned_abs() as i64 * 10 + 1, "Alice", "en");
     let bob = app.player(group.unsigned_abs() as i64 * 10 + 2, "Bob", "en");
     let (lobby, join) = open_lobby(app, group, &alice).await;

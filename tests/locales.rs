@@ -117,6 +117,37 @@ fn every_key_the_bot_uses_exists_in_every_locale() {
 }
 
 #[test]
+fn the_terminal_uses_every_term_key_and_every_one_it_uses_exists() {
+    let en: BTreeMap<String, BTreeSet<String>> = messages("en")
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("term-"))
+        .collect();
+    let source =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/terminal.rs"))
+            .unwrap();
+    let code = source.split("#[cfg(test)]").next().unwrap();
+    let mut used: BTreeSet<String> = code
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("term-") && !s.contains('{'))
+        .map(str::to_owned)
+        .collect();
+    for level in engine::ai::Level::ALL {
+        used.insert(format!("term-level-{level}"));
+    }
+    assert!(used.len() > 20, "{used:?}");
+    for key in &used {
+        assert!(
+            en.contains_key(key),
+            "the terminal uses {key}, which no locale has"
+        );
+    }
+    let unused: Vec<_> = en.keys().filter(|k| !used.contains(*k)).collect();
+    assert!(unused.is_empty(), "keys nothing uses: {unused:?}");
+}
+
+#[test]
 fn russian_plural_forms_follow_cldr() {
     let form = |n: i64| {
         ta(

@@ -1,12 +1,9 @@
 //! The offline try-out, `morskoy-boy play`: the real binary plays a whole scripted game on
 //! piped stdin, with no token and no Redis.
 
-use engine::ai::Level;
 use morskoy_boy::i18n::ta;
 use morskoy_boy::lang::Lang;
-use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `morskoy-boy play <args>` with `script` on stdin and without a token or Redis.
@@ -148,72 +145,6 @@ fn a_bad_command_line_is_refused_in_words() {
     let help = play(&["--help", "--lang", "ru"], "");
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("Морской бой против компьютера"));
-}
-
-/// Message ids of `locales/<lang>/terminal.ftl`, each with the variables its text uses.
-fn messages(lang: &str) -> BTreeMap<String, BTreeSet<String>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}/terminal.ftl"));
-    let text = std::fs::read_to_string(&path).unwrap();
-    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
-        }
-        if !line.starts_with(' ') {
-            if let Some((id, _)) = line.split_once(" =") {
-                current = Some(id.trim().to_owned());
-                out.entry(id.trim().to_owned()).or_default();
-            }
-        }
-        if let Some(id) = &current {
-            let vars = out.get_mut(id).unwrap();
-            for part in line.split("{ $").skip(1) {
-                let name: String = part
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                vars.insert(name);
-            }
-        }
-    }
-    out
-}
-
-#[test]
-fn the_terminal_locales_agree_and_hold_every_key_the_terminal_uses() {
-    let en = messages("en");
-    assert!(en.keys().all(|k| k.starts_with("term-")), "{en:?}");
-    for lang in ["ru", "bg"] {
-        assert_eq!(
-            messages(lang),
-            en,
-            "{lang}: other keys or variables than en"
-        );
-    }
-    let source =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/terminal.rs"))
-            .unwrap();
-    let code = source.split("#[cfg(test)]").next().unwrap();
-    let mut used: BTreeSet<String> = code
-        .split('"')
-        .skip(1)
-        .step_by(2)
-        .filter(|s| s.starts_with("term-") && !s.contains('{'))
-        .map(str::to_owned)
-        .collect();
-    for level in Level::ALL {
-        used.insert(format!("term-level-{level}"));
-    }
-    assert!(used.len() > 20, "{used:?}");
-    for key in &used {
-        assert!(
-            en.contains_key(key),
-            "the terminal uses {key}, which no locale has"
-        );
-    }
-    let unused: Vec<_> = en.keys().filter(|k| !used.contains(*k)).collect();
-    assert!(unused.is_empty(), "keys nothing uses: {unused:?}");
 }
 
 #[test]

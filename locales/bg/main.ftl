@@ -195,6 +195,7 @@ error-no-game = Тук в момента няма игра.
 cmd-play = Игра срещу бота
 cmd-play-group = Игра срещу бота в този чат
 ai-name = 🤖 Бот ({ $level })
+ai-name-nth = 🤖 Бот { $n } ({ $level })
 ai-level-easy = лесен
 ai-level-normal = среден
 ai-level-hard = силен

@@ -189,6 +189,7 @@ error-no-game = There is no game going on here.
 cmd-play = Play against the bot
 cmd-play-group = A game against the bot in this chat
 ai-name = 🤖 Bot ({ $level })
+ai-name-nth = 🤖 Bot { $n } ({ $level })
 ai-level-easy = easy
 ai-level-normal = normal
 ai-level-hard = hard

@@ -201,6 +201,7 @@ error-no-game = Здесь сейчас нет игры.
 cmd-play = Сыграть с ботом
 cmd-play-group = Игра с ботом в этом чате
 ai-name = 🤖 Бот ({ $level })
+ai-name-nth = 🤖 Бот { $n } ({ $level })
 ai-level-easy = лёгкий
 ai-level-normal = средний
 ai-level-hard = сильный

@@ -40,18 +40,8 @@ impl Store {
     /// [`StoreError::Unavailable`] and the like.
     pub async fn take_ai_lease(&self, id: GameId, hold: Duration) -> Result<bool, StoreError> {
         let key = self.keys.ai_lease(id);
-        let ms = hold.as_millis() as u64;
         let got: Option<String> = self
-            .run(|mut c| async move {
-                redis::cmd("SET")
-                    .arg(key)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("PX")
-                    .arg(ms)
-                    .query_async(&mut c)
-                    .await
-            })
+            .run(|mut c| async move { take_lease(&key, hold).query_async(&mut c).await })
             .await?;
         Ok(got.is_some())
     }
@@ -79,19 +69,11 @@ impl Store {
     ) -> Result<bool, StoreError> {
         let (dirty, lease) = (self.keys.chat_dirty(chat), self.keys.chat_lease(chat));
         let wanted = self.keys.redraws();
-        let ms = hold.as_millis() as u64;
         let got: Option<String> = self
             .run(|mut c| async move {
                 let () = c.set_ex(&dirty, 1, 3600).await?;
                 let () = c.zadd(wanted, format!("{chat}:{id}"), now).await?;
-                redis::cmd("SET")
-                    .arg(lease)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("PX")
-                    .arg(ms)
-                    .query_async(&mut c)
-                    .await
+                take_lease(&lease, hold).query_async(&mut c).await
             })
             .await?;
         Ok(got.is_some())
@@ -178,4 +160,15 @@ impl Store {
             .await?;
         Ok(wait.max(0) as u64)
     }
+}
+
+/// `SET key 1 NX PX hold`: takes a lease unless someone holds it; replies `OK` or nil.
+fn take_lease(key: &str, hold: Duration) -> redis::Cmd {
+    let mut cmd = redis::cmd("SET");
+    cmd.arg(key)
+        .arg(1)
+        .arg("NX")
+        .arg("PX")
+        .arg(hold.as_millis() as u64);
+    cmd
 }

@@ -36,13 +36,18 @@ fn lease(ctx: &Ctx) -> Duration {
     ctx.config.ai_pause + THINKING + MARGIN
 }
 
-/// The bot's name in a game, in the game's language.
-pub fn name(lang: Lang, level: Level) -> String {
-    ta(
-        lang,
-        "ai-name",
-        &[("level", level_words(lang, level).into())],
-    )
+/// The name of the bot's seat `player` in a game, in the game's language: "🤖 Bot (easy)",
+/// and with a number from the second seat on ("🤖 Bot 2 (easy)").
+pub fn name(lang: Lang, level: Level, player: PlayerId) -> String {
+    let level = level_words(lang, level);
+    match player.0.saturating_sub(crate::record::AI_PLAYER_BASE) {
+        0 => ta(lang, "ai-name", &[("level", level.into())]),
+        n => ta(
+            lang,
+            "ai-name-nth",
+            &[("level", level.into()), ("n", ((n + 1) as i64).into())],
+        ),
+    }
 }
 
 /// A level in words.
@@ -209,10 +214,10 @@ pub async fn seat(ctx: &Ctx, id: GameId, level: Level) -> Result<&'static str, S
     let done = ctx
         .store
         .transition(id, |rec| {
-            let n = rec.ai_seats().len() as u8;
+            let player = ai_player(rec.ai_seats().len() as u8);
             rec.game
-                .apply(Action::Join(ai_player(n)), now(), &mut rng.clone())?;
-            rec.names.push(name(rec.lang, level));
+                .apply(Action::Join(player), now(), &mut rng.clone())?;
+            rec.names.push(name(rec.lang, level, player));
             rec.ai_level = level;
             Ok::<_, ActionError>(rec.chat)
         })
@@ -235,14 +240,9 @@ pub async fn on_seat_button(
     id: GameId,
     generation: u32,
 ) -> HandlerResult {
-    let rec = match ctx.store.load_game(id).await {
-        Ok((rec, _)) => rec,
-        Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
+        return Ok(());
     };
-    if rec.game.is_finished() {
-        return answer(ctx, q, t(lang, "error-game-over"), true).await;
-    }
     if generation != rec.generation || *rec.game.phase() != engine::Phase::Lobby {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
@@ -332,7 +332,7 @@ pub async fn play_private(
             .apply(Action::Join(PlayerId(uid)), now(), &mut rng)?;
         rec.game
             .apply(Action::Join(ai_player(0)), now(), &mut rng)?;
-        rec.names = vec![display_name(user), name(lang, level)];
+        rec.names = vec![display_name(user), name(lang, level, ai_player(0))];
         rec.game.apply(Action::Start, now(), &mut rng)?;
         rec.dms = vec![None; rec.game.seats().len()];
         place_fleets(&mut rec, &mut rng)?;

@@ -219,14 +219,9 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Button::GiveUp(g, ..) => (g, None),
         _ => return Ok(()),
     };
-    let rec = match ctx.store.load_game(id).await {
-        Ok((rec, _)) => rec,
-        Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
+        return Ok(());
     };
-    if rec.game.is_finished() {
-        return answer(ctx, q, t(lang, "error-game-over"), true).await;
-    }
     let stale = generation.is_some_and(|n| n != rec.generation);
     if stale || rec.game.phase() != &Phase::Battle {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;

@@ -241,6 +241,32 @@ pub async fn answer_store_error(
     answer(ctx, q, t(lang, store_error_key(e)), true).await
 }
 
+/// The game a button belongs to, if it is still going; otherwise the tap is answered (the
+/// game is over, or storage failed) and `None` comes back.
+pub async fn game_for_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: crate::store::GameId,
+) -> Result<Option<crate::record::GameRecord>, BotError> {
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => {
+            answer(ctx, q, t(lang, "error-game-over"), true).await?;
+            return Ok(None);
+        }
+        Err(e) => {
+            answer_store_error(ctx, q, lang, &e).await?;
+            return Ok(None);
+        }
+    };
+    if rec.game.is_finished() {
+        answer(ctx, q, t(lang, "error-game-over"), true).await?;
+        return Ok(None);
+    }
+    Ok(Some(rec))
+}
+
 /// A display name: first name and last name, as Telegram shows it.
 pub fn display_name(user: &User) -> String {
     match &user.last_name {

@@ -121,6 +121,28 @@ impl App {
         );
     }
 
+    /// A store on the test's Redis namespace: what the bot sees.
+    pub async fn store(&self) -> morskoy_boy::store::Store {
+        let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        morskoy_boy::store::Store::connect(
+            &url,
+            morskoy_boy::store::StoreConfig {
+                namespace: self.namespace.clone(),
+                ..morskoy_boy::store::StoreConfig::default()
+            },
+        )
+        .await
+        .expect("the test reaches Redis")
+    }
+
+    /// Makes `ruleset` a chat's default for its next games, as `/settings` would.
+    pub async fn set_rules(&self, chat: i64, ruleset: engine::Ruleset) {
+        let store = self.store().await;
+        let mut settings = store.chat_settings(chat).await.unwrap();
+        settings.ruleset = ruleset;
+        store.set_chat_settings(chat, &settings).await.unwrap();
+    }
+
     /// Kills the bot process at once (no clean shutdown), as a crash would.
     pub fn kill_bot(&mut self) {
         self.bot = None;

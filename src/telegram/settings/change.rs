@@ -188,7 +188,7 @@ pub fn apply_to_lobby(
             let lang = r.lang;
             for (seat, name) in r.game.seats().iter().zip(r.names.iter_mut()) {
                 if is_ai(seat.player) {
-                    *name = crate::telegram::ai::name(lang, l);
+                    *name = crate::telegram::ai::name(lang, l, seat.player);
                 }
             }
         }
