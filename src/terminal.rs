@@ -288,20 +288,9 @@ fn titled(
 fn boards(lang: Lang, game: &Game, alphabet: Alphabet) -> String {
     let view = game.view_for(HUMAN);
     let ships = game.ruleset().fleet().len();
-    let own = titled(
-        lang,
-        &t(lang, "term-own-field"),
-        view.field(HUMAN),
-        alphabet,
-        ships,
-    );
-    let enemy = titled(
-        lang,
-        &t(lang, "term-enemy-field"),
-        view.field(COMPUTER),
-        alphabet,
-        ships,
-    );
+    let side = |key, seat| titled(lang, &t(lang, key), view.field(seat), alphabet, ships);
+    let own = side("term-own-field", HUMAN);
+    let enemy = side("term-enemy-field", COMPUTER);
     format!("{}\n{}", side_by_side(&own, &enemy), t(lang, "term-legend"))
 }
 

@@ -32,6 +32,11 @@ async fn message_where(
         })
 }
 
+/// Waits until message `id` of `chat` contains `words`.
+async fn shows(app: &App, chat: i64, id: i32, words: &str) -> SentMessage {
+    message_where(app, chat, id, |m| m.text.contains(words), words).await
+}
+
 /// The data of the button labelled exactly `label` (or `✓ label`, the chosen value).
 fn exact(m: &SentMessage, label: &str) -> Option<String> {
     let marked = format!("✓ {label}");
@@ -136,21 +141,18 @@ async fn every_option_chosen_by_buttons_changes_the_lobby_words_and_becomes_the_
     for (option, value, words) in steps {
         choose(&app, group, id, &alice, option).await;
         choose(&app, group, id, &alice, value).await;
-        message_where(&app, group, id, |m| m.text.contains(words), words).await;
+        shows(&app, group, id, words).await;
     }
     // Salvo: on, then one more shot.
     choose(&app, group, id, &alice, "Salvo: ").await;
     choose(&app, group, id, &alice, "salvo of 3 shots").await;
-    let words = "salvoes of 3 shots";
-    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    shows(&app, group, id, "salvoes of 3 shots").await;
     choose(&app, group, id, &alice, "+").await;
-    let words = "salvoes of 4 shots";
-    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    shows(&app, group, id, "salvoes of 4 shots").await;
     choose(&app, group, id, &alice, "‹ Back").await;
     choose(&app, group, id, &alice, "Field: ").await;
     choose(&app, group, id, &alice, "big 15×15").await;
-    let words = "big 15×15, 15 ships";
-    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    shows(&app, group, id, "big 15×15, 15 ships").await;
     // Land, sea and air, then a custom field from it with one more ship.
     choose(&app, group, id, &alice, "land, sea and air 20×15").await;
     message_where(
@@ -169,7 +171,7 @@ async fn every_option_chosen_by_buttons_changes_the_lobby_words_and_becomes_the_
     let custom = "custom 20×15, 8 ships (fleet 5·4·3·3·2·2·2·1), ships may touch at corners, \
                   ships may bend (L, square, zigzag), salvoes of 4 shots, 1 mine each, \
                   free-for-all of 3 players, 10 minutes a turn";
-    message_where(&app, group, id, |m| m.text.contains(custom), custom).await;
+    shows(&app, group, id, custom).await;
     choose(&app, group, id, &alice, "‹ Back").await;
     // The column letters and the bot's level.
     choose(&app, group, id, &alice, "республика").await;
@@ -322,7 +324,7 @@ async fn a_custom_field_with_no_legal_layout_is_refused_with_the_reason() {
         assert!(!a.show_alert, "{a:?}");
     }
     let words = "custom 5×5, 3 ships (fleet 5·5·4)";
-    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    shows(&app, group, id, words).await;
     // A third 5-ship has nowhere to go without touching.
     let a = app.press(group, &alice, id, &five).await;
     assert!(
@@ -340,8 +342,25 @@ async fn a_custom_field_with_no_legal_layout_is_refused_with_the_reason() {
     let a = tap(&app, group, id, &alice, "+5").await;
     assert!(!a.show_alert, "{a:?}");
     let words = "custom 5×5, 4 ships (fleet 5·5·5·4), ships may touch";
-    message_where(&app, group, id, |m| m.text.contains(words), words).await;
+    shows(&app, group, id, words).await;
     assert_within_limits(&app, group);
+}
+
+/// Alice, Bob, Carol and Dave (ids from `first_id`); Alice opens a lobby in `group` and
+/// chooses `players` on the Players page of its settings. The players and the lobby's id.
+async fn lobby_for_four(app: &App, group: i64, first_id: i64, players: &str) -> (Vec<User>, i32) {
+    app.tg.group(group, "Flotilla");
+    let users: Vec<User> = ["Alice", "Bob", "Carol", "Dave"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(first_id + i as i64, n, "en"))
+        .collect();
+    let (lobby, _) = open_lobby(app, group, &users[0]).await;
+    let id = lobby.message_id;
+    for label in ["⚙ Settings", "Players: ", players] {
+        choose(app, group, id, &users[0], label).await;
+    }
+    (users, id)
 }
 
 /// Four players: Alice (the creator) and three more, who join by the lobby's Join button.
@@ -391,17 +410,7 @@ async fn start_and_see_placement(app: &App, group: i64, id: i32, players: &[User
 async fn a_four_player_free_for_all_lobby_fills_and_starts() {
     let app = App::spawn().await;
     let group = -7004;
-    app.tg.group(group, "Flotilla");
-    let players: Vec<User> = ["Alice", "Bob", "Carol", "Dave"]
-        .iter()
-        .enumerate()
-        .map(|(i, n)| app.player(7401 + i as i64, n, "en"))
-        .collect();
-    let (lobby, _) = open_lobby(&app, group, &players[0]).await;
-    let id = lobby.message_id;
-    choose(&app, group, id, &players[0], "⚙ Settings").await;
-    choose(&app, group, id, &players[0], "Players: ").await;
-    choose(&app, group, id, &players[0], "free-for-all, 4 players").await;
+    let (players, id) = lobby_for_four(&app, group, 7401, "free-for-all, 4 players").await;
     let panel = message_where(
         &app,
         group,
@@ -423,28 +432,18 @@ async fn a_four_player_free_for_all_lobby_fills_and_starts() {
 async fn a_two_against_two_lobby_shows_the_teams_swaps_seats_and_starts() {
     let app = App::spawn().await;
     let group = -7005;
-    app.tg.group(group, "Flotilla");
-    let players: Vec<User> = ["Alice", "Bob", "Carol", "Dave"]
-        .iter()
-        .enumerate()
-        .map(|(i, n)| app.player(7501 + i as i64, n, "en"))
-        .collect();
-    let (lobby, _) = open_lobby(&app, group, &players[0]).await;
-    let id = lobby.message_id;
-    choose(&app, group, id, &players[0], "⚙ Settings").await;
-    choose(&app, group, id, &players[0], "Players: ").await;
-    choose(&app, group, id, &players[0], "teams, 2 against 2").await;
+    let (players, id) = lobby_for_four(&app, group, 7501, "teams, 2 against 2").await;
     choose(&app, group, id, &players[0], "✅ Done").await;
     fill_four(&app, group, id, &players[1..]).await;
     let teams = "Team A:\n1. Alice\n3. Carol\nTeam B:\n2. Bob\n4. Dave";
-    message_where(&app, group, id, |m| m.text.contains(teams), teams).await;
+    shows(&app, group, id, teams).await;
     // Bob and Carol change places: Alice plays with Bob.
     choose(&app, group, id, &players[0], "⚙ Settings").await;
     let refused = tap(&app, group, id, &players[1], "⇄ 2 and 3").await;
     assert!(refused.show_alert, "only the creator swaps: {refused:?}");
     choose(&app, group, id, &players[0], "⇄ 2 and 3").await;
     let swapped = "Team A:\n1. Alice\n3. Bob\nTeam B:\n2. Carol\n4. Dave";
-    message_where(&app, group, id, |m| m.text.contains(swapped), swapped).await;
+    shows(&app, group, id, swapped).await;
     // Four seated do not fit a duel.
     choose(&app, group, id, &players[0], "Players: ").await;
     let refused = tap(&app, group, id, &players[0], "duel").await;

@@ -32,6 +32,9 @@ struct Table {
     store: Store,
 }
 
+/// The players of the four-player games.
+const FOUR: [&str; 4] = ["Anna", "Boris", "Clara", "Dmitri"];
+
 /// A store on the bot's Redis, in the test's namespace.
 async fn store_of(app: &App) -> Store {
     let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
@@ -114,15 +117,9 @@ async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
     let first = data(&battle, "f:");
     let game: u64 = first.split(':').nth(1).unwrap().parse().unwrap();
     // The battle's own message, as the game records it.
-    let deadline = std::time::Instant::now() + wait();
-    let id = loop {
-        let rec = store.load_game(GameId(game)).await.unwrap().0;
-        if let (true, Some(m)) = (rec.begun, rec.message) {
-            break m;
-        }
-        assert!(std::time::Instant::now() < deadline, "no battle message");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let begun = |r: &GameRecord| r.begun && r.message.is_some();
+    let rec = record_where(store, game, begun, "no battle message").await;
+    let id = rec.message.unwrap();
     let battle = app
         .tg
         .wait_for(
@@ -135,6 +132,24 @@ async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
     let first = data(&battle, "f:");
     let parts: Vec<&str> = first.split(':').collect();
     (game, parts[2].parse().unwrap(), battle.message_id)
+}
+
+/// Waits until the record of `game` satisfies `f`, and returns it.
+async fn record_where(
+    store: &Store,
+    game: u64,
+    f: impl Fn(&GameRecord) -> bool,
+    what: &str,
+) -> GameRecord {
+    let deadline = std::time::Instant::now() + wait();
+    loop {
+        let rec = store.load_game(GameId(game)).await.unwrap().0;
+        if f(&rec) {
+            return rec;
+        }
+        assert!(std::time::Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 impl Table {
@@ -296,8 +311,9 @@ fn check_target_row(t: &Table, app: &App, seen: &mut Seen) {
 }
 
 /// Plays single shots by buttons until the end: each turn's shooter aims (by the target row
-/// when there is more than one field), hits twice, then misses. Returns what it saw.
-async fn play_shots(app: &App, t: &Table) -> Seen {
+/// when there is more than one field), hits twice, then misses. Returns what it saw, and the
+/// end's announcement once it is sent.
+async fn play_shots(app: &App, t: &Table) -> (Seen, SentMessage) {
     let mut seen = Seen::default();
     let (mut hits, mut turns, mut last) = (0usize, 0usize, None);
     for step in 0.. {
@@ -362,7 +378,7 @@ async fn play_shots(app: &App, t: &Table) -> Seen {
         }
         check_target_row(t, app, &mut seen);
     }
-    seen
+    (seen, t.wait_for_the_end(app).await)
 }
 
 /// The lines of a text that draw a field: a row number, then cells only.
@@ -412,6 +428,13 @@ fn assert_no_telegram_errors(app: &App) {
     );
 }
 
+/// After the end of a game of single shots: the group saw no unhit ship, idle mine or land
+/// before it, and Telegram refused nothing.
+fn assert_fair_end(app: &App, group: i64) {
+    assert_group_hides(app, group, &['O', 'm', ',']);
+    assert_no_telegram_errors(app);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end() {
     let app = App::spawn().await;
@@ -420,14 +443,7 @@ async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end(
         players: Players::FreeForAll(4),
         ..Ruleset::default()
     });
-    let t = table(
-        &app,
-        group,
-        ruleset,
-        &["Anna", "Boris", "Clara", "Dmitri"],
-        9101,
-    )
-    .await;
+    let t = table(&app, group, ruleset, &FOUR, 9101).await;
     let m = t.battle_message(&app);
     assert_eq!(
         offered_targets(&m).len(),
@@ -472,8 +488,7 @@ async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end(
     assert!(said(&a).starts_with(&field), "{a:?}");
     assert!(t.record().await.game.is_known(chosen, cell));
 
-    let seen = play_shots(&app, &t).await;
-    t.wait_for_the_end(&app).await;
+    let (seen, _) = play_shots(&app, &t).await;
     assert!(
         seen.row_after_elimination,
         "the target row was never seen after a fleet was sunk"
@@ -483,8 +498,7 @@ async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end(
         texts.contains(" → "),
         "the log does not name the fields shot at"
     );
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -495,14 +509,7 @@ async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
         players: Players::Teams,
         ..Ruleset::default()
     });
-    let t = table(
-        &app,
-        group,
-        ruleset,
-        &["Anna", "Boris", "Clara", "Dmitri"],
-        9201,
-    )
-    .await;
+    let t = table(&app, group, ruleset, &FOUR, 9201).await;
     // Seats 0 and 2 play together, 1 and 3: each sees the teammate's field in private.
     for (seat, mate) in [(0usize, 2usize), (1, 3), (2, 0), (3, 1)] {
         let chat = t.players[seat].id.0 as i64;
@@ -521,8 +528,7 @@ async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
     assert!(a.show_alert, "a teammate's field is a target: {a:?}");
     assert_eq!(offered_targets(&m).len(), 2, "{:?}", m.buttons());
 
-    play_shots(&app, &t).await;
-    let end = t.wait_for_the_end(&app).await;
+    let (_, end) = play_shots(&app, &t).await;
     let rec = t.record().await;
     let engine::Phase::Finished { winners, .. } = rec.game.phase() else {
         panic!("not finished")
@@ -534,8 +540,7 @@ async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
         "{} does not name the team",
         end.text
     );
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
 }
 
 /// The text after "a salvo of" names no cell.
@@ -555,6 +560,14 @@ fn assert_salvo_lines_name_no_cell(app: &App, group: i64) {
         }
     }
     assert!(salvoes > 0, "the group never heard a salvo");
+}
+
+/// After the end of a salvo game: the group saw no unhit ship, idle mine, land or hit
+/// before it, no salvo's line named a cell, and Telegram refused nothing.
+fn assert_fair_salvo_end(app: &App, group: i64) {
+    assert_group_hides(app, group, &['O', 'm', ',', 'X', '#']);
+    assert_salvo_lines_name_no_cell(app, group);
+    assert_no_telegram_errors(app);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -590,18 +603,8 @@ async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
                 .collect();
             app.tg
                 .send_reply(group, t.user(shooter), &typed.join(" "), t.battle);
-            let deadline = std::time::Instant::now() + wait();
-            loop {
-                let now = t.record().await;
-                if now.game.is_finished() || now.game.turn() != shooter {
-                    break;
-                }
-                assert!(
-                    std::time::Instant::now() < deadline,
-                    "the typed salvo was not fired"
-                );
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            let fired = |r: &GameRecord| r.game.is_finished() || r.game.turn() != shooter;
+            record_where(&t.store, t.game, fired, "the typed salvo was not fired").await;
             let line = format!("{} → {}: a salvo of 3", t.name(shooter), t.name(target));
             app.tg
                 .wait_for_text(group, &line, wait())
@@ -668,9 +671,7 @@ async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
         );
     }
     t.wait_for_the_end(&app).await;
-    assert_group_hides(&app, group, &['O', 'm', ',', 'X', '#']);
-    assert_salvo_lines_name_no_cell(&app, group);
-    assert_no_telegram_errors(&app);
+    assert_fair_salvo_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -828,9 +829,7 @@ async fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard()
     assert!(t.record().await.game.mine_choice().is_none());
 
     play_shots(&app, &t).await;
-    t.wait_for_the_end(&app).await;
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -843,9 +842,7 @@ async fn a_game_with_bent_ships_is_played_to_the_end() {
     });
     let t = table(&app, group, ruleset, &["Anna", "Boris"], 9501).await;
     play_shots(&app, &t).await;
-    t.wait_for_the_end(&app).await;
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -884,9 +881,7 @@ async fn a_game_on_the_big_field_is_played_to_the_end_by_blocks() {
         .await
         .expect("the second block is shown");
     play_shots(&app, &t).await;
-    t.wait_for_the_end(&app).await;
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -907,14 +902,12 @@ async fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_teleg
     ];
     let t = table(&app, group, ruleset, &names, 9701).await;
     play_shots(&app, &t).await;
-    t.wait_for_the_end(&app).await;
     for text in app.tg.all_texts(group) {
         assert!(text.encode_utf16().count() <= 4096, "{} long", text.len());
     }
     let texts = app.tg.all_texts(group).join("\n");
     assert!(texts.contains("sunk (tank)"), "a sink names the unit");
-    assert_group_hides(&app, group, &['O', 'm', ',']);
-    assert_no_telegram_errors(&app);
+    assert_fair_end(&app, group);
     // Each player's own field shows their border.
     let dm = t.players[0].id.0 as i64;
     assert!(
@@ -1058,7 +1051,5 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
         texts.contains("🤖 Bot (easy) → "),
         "the bot's salvoes are not in the log"
     );
-    assert_group_hides(&app, group, &['O', 'm', ',', 'X', '#']);
-    assert_salvo_lines_name_no_cell(&app, group);
-    assert_no_telegram_errors(&app);
+    assert_fair_salvo_end(&app, group);
 }

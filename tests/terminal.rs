@@ -33,11 +33,12 @@ fn play(args: &[&str], script: &str) -> Output {
     out
 }
 
-/// Every cell of the classic field, row by row, in the given column letters.
-fn every_cell(columns: &[&str]) -> Vec<String> {
-    (1..=10)
-        .flat_map(|row| columns.iter().map(move |c| format!("{c}{row}")))
-        .collect()
+/// A script: the lines `typed`, then every cell of the classic field, row by row, in the
+/// given column letters.
+fn script(typed: &[&str], columns: &[&str]) -> String {
+    let cells = (1..=10).flat_map(|row| columns.iter().map(move |c| format!("{c}{row}")));
+    let lines: Vec<String> = typed.iter().map(|&l| l.to_owned()).chain(cells).collect();
+    lines.join("\n") + "\n"
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -48,18 +49,10 @@ fn text(bytes: &[u8]) -> String {
 fn a_scripted_game_in_english_reaches_its_end_and_refuses_bad_input() {
     // Enter takes the layout; a malformed line, a repeated cell and a cell off the field are
     // refused; then every cell (lower and upper case) until someone wins.
-    let mut lines = vec![
-        String::new(),
-        "hello".to_owned(),
-        "a1".to_owned(),
-        "A1".to_owned(),
-        "k5".to_owned(),
-        "b11".to_owned(),
-    ];
-    lines.extend(every_cell(&[
-        "a", "B", "c", "D", "e", "F", "g", "H", "i", "J",
-    ]));
-    let script = lines.join("\n") + "\n";
+    let script = script(
+        &["", "hello", "a1", "A1", "k5", "b11"],
+        &["a", "B", "c", "D", "e", "F", "g", "H", "i", "J"],
+    );
     let out = play(&["--lang", "en", "--level", "easy", "--seed", "7"], &script);
     let stdout = text(&out.stdout);
     let stderr = text(&out.stderr);
@@ -95,16 +88,10 @@ fn a_scripted_game_in_english_reaches_its_end_and_refuses_bad_input() {
 
 #[test]
 fn a_scripted_game_in_russian_speaks_russian() {
-    let mut lines = vec![
-        String::new(),
-        "ы".to_owned(),
-        "в6".to_owned(),
-        "В6".to_owned(),
-    ];
-    lines.extend(every_cell(&[
-        "а", "б", "в", "г", "д", "е", "ж", "з", "и", "к",
-    ]));
-    let script = lines.join("\n") + "\n";
+    let script = script(
+        &["", "ы", "в6", "В6"],
+        &["а", "б", "в", "г", "д", "е", "ж", "з", "и", "к"],
+    );
     let out = play(&["--lang", "ru", "--level", "easy", "--seed", "7"], &script);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));

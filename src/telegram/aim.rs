@@ -8,7 +8,7 @@ use super::{answer, answer_store_error, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{Aim, GameRecord};
-use crate::store::GameId;
+use crate::store::{Committed, GameId, StoreError};
 use engine::{Action, ActionError, Coord, SeatId};
 use teloxide::types::CallbackQuery;
 
@@ -26,15 +26,39 @@ fn check(rec: &GameRecord, seat: SeatId, target: SeatId) -> Result<(), ActionErr
     Ok(())
 }
 
-/// The shooter's aim at `target`: the current one if it is there, else a fresh one.
-fn aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Aim {
+/// The shooter's current aim, if it is at `target`.
+fn current_aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Option<Aim> {
     rec.current_aim()
         .filter(|a| a.shooter == seat && a.target == target)
-        .unwrap_or(Aim {
-            shooter: seat,
-            target,
-            picked: Vec::new(),
+}
+
+/// The shooter's aim at `target`: the current one if it is there, else a fresh one.
+fn aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Aim {
+    current_aim_at(rec, seat, target).unwrap_or(Aim {
+        shooter: seat,
+        target,
+        picked: Vec::new(),
+    })
+}
+
+/// In one transition of the game: checks that `seat` may aim at `target`, lets `f` change
+/// the shooter's aim at it and stores that aim (nothing is stored when `f` refuses).
+async fn change_aim<T, E: From<ActionError>>(
+    ctx: &Ctx,
+    id: GameId,
+    seat: SeatId,
+    target: SeatId,
+    mut f: impl FnMut(&GameRecord, &mut Aim) -> Result<T, E>,
+) -> Result<Result<Committed<T>, E>, StoreError> {
+    ctx.store
+        .transition(id, |r| {
+            check(r, seat, target)?;
+            let mut aim = aim_at(r, seat, target);
+            let value = f(r, &mut aim)?;
+            r.aim = Some(aim);
+            Ok(value)
         })
+        .await
 }
 
 /// A target button: the shooter aims at another field (cells picked so far are dropped).
@@ -47,14 +71,7 @@ pub async fn choose_target(
     seat: SeatId,
     target: SeatId,
 ) -> HandlerResult {
-    let done = ctx
-        .store
-        .transition(id, |r| {
-            check(r, seat, target)?;
-            r.aim = Some(aim_at(r, seat, target));
-            Ok(())
-        })
-        .await;
+    let done = change_aim(ctx, id, seat, target, |_, _| Ok::<_, ActionError>(())).await;
     match done {
         Ok(Ok(_)) => {
             let name = rec.short_name(target, NAME_IN_ANSWER);
@@ -98,27 +115,21 @@ pub async fn pick(
     target: SeatId,
     cell: Coord,
 ) -> HandlerResult {
-    let done = ctx
-        .store
-        .transition(id, |r| {
-            check(r, seat, target)?;
-            let total = r.salvo_size(target).unwrap_or(0);
-            let mut aim = aim_at(r, seat, target);
-            let picked = if let Some(i) = aim.picked.iter().position(|&c| c == cell) {
-                aim.picked.remove(i);
-                Picked::Dropped(cell, aim.picked.len(), total)
-            } else if r.game.is_known(target, cell) {
-                return Err(ActionError::AlreadyKnown(cell).into());
-            } else if aim.picked.len() >= total {
-                return Err(NotPicked::Full(total));
-            } else {
-                aim.picked.push(cell);
-                Picked::Added(aim.picked.clone(), total)
-            };
-            r.aim = Some(aim);
-            Ok(picked)
-        })
-        .await;
+    let done = change_aim(ctx, id, seat, target, |r, aim| {
+        let total = r.salvo_size(target).unwrap_or(0);
+        if let Some(i) = aim.picked.iter().position(|&c| c == cell) {
+            aim.picked.remove(i);
+            Ok(Picked::Dropped(cell, aim.picked.len(), total))
+        } else if r.game.is_known(target, cell) {
+            Err(ActionError::AlreadyKnown(cell).into())
+        } else if aim.picked.len() >= total {
+            Err(NotPicked::Full(total))
+        } else {
+            aim.picked.push(cell);
+            Ok(Picked::Added(aim.picked.clone(), total))
+        }
+    })
+    .await;
     let (alphabet, size) = (rec.alphabet, rec.game.ruleset().size());
     let name = |c: Coord| render::cell_name(c, alphabet, size);
     let words = match done {
@@ -167,10 +178,7 @@ pub async fn fire_salvo(
     seat: SeatId,
     target: SeatId,
 ) -> HandlerResult {
-    let picked = rec
-        .current_aim()
-        .filter(|a| a.shooter == seat && a.target == target)
-        .map_or(0, |a| a.picked.len());
+    let picked = current_aim_at(rec, seat, target).map_or(0, |a| a.picked.len());
     let done = play_with(ctx, id, |r| {
         check(r, seat, target)?;
         let aim = aim_at(r, seat, target);

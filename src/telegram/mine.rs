@@ -5,7 +5,7 @@
 
 use super::battle::{after, play, refusal};
 use super::callback::Button;
-use super::placement::{edit_dm, user_lang_by_id};
+use super::placement::{edit_dm, send_dm, user_lang_by_id};
 use super::render::{self, field_text, MAX_BUTTONS, MAX_ROW};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
@@ -13,10 +13,7 @@ use crate::lang::Lang;
 use crate::record::GameRecord;
 use crate::store::GameId;
 use engine::{Action, Coord, Event, Mark, MineChoice, SeatId, MINE_CHOICE_SECONDS};
-use teloxide::prelude::*;
-use teloxide::types::{
-    CallbackQuery, ChatId, InlineKeyboardButton, InlineKeyboardMarkup, ParseMode,
-};
+use teloxide::types::{CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// The keyboard of the cells `seat` may give up: its fleet's unhit cells, eight a row, at
 /// most Telegram's hundred buttons (a larger fleet offers its first hundred; any is legal).
@@ -121,29 +118,11 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
     let kb = keyboard(rec, id, m);
     match rec.mine_dm {
         Some(message) if gave.is_some() => edit_dm(ctx, user, message, text, Some(kb)).await,
-        _ => ask(ctx, id, user, text, kb).await,
-    }
-}
-
-/// Sends the question and remembers its message.
-async fn ask(ctx: &Ctx, id: GameId, user: u64, text: String, kb: InlineKeyboardMarkup) {
-    let sent = ctx
-        .bot
-        .send_message(ChatId(user as i64), text)
-        .parse_mode(ParseMode::Html)
-        .reply_markup(kb)
-        .await;
-    match sent {
-        Ok(m) => {
-            let _ = ctx
-                .store
-                .transition(id, |r| {
-                    r.mine_dm = Some(m.id.0);
-                    Ok::<_, ()>(())
-                })
-                .await;
+        // A new question, remembered for its closing.
+        _ => {
+            let remember = |r: &mut GameRecord, message| r.mine_dm = Some(message);
+            send_dm(ctx, id, user, text, kb, "mine question of", remember).await;
         }
-        Err(e) => log::warn!("mine question of {id} for {user}: {e}"),
     }
 }
 

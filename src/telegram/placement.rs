@@ -223,25 +223,45 @@ pub async fn open_editor(ctx: &Ctx, id: GameId, seat: SeatId, user: u64) {
         Ok(Some(ed)) => ed,
         _ => Editor::new(&ruleset),
     };
+    let text = editor_text(&rec, lang, &ed);
+    let kb = editor_keyboard(&rec, id, lang, &ed);
+    send_dm(ctx, id, user, text, kb, "editor of game", |r, message| {
+        if let Some(slot) = r.dms.get_mut(seat.index()) {
+            *slot = Some(message);
+        }
+    })
+    .await;
+}
+
+/// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note
+/// the message in the game's record. A message Telegram refuses is logged as
+/// "`{what} {id} for {user}: {error}`".
+pub async fn send_dm(
+    ctx: &Ctx,
+    id: GameId,
+    user: u64,
+    text: String,
+    kb: InlineKeyboardMarkup,
+    what: &str,
+    remember: impl Fn(&mut GameRecord, i32),
+) {
     let sent = ctx
         .bot
-        .send_message(ChatId(user as i64), editor_text(&rec, lang, &ed))
+        .send_message(ChatId(user as i64), text)
         .parse_mode(ParseMode::Html)
-        .reply_markup(editor_keyboard(&rec, id, lang, &ed))
+        .reply_markup(kb)
         .await;
     match sent {
         Ok(m) => {
             let _ = ctx
                 .store
                 .transition(id, |r| {
-                    if let Some(slot) = r.dms.get_mut(seat.index()) {
-                        *slot = Some(m.id.0);
-                    }
+                    remember(r, m.id.0);
                     Ok::<_, ()>(())
                 })
                 .await;
         }
-        Err(e) => log::warn!("editor of game {id} for {user}: {e}"),
+        Err(e) => log::warn!("{what} {id} for {user}: {e}"),
     }
 }
 

@@ -331,3 +331,15 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         .await?;
     Ok(())
 }
+
+/// For the tests of the panel: a custom field of `w`×`h` with `ships`, else the default rules.
+#[cfg(test)]
+fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
+    Ruleset {
+        field: engine::Field::Custom {
+            size: engine::Size::new(w, h),
+            ships: ships.to_vec(),
+        },
+        ..Ruleset::default()
+    }
+}

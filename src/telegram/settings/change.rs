@@ -212,18 +212,9 @@ pub fn apply_to_lobby(
 
 #[cfg(test)]
 mod tests {
+    use super::super::custom;
     use super::*;
     use engine::{Players, Touching};
-
-    fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
-        Ruleset {
-            field: Field::Custom {
-                size: Size::new(w, h),
-                ships: ships.to_vec(),
-            },
-            ..Ruleset::default()
-        }
-    }
 
     #[test]
     fn a_custom_field_starts_from_the_current_size_and_fleet_and_edits_by_steps() {

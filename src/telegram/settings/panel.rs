@@ -448,19 +448,9 @@ pub fn team_lines(rec: &GameRecord, line: impl Fn(usize) -> String) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::custom;
     use super::*;
     use crate::telegram::render::{MAX_BUTTONS, MAX_ROW};
-    use engine::Size;
-
-    fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
-        Ruleset {
-            field: Field::Custom {
-                size: Size::new(w, h),
-                ships: ships.to_vec(),
-            },
-            ..Ruleset::default()
-        }
-    }
 
     #[test]
     fn every_page_of_every_panel_keeps_within_telegrams_limits() {
