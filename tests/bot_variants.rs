@@ -18,7 +18,7 @@ use engine::{Coord, Field, Game, Players, Ruleset, SeatId, Shapes, TurnTimer};
 use fake_telegram::{CallbackAnswer, SentMessage};
 use helpers::*;
 use morskoy_boy::record::{ChatSettings, GameRecord};
-use morskoy_boy::store::{GameId, Store, StoreConfig};
+use morskoy_boy::store::{GameId, Store};
 use std::time::Duration;
 use teloxide::types::User;
 
@@ -35,20 +35,6 @@ struct Table {
 /// The players of the four-player games.
 const FOUR: [&str; 4] = ["Anna", "Boris", "Clara", "Dmitri"];
 
-/// A store on the bot's Redis, in the test's namespace.
-async fn store_of(app: &App) -> Store {
-    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    Store::connect(
-        &url,
-        StoreConfig {
-            namespace: app.namespace.clone(),
-            ..StoreConfig::default()
-        },
-    )
-    .await
-    .expect("the test reaches Redis")
-}
-
 /// A ruleset without a turn timer.
 fn rules(r: Ruleset) -> Ruleset {
     Ruleset {
@@ -60,7 +46,7 @@ fn rules(r: Ruleset) -> Ruleset {
 /// Writes the group's ruleset, opens a lobby, seats `names` in order (ids from `first_id`),
 /// starts, places every fleet at random and waits for the battle message.
 async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id: i64) -> Table {
-    let store = store_of(app).await;
+    let store = app.store().await;
     store
         .set_chat_settings(
             group,
@@ -929,7 +915,7 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
         mines: 1,
         ..Ruleset::default()
     });
-    let store = store_of(&app).await;
+    let store = app.store().await;
     store
         .set_chat_settings(
             group,
