@@ -142,7 +142,7 @@ pub(crate) fn table<const W: usize>(
     let key = (size, touching, shapes, kind, W);
     TABLES.with(|t| {
         let mut t = t.borrow_mut();
-        if t.len() > 256 {
+        if t.len() > 64 {
             t.clear();
         }
         let entry = t
