@@ -66,6 +66,10 @@ pub struct GameRecord {
     /// How well the bot plays its seats in this game (when it has any).
     #[serde(default)]
     pub ai_level: Level,
+    /// The bot's own salvoes and their answers, which no view keeps (only the count of hits
+    /// is told): its seats aim the next salvoes by them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ai_salvos: Vec<AiSalvo>,
     /// The shooter's aim in the battle message: the field chosen (free-for-all, teams) and
     /// the cells picked for a salvo. See [`GameRecord::current_aim`].
     #[serde(default)]
@@ -121,6 +125,21 @@ pub enum SettingsPage {
     Timer,
 }
 
+/// One salvo of the bot's and what it was told.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiSalvo {
+    /// The bot's seat that fired.
+    pub seat: u8,
+    /// Whose field.
+    pub target: u8,
+    /// The cells fired at.
+    pub cells: Vec<Coord>,
+    /// How many hit a ship.
+    pub hits: u8,
+    /// How many hit a mine.
+    pub mines: u8,
+}
+
 /// The first player id of the bot's own seats: Telegram's user ids stay far below it.
 pub const AI_PLAYER_BASE: u64 = u64::MAX - 0xFF;
 
@@ -165,6 +184,7 @@ impl GameRecord {
             drawn: 0,
             announced: false,
             ai_level: Level::default(),
+            ai_salvos: Vec::new(),
             aim: None,
             mine_dm: None,
             begun: false,

@@ -13,7 +13,8 @@ use crate::lang::Lang;
 use crate::record::{ai_player, GameRecord};
 use crate::store::{GameId, StoreError};
 use engine::ai::{
-    choose_give_up, choose_salvo_within, choose_shot_within, hard_fleet, Budget, Level,
+    choose_give_up, choose_salvo_informed, choose_shot_within, hard_fleet, Budget, Level,
+    SalvoReport,
 };
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Event, Fleet, Game, PlayerId, Ruleset,
@@ -159,13 +160,24 @@ async fn think_and_move(
     let view = rec.game.view_for(seat);
     let level = rec.ai_level;
     let mine = rec.game.mine_choice().is_some();
+    let reports: Vec<SalvoReport> = rec
+        .ai_salvos
+        .iter()
+        .filter(|s| s.seat == seat.0)
+        .map(|s| SalvoReport {
+            target: SeatId(s.target),
+            cells: s.cells.clone(),
+            hits: s.hits,
+            mines: s.mines,
+        })
+        .collect();
     let mut rng = ctx.fork();
     let budget = Budget::until(std::time::Instant::now() + THINKING);
     let choice = tokio::task::spawn_blocking(move || {
         if mine {
             choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
         } else if view.ruleset.salvo.is_some() {
-            choose_salvo_within(&view, seat, level, &mut rng, budget)
+            choose_salvo_informed(&view, seat, level, &reports, &mut rng, budget)
                 .map(|(target, cells)| Action::Salvo(seat, target, cells))
         } else {
             choose_shot_within(&view, seat, level, &mut rng, budget)
@@ -192,6 +204,7 @@ async fn think_and_move(
                 .apply(action.clone(), now(), &mut rng.clone())
                 .map_err(Some)?;
             r.push_log(&events);
+            remember_salvo(r, &action, &events);
             Ok(events)
         })
         .await?;
@@ -204,6 +217,24 @@ async fn think_and_move(
         Err(Some(e)) => {
             log::warn!("game {id}: the bot's {action:?} was refused: {e:?}");
             Ok(false)
+        }
+    }
+}
+
+/// Keeps the answer to a salvo of the bot's: the view will not tell which cells hit.
+fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
+    let Action::Salvo(seat, target, cells) = action else {
+        return;
+    };
+    for e in events {
+        if let Event::Salvo { hits, mines, .. } = *e {
+            rec.ai_salvos.push(crate::record::AiSalvo {
+                seat: seat.0,
+                target: target.0,
+                cells: cells.clone(),
+                hits,
+                mines,
+            });
         }
     }
 }
@@ -361,4 +392,60 @@ pub async fn play_private(
     }
     placement::open_editor(ctx, id, SeatId(0), uid).await;
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::AiSalvo;
+    use engine::Coord;
+
+    #[test]
+    fn the_bots_salvoes_and_their_answers_are_kept_for_its_next_aim() {
+        let ruleset = Ruleset {
+            salvo: Some(3),
+            ..Ruleset::default()
+        };
+        let mut rec = GameRecord::new(Game::new(ruleset), 1, 0);
+        let cells = vec![Coord::new(0, 0), Coord::new(1, 0), Coord::new(2, 0)];
+        let salvo = Action::Salvo(SeatId(1), SeatId(0), cells.clone());
+        let told = Event::Salvo {
+            shooter: SeatId(1),
+            target: SeatId(0),
+            shots: 3,
+            hits: 1,
+            mines: 0,
+            sunk: Vec::new(),
+        };
+        remember_salvo(&mut rec, &salvo, &[Event::Turn(SeatId(0)), told]);
+        let kept = AiSalvo {
+            seat: 1,
+            target: 0,
+            cells,
+            hits: 1,
+            mines: 0,
+        };
+        assert_eq!(rec.ai_salvos, vec![kept]);
+        // A single shot is no salvo; the record keeps what it had, through storage too.
+        remember_salvo(
+            &mut rec,
+            &Action::Fire(SeatId(1), SeatId(0), Coord::new(5, 5)),
+            &[],
+        );
+        let stored: GameRecord =
+            serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
+        assert_eq!(stored.ai_salvos.len(), 1);
+    }
+
+    #[test]
+    fn levels_are_read_in_every_language_and_bots_are_told_apart() {
+        assert_eq!(parse_level("hard"), Some(Level::Hard));
+        assert_eq!(parse_level(" Сильный "), Some(Level::Hard));
+        assert_eq!(parse_level("лесен"), Some(Level::Easy));
+        assert_eq!(parse_level("genius"), None);
+        assert_ne!(
+            name(Lang::En, Level::Easy, ai_player(0)),
+            name(Lang::En, Level::Easy, ai_player(1))
+        );
+    }
 }
