@@ -254,3 +254,25 @@ async fn bots_fill_the_empty_seats_of_a_free_for_all_and_play_it_out() {
     }
     assert_no_unhit_ship_shown_before_the_end(&app, group);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_right_after_the_last_fleet_is_locked_still_begins_the_battle() {
+    let mut app = App::spawn().await;
+    let alice = app.player(8021, "Alice", "en");
+    let chat = 8021;
+    app.tg.send_command(chat, &alice, "/play easy");
+    let editor = app.message_with_button(chat, "pe:").await;
+    let game = data(&editor, "pe:").split(':').nth(1).unwrap().to_owned();
+    app.press(chat, &alice, editor.message_id, &format!("pe:{game}:r"))
+        .await;
+    // The bot dies as soon as it has answered Ready: before, or while, the battle begins.
+    let ready = app
+        .press(chat, &alice, editor.message_id, &format!("pe:{game}:k"))
+        .await;
+    assert!(!ready.show_alert, "{ready:?}");
+    app.kill_bot();
+    app.start_bot().await;
+    let battle = app.message_with_button(chat, "f:").await;
+    let waits = play_against_the_bot(&app, chat, &alice, &battle).await;
+    assert!(waits > 0, "the bot never had a turn");
+}

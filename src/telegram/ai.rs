@@ -32,6 +32,10 @@ const THINKING: Duration = Duration::from_millis(1500);
 /// The lease covers the pause, the thinking and the move's own requests.
 const MARGIN: Duration = Duration::from_secs(4);
 
+/// How long the handler of the last Ready has to send the battle's message before the timer
+/// does it in its place.
+const BEGIN_GRACE: Duration = Duration::from_secs(5);
+
 /// How long one replica holds the right to move for the bot.
 fn lease(ctx: &Ctx) -> Duration {
     ctx.config.ai_pause + THINKING + MARGIN
@@ -97,10 +101,15 @@ pub fn place_fleets(rec: &mut GameRecord, rng: &mut impl Rng) -> Result<Vec<Even
     Ok(events)
 }
 
-/// When the timer should look at a game: its own deadline, and, while the bot is to move,
-/// soon after a thinker's lease would run out (so a crash mid-thought delays it by seconds).
+/// When the timer should look at a game: its own deadline; while the bot is to move, soon
+/// after a thinker's lease would run out (so a crash mid-thought delays it by seconds); and
+/// soon after the last fleet is locked, until the battle's message is out.
 pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     let own = rec.game.next_deadline();
+    if *rec.game.phase() == engine::Phase::Battle && !rec.begun {
+        // The battle's message is still to be sent: should its sender die, the timer sends it.
+        return Some(now() + BEGIN_GRACE.as_secs());
+    }
     match rec.ai_to_move() {
         Some(_) => {
             let soon = now() + lease(ctx).as_secs() + 1;

@@ -472,7 +472,12 @@ pub async fn tick_forever(ctx: Ctx) {
             log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
                 Ok(Ok(done)) => {
-                    if done.value.is_empty() {
+                    if done.value.is_empty() && !done.record.begun {
+                        // The battle's message was never sent (its sender died): send it.
+                        if let Err(e) = begin(&ctx, id).await {
+                            log::warn!("timer of {id}: {e}");
+                        }
+                    } else if done.value.is_empty() {
                         // Nothing was due but, perhaps, the bot's move after a crash.
                         let deadline = super::ai::deadline(&ctx, &done.record);
                         let _ = ctx.store.schedule(id, deadline).await;

@@ -599,6 +599,11 @@ async fn ready(
         Ok(Err(_)) => return answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
+    // The timer first: should this process die before the battle's message is sent, another
+    // (or this one restarted) finds the game due and sends it.
+    ctx.store
+        .schedule(id, super::ai::deadline(ctx, &committed.record))
+        .await?;
     answer(ctx, q, t(lang, "editor-ready-done"), false).await?;
     let began = committed
         .value
