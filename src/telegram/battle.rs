@@ -357,7 +357,15 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
     let Ok((rec, _)) = ctx.store.load_game(id).await else {
         return Ok(());
     };
-    if rec.message != Some(replied.id.0) {
+    // The battle message of this game: the one the record names, or (in the moment between
+    // its sending and the record learning its id) one whose buttons fire in this game.
+    let fires_here = replied.reply_markup().is_some_and(|kb| {
+        kb.inline_keyboard.iter().flatten().any(|b| {
+            matches!(&b.kind, teloxide::types::InlineKeyboardButtonKind::CallbackData(d)
+                if matches!(Button::parse(d), Some(Button::Fire(g, ..)) if g == id))
+        })
+    });
+    if rec.message != Some(replied.id.0) && !fires_here {
         log::debug!(
             "a reply to {} is not to the battle message {:?}",
             replied.id.0,
