@@ -107,10 +107,15 @@ pub(super) async fn play_with(
 
 /// After an accepted move: the timer, the group's message, the private fields, the end.
 pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
-    let rec = &done.record;
     ctx.store
-        .schedule(id, super::ai::deadline(ctx, rec))
+        .schedule(id, super::ai::deadline(ctx, &done.record))
         .await?;
+    follow_up(ctx, id, done).await
+}
+
+/// [`after`] without the timer, for a caller that has set it already.
+async fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
+    let rec = &done.record;
     redraw(ctx, id, rec.chat).await;
     refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
     super::mine::follow(ctx, id, rec, &done.value).await;
@@ -338,7 +343,7 @@ pub(super) async fn accepted(
         .schedule(id, super::ai::deadline(ctx, &done.record))
         .await?;
     say(ctx, to, shot_answer(lang, &done.record, &done.value), false).await?;
-    after(ctx, id, done).await
+    follow_up(ctx, id, done).await
 }
 
 /// Plain text: a typed cell in reply to the battle message shoots.
