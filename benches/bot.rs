@@ -1,7 +1,19 @@
-//! The bot under load: whole games played as fast as the players can tap, through the fake
-//! Bot API and a real Redis, with the production pacing of the group's edits.
-//! Run: `scripts/redis-up && cargo bench --bench bot`. Prints sends and edits into the group
-//! per minute (Telegram takes about 20), Bot API calls per shot, and shots per second.
+//! The bot under load, as players see it: the real bot binary against the fake Bot API and a
+//! real Redis, at the production pacing of a group (18 sends and edits a minute, an edit of
+//! the battle message at most every 3.5 s).
+//!
+//! Run: `scripts/redis-up && cargo bench --bench bot`. Two parts:
+//!
+//! 1. **Fast play.** Two players in one group play for `MB_BENCH_SECS` (90) seconds, each
+//!    pressing the next cell `MB_BENCH_THINK_MS` (700) ms after the answer to the last press,
+//!    with Rematch between games. For every accepted shot it measures how long after the
+//!    press the group's battle message first showed that cell (read from the message's
+//!    history in the fake, so a result that was never drawn counts as missing); it counts the
+//!    rate-limited Bot API calls (sends and edits, every chat) and the bot's Redis round trips
+//!    (its own counter, from `MB_METRICS_FILE`) per accepted shot.
+//! 2. **Throughput.** `MB_BENCH_GROUPS` (16) groups play at once, every player pressing as
+//!    soon as the last answer came, for `MB_BENCH_BURST_SECS` (20) seconds: shots per second
+//!    of one bot process.
 
 #[path = "../tests/fake_telegram/mod.rs"]
 mod fake_telegram;
@@ -9,17 +21,87 @@ mod fake_telegram;
 mod helpers;
 
 use helpers::*;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+use teloxide::types::User;
 
-/// Every method the bot calls, but getUpdates (long polling).
-const METHODS: &[&str] = &[
+/// The methods Telegram limits per chat: sends and edits.
+const LIMITED: &[&str] = &[
     "sendMessage",
+    "sendPhoto",
     "editMessageText",
+    "editMessageCaption",
     "editMessageReplyMarkup",
-    "answerCallbackQuery",
-    "sendChatAction",
-    "deleteMessage",
 ];
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// One accepted shot: where it should show, and when it was pressed.
+struct Pressed {
+    battle: i32,
+    target: String,
+    cell: usize,
+    at: Instant,
+}
+
+/// Whether the group text shows `cell` of the field of `target` as known: the grid follows
+/// the line naming the field, its rows start with the row number, the unknown cell is `·`.
+fn shows(text: &str, target: &str, cell: usize) -> bool {
+    let mut lines = text.lines();
+    if !lines
+        .by_ref()
+        .any(|l| l.contains("Field of") && l.contains(target))
+    {
+        return false;
+    }
+    let (x, y) = (cell % 10, cell / 10);
+    let rows: Vec<&str> = lines
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .take(10)
+        .collect();
+    rows.get(y)
+        .and_then(|row| row.split_whitespace().nth(1 + x))
+        .is_some_and(|c| c != "·")
+}
+
+fn rate_limited_calls(app: &App) -> usize {
+    LIMITED.iter().map(|m| app.tg.calls(m)).sum()
+}
+
+fn round_trips(file: &std::path::Path) -> u64 {
+    std::fs::read_to_string(file)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("redis_round_trips "))
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Waits for the metrics file to be written again (the bot writes it every second).
+async fn fresh_round_trips(file: &std::path::Path) -> u64 {
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    round_trips(file)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
+}
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
@@ -28,98 +110,192 @@ async fn main() {
     }
     // The group runs out of its budget of sends and edits: waits are long.
     std::env::set_var("MB_TEST_WAIT_SECS", "150");
-    let games: usize = std::env::var("MB_BENCH_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(8);
-    let app = App::spawn_with_gap(3500).await;
+    fast_play().await;
+    throughput().await;
+}
+
+/// A world at the default pacing whose bot writes its counters to a file.
+async fn paced_app() -> (App, std::path::PathBuf) {
+    let mut app = App::spawn_with_gap(3500).await;
+    let metrics = std::env::temp_dir().join(format!("mb-bench-{:08x}", rand::random::<u32>()));
+    app.kill_bot();
+    app.env.push((
+        "MB_METRICS_FILE".into(),
+        metrics.to_string_lossy().into_owned(),
+    ));
+    app.start_bot().await;
+    (app, metrics)
+}
+
+async fn fast_play() {
+    let secs: u64 = env_or("MB_BENCH_SECS", 90);
+    let think = Duration::from_millis(env_or("MB_BENCH_THINK_MS", 700));
+    let (app, metrics) = paced_app().await;
     let a = app.player(91, "Alice", "en");
     let b = app.player(92, "Bob", "en");
     let group = -9_000;
-    let before: usize = METHODS.iter().map(|m| app.tg.calls(m)).sum();
+    let calls_before = rate_limited_calls(&app);
+    let trips_before = fresh_round_trips(&metrics).await;
     let started = Instant::now();
-    let mut shots = 0;
-    let mut battle_time = Duration::ZERO;
-    for g in 0..games {
-        let mut d = if g == 0 {
+    let until = started + Duration::from_secs(secs);
+    let mut pressed: Vec<Pressed> = Vec::new();
+    let mut games = 0;
+    while Instant::now() < until {
+        let mut d = if games == 0 {
             duel(&app, group, a.clone(), b.clone()).await
         } else {
             rematch(&app, group, &a, &b).await
         };
-        let t = Instant::now();
-        while !d.is_over(&app) {
-            if d.shoot_button(&app).await == Shot::Over {
+        games += 1;
+        while Instant::now() < until && !d.is_over(&app) {
+            let seat = d.turn;
+            let Some(cell) = d.next_cell(seat) else { break };
+            let at = Instant::now();
+            let shot = d.shoot_button(&app).await;
+            if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+                pressed.push(Pressed {
+                    battle: d.battle,
+                    target: d.players[1 - seat].first_name.clone(),
+                    cell,
+                    at,
+                });
+            } else if shot == Shot::Over {
                 break;
             }
+            tokio::time::sleep(think).await;
         }
-        battle_time += t.elapsed();
-        shots += d.shots;
-        app.tg
-            .wait_for(
-                group,
-                |m| {
-                    m.callback_data().iter().any(|c| c.starts_with("r:")) && m.message_id > d.battle
-                },
-                wait(),
-            )
-            .await
-            .unwrap_or_else(|| {
-                panic!(
-                    "the end is not announced (game {g}); group: {:#?}",
-                    app.tg
-                        .messages(group)
-                        .iter()
-                        .map(|m| (
-                            m.message_id,
-                            m.text.chars().take(60).collect::<String>(),
-                            m.callback_data().into_iter().take(2).collect::<Vec<_>>()
-                        ))
-                        .collect::<Vec<_>>()
-                )
-            });
+        if Instant::now() < until {
+            wait_for_rematch(&app, group, d.battle).await;
+        }
     }
-    // Let the last redraws land.
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    let total = started.elapsed();
-    let calls: usize = METHODS.iter().map(|m| app.tg.calls(m)).sum::<usize>() - before;
+    let played = started.elapsed();
+    // The last results wait for the gap and the budget.
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let calls = rate_limited_calls(&app) - calls_before;
+    let trips = fresh_round_trips(&metrics).await - trips_before;
+    let messages = app.tg.messages(group);
+    let mut latencies = Vec::new();
+    let mut missing = 0;
+    for p in &pressed {
+        let seen = messages
+            .iter()
+            .find(|m| m.message_id == p.battle)
+            .and_then(|m| m.history.iter().find(|s| shows(&s.text, &p.target, p.cell)));
+        match seen {
+            Some(s) => latencies.push(s.at.saturating_duration_since(p.at).as_secs_f64()),
+            None => missing += 1,
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    let shots = pressed.len();
     println!(
-        "bot benchmark: {games} classic games, {shots} shots, {:.1} s in all",
-        total.as_secs_f64()
+        "fast play: {games} games, {shots} accepted shots in {:.0} s (a press {} ms after each answer)",
+        played.as_secs_f64(),
+        think.as_millis()
     );
     println!(
-        "group sends+edits: {} in all, at most {} in any 60 s (Telegram takes about 20)",
-        app.tg.sends_and_edits(group),
+        "result visible in the group after the press: p50 {:.2} s, p90 {:.2} s, max {:.2} s; never shown: {missing}",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.9),
+        latencies.last().copied().unwrap_or(f64::NAN)
+    );
+    println!(
+        "rate-limited Bot API calls (sends and edits, all chats): {calls}, {:.2} per accepted shot",
+        calls as f64 / shots.max(1) as f64
+    );
+    println!(
+        "group sends+edits: at most {} in any 60 s (budget 18, Telegram takes about 20)",
         app.tg.max_per_minute(group)
     );
     println!(
-        "Bot API calls per shot (all methods but getUpdates): {:.2}",
-        calls as f64 / shots as f64
+        "Redis round trips of the bot: {trips}, {:.1} per accepted shot (everything: lobby, placement, sender, timers)",
+        trips as f64 / shots.max(1) as f64
+    );
+    report_errors(&app);
+    let _ = std::fs::remove_file(metrics);
+}
+
+/// Many groups at once, every press as soon as the last answer came.
+async fn throughput() {
+    let groups: usize = env_or("MB_BENCH_GROUPS", 16);
+    let secs: u64 = env_or("MB_BENCH_BURST_SECS", 20);
+    let (app, metrics) = paced_app().await;
+    let app = Arc::new(app);
+    let mut duels = tokio::task::JoinSet::new();
+    for g in 0..groups {
+        let app = app.clone();
+        duels.spawn(async move {
+            let base = 200 + 10 * g as i64;
+            let a = app.player(base, &format!("A{g}"), "en");
+            let b = app.player(base + 1, &format!("B{g}"), "en");
+            duel(&app, -20_000 - g as i64, a, b).await
+        });
+    }
+    let mut ready = Vec::new();
+    while let Some(d) = duels.join_next().await {
+        ready.push(d.expect("a duel begins"));
+    }
+    let trips_before = fresh_round_trips(&metrics).await;
+    let started = Instant::now();
+    let until = started + Duration::from_secs(secs);
+    let mut players = tokio::task::JoinSet::new();
+    for mut d in ready {
+        let app = app.clone();
+        players.spawn(async move {
+            let mut shots = 0usize;
+            while Instant::now() < until && !d.is_over(&app) {
+                match d.shoot_button(&app).await {
+                    Shot::Miss | Shot::Hit | Shot::Sunk => shots += 1,
+                    Shot::Over => break,
+                    _ => {}
+                }
+            }
+            shots
+        });
+    }
+    let mut shots = 0;
+    while let Some(n) = players.join_next().await {
+        shots += n.expect("a player");
+    }
+    let took = started.elapsed().as_secs_f64();
+    let trips = fresh_round_trips(&metrics).await - trips_before;
+    println!(
+        "throughput: {groups} groups at once: {shots} accepted shots in {took:.1} s, {:.0} shots per second of one bot process",
+        shots as f64 / took
     );
     println!(
-        "shots per second during battles: {:.1}",
-        shots as f64 / battle_time.as_secs_f64()
+        "Redis round trips per accepted shot under load: {:.1}",
+        trips as f64 / shots.max(1) as f64
     );
+    report_errors(&app);
+    let _ = std::fs::remove_file(metrics);
+}
+
+fn report_errors(app: &App) {
     let errors = app.tg.errors();
     println!("4xx answers from the fake: {}", errors.len());
-    for e in errors {
+    for e in errors.iter().take(20) {
         println!("  {} {} {}", e.method, e.status, e.description);
     }
 }
 
+/// Waits for the end's announcement after battle message `battle`.
+async fn wait_for_rematch(app: &App, group: i64, battle: i32) {
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id > battle && m.callback_data().iter().any(|c| c.starts_with("r:")),
+            wait(),
+        )
+        .await
+        .expect("the end is announced");
+}
+
 /// Presses Rematch on the last announcement, starts, places and waits for the new battle.
-async fn rematch(
-    app: &App,
-    group: i64,
-    a: &teloxide::types::User,
-    b: &teloxide::types::User,
-) -> Duel {
+async fn rematch(app: &App, group: i64, a: &User, b: &User) -> Duel {
     let end = app.message_with_button(group, "r:").await;
-    let data = end
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("r:"))
-        .unwrap();
-    app.press(group, a, end.message_id, &data).await;
+    let again = data(&end, "r:");
+    app.press(group, a, end.message_id, &again).await;
     let lobby = app
         .tg
         .wait_for(
@@ -132,11 +308,8 @@ async fn rematch(
         )
         .await
         .expect("a new lobby");
-    let start = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("s:"))
-        .unwrap();
+    // The rematch seats both players again: Alice starts it.
+    let start = data(&lobby, "s:");
     app.press(group, a, lobby.message_id, &start).await;
     for p in [a, b] {
         place_and_ready(app, p).await;

@@ -85,6 +85,33 @@ pub struct GameRecord {
     /// The page of the settings panel the lobby message shows, while the creator has it open.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<SettingsPage>,
+    /// What this game still has to send, in order (see `effects.rs`): written in the same
+    /// atomic change as the state that asks for it, removed by the game's sender once sent.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outbox: Vec<crate::effects::Outgoing>,
+    /// The number of the last effect put in the outbox.
+    #[serde(default)]
+    pub effects_made: u64,
+    /// The stored version of the record the live message was last drawn from: an edit of an
+    /// older version is never sent.
+    #[serde(default)]
+    pub drawn_version: u64,
+    /// When the live message was last drawn (Unix milliseconds), for the gap between edits.
+    #[serde(default)]
+    pub drawn_at: u64,
+    /// How many parts of the end's announcement have been sent.
+    #[serde(default)]
+    pub announced_parts: u8,
+    /// Answers to the latest button presses, so a press whose update comes again (after a
+    /// crash) gets the answer it earned, not a refusal of its own repeat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<crate::effects::Answered>,
+    /// A hash of each seat's private message as last drawn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dm_drawn: Vec<u64>,
+    /// The game a Rematch press of this one created.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rematch: Option<u64>,
 }
 
 fn begun_before() -> bool {
@@ -189,6 +216,14 @@ impl GameRecord {
             mine_dm: None,
             begun: false,
             panel: None,
+            outbox: Vec::new(),
+            effects_made: 0,
+            drawn_version: 0,
+            drawn_at: 0,
+            announced_parts: 0,
+            answers: Vec::new(),
+            dm_drawn: Vec::new(),
+            rematch: None,
         }
     }
 

@@ -60,8 +60,9 @@ async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
             .await;
         assert!(
             own.is_some(),
-            "the private field of {} is not final",
-            p.first_name
+            "the private field of {} is not final: {:?}",
+            p.first_name,
+            app.tg.all_texts(p.id.0 as i64)
         );
     }
     assert_no_unhit_ship_shown_before_the_end(&app, d.group);

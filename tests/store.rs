@@ -150,10 +150,10 @@ async fn keys_of_one_game_hash_to_one_cluster_slot_on_the_cluster() {
 
 async fn a_refused_or_empty_transition_writes_nothing(target: Target) {
     let store = common::store(target).await;
-    let id = store
-        .create_game(&GameRecord::new(battle(3), -1, NOW))
-        .await
-        .unwrap();
+    // A battle whose beginning has had its effects (the first transition would note it).
+    let mut rec = GameRecord::new(battle(3), -1, NOW);
+    rec.derive_effects();
+    let id = store.create_game(&rec).await.unwrap();
     let (before, v) = store.load_game(id).await.unwrap();
     let other = SeatId(1 - before.game.turn().0);
     let refused = act(
@@ -474,3 +474,91 @@ async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
         .await
         .unwrap();
 }
+
+async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(target: Target) {
+    use morskoy_boy::store::Release;
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(5), -7, NOW))
+        .await
+        .unwrap();
+    let hold = Duration::from_secs(20);
+    // Replica a, first run, holds the lease; replica b cannot take it.
+    assert!(store.take_send_lease(id, "a/1/x", hold).await.unwrap());
+    assert!(!store.take_send_lease(id, "b/1/y", hold).await.unwrap());
+    // a's sender writes under its fence; b's write is refused and changes nothing.
+    let (before, v) = store.load_game(id).await.unwrap();
+    assert_eq!(
+        store
+            .transition_fenced(id, "b/1/y", |r| {
+                r.drawn = 7;
+                Ok::<_, ()>(())
+            })
+            .await,
+        Err(StoreError::Fenced)
+    );
+    assert_eq!(store.load_game(id).await.unwrap(), (before, v));
+    // a dies and starts again (a new boot): the new run takes the lease at once, and the
+    // dead run's token is fenced out.
+    assert!(store.take_send_lease(id, "a/2/z", hold).await.unwrap());
+    assert!(!store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
+    assert_eq!(
+        store
+            .transition_fenced(id, "a/1/x", |r| {
+                r.drawn = 8;
+                Ok::<_, ()>(())
+            })
+            .await,
+        Err(StoreError::Fenced)
+    );
+    let done = store
+        .transition_fenced(id, "a/2/z", |r| {
+            r.drawn = 9;
+            Ok::<_, ()>(())
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    // Released at an older version: the game changed, send again; at the newest: done.
+    assert_eq!(
+        store.release_send_lease(id, "a/2/z", v).await.unwrap(),
+        Release::Changed
+    );
+    assert_eq!(
+        store
+            .release_send_lease(id, "a/2/z", done.version)
+            .await
+            .unwrap(),
+        Release::Done
+    );
+    assert!(store.take_send_lease(id, "b/1/y", hold).await.unwrap());
+}
+on_both!(a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own);
+
+async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target) {
+    let store = common::store(target).await;
+    let chat = -(rand::random::<u32>() as i64) - 1;
+    let interval = Duration::from_secs(10);
+    assert_eq!(
+        store.take_budget(chat, interval, interval).await.unwrap(),
+        0
+    );
+    assert_eq!(
+        store.take_budget(chat, interval, interval).await.unwrap(),
+        0
+    );
+    // The third must wait about an interval, and asking does not spend anything.
+    for _ in 0..3 {
+        let wait = store.take_budget(chat, interval, interval).await.unwrap();
+        assert!((9_000..=10_000).contains(&wait), "{wait}");
+    }
+    // Another chat has its own budget.
+    assert_eq!(
+        store
+            .take_budget(chat - 1, interval, interval)
+            .await
+            .unwrap(),
+        0
+    );
+}
+on_both!(a_chats_budget_lets_a_burst_of_two_then_one_an_interval);

@@ -16,10 +16,10 @@
 //! | `mb:v1:user:USER:stats` | hash | `RULESET|games`, `…|wins`, `…|shots`, `…|hits` | none |
 //! | `mb:v1:upd:UPDATE` | string | a Telegram update already handled | one day |
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
-//! | `mb:v1:{c:CHAT}:dirty` | string | the chat's live message needs redrawing | one hour |
-//! | `mb:v1:{c:CHAT}:lease` | string | someone is redrawing it (paces edits) | seconds |
-//! | `mb:v1:{c:CHAT}:sent` | sorted set | the group's sends and edits of the last minute | a minute |
-//! | `mb:v1:redraws` | sorted set | `CHAT:GAME` redraws asked for, by when | none |
+//! | `mb:v1:{g:ID}:send` | string | the fencing token of the game's one sender | seconds |
+//! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
+//! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
+//! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
 
 use std::fmt;
 
@@ -117,25 +117,25 @@ impl Keys {
         format!("{}:deadlines", self.ns)
     }
 
-    /// A chat's "redraw the live message" mark. The mark and the lease share the chat's tag,
-    /// so the script that releases the lease may read the mark in a cluster.
-    pub fn chat_dirty(&self, chat: i64) -> String {
-        format!("{}:{{c:{chat}}}:dirty", self.ns)
+    /// Who sends a game's outbox: one sender at a time, holding a fencing token.
+    pub fn send_lease(&self, id: GameId) -> String {
+        format!("{}:{}:send", self.ns, Self::game_tag(id))
     }
 
-    /// The right to redraw a chat's live message: one holder at a time, for a while.
-    pub fn chat_lease(&self, chat: i64) -> String {
-        format!("{}:{{c:{chat}}}:lease", self.ns)
+    /// Games whose outbox or live message may have something to send (a sorted set of
+    /// game ids, by when they were marked).
+    pub fn outbox_index(&self) -> String {
+        format!("{}:outbox", self.ns)
     }
 
-    /// A group's sends and edits of the last minute (a sorted set, by time).
-    pub fn chat_sent(&self, chat: i64) -> String {
-        format!("{}:{{c:{chat}}}:sent", self.ns)
+    /// A chat's budget of sends and edits: the theoretical arrival time of a GCRA bucket.
+    pub fn chat_budget(&self, chat: i64) -> String {
+        format!("{}:{{c:{chat}}}:budget", self.ns)
     }
 
-    /// Redraws asked for and not finished, `CHAT:GAME` scored by when (a sorted set).
-    pub fn redraws(&self) -> String {
-        format!("{}:redraws", self.ns)
+    /// A command of one person in a chat answered lately (answered once a minute at most).
+    pub fn said(&self, chat: i64, user: u64, what: &str) -> String {
+        format!("{}:{{c:{chat}}}:said:{user}:{what}", self.ns)
     }
 
     /// A Telegram update already handled.

@@ -13,12 +13,14 @@
 
 mod conn;
 pub mod keys;
+mod outbox;
 mod pointers;
 mod settings;
 mod timing;
 
 pub use conn::Conn;
 pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
+pub use outbox::Release;
 
 use crate::record::GameRecord;
 use engine::{Phase, SeatId};
@@ -31,6 +33,15 @@ use std::time::Duration;
 /// The codec of stored payloads: JSON of the records in `record.rs`. Bump it when the
 /// encoding changes; a payload of another codec is reported as [`StoreError::Undecodable`].
 pub const CODEC: u32 = 1;
+
+/// Requests this process has made to Redis (each one round trip: a command, a script or a
+/// pipeline), for the benchmarks and the metrics file.
+static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many round trips to Redis this process has made so far.
+pub fn round_trips() -> u64 {
+    ROUND_TRIPS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// What can go wrong with storage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,6 +61,9 @@ pub enum StoreError {
     },
     /// Redis answered with an error we did not expect.
     Server(String),
+    /// A game's sender lost its lease (it was too slow, or another replica took over): it
+    /// must stop and change nothing.
+    Fenced,
 }
 
 impl fmt::Display for StoreError {
@@ -60,6 +74,7 @@ impl fmt::Display for StoreError {
             StoreError::NotFound => f.write_str("no such game"),
             StoreError::Undecodable { key, reason } => write!(f, "{key} does not decode: {reason}"),
             StoreError::Server(why) => write!(f, "Redis error: {why}"),
+            StoreError::Fenced => f.write_str("the game's send lease is held by another sender"),
         }
     }
 }
@@ -150,35 +165,35 @@ pub struct Committed<T> {
 }
 
 /// Compare-and-set on a versioned hash `{v, c, d}`; expected version 0 means "absent".
+/// KEYS: the hash, the outbox index, the sender's lease (the last two are the hash itself
+/// when unused, so that every key is in the hash's cluster slot).
+/// ARGV: expected version, new version, codec, data, ttl, the index member ('' for none),
+/// the fencing token the lease must hold ('' for none).
+/// 1 when saved, 0 on a version conflict, -1 when the lease is no longer the caller's.
 const COMPARE_AND_SET: &str = r"
 local v = redis.call('HGET', KEYS[1], 'v') or '0'
 if v ~= ARGV[1] then return 0 end
+if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return -1 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'c', ARGV[3], 'd', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
-return 1";
-
-/// Releases a chat's redraw lease unless its redraw mark is set (KEYS: mark, lease).
-const END_REDRAW: &str = r"
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2])
-return 1";
-
-/// A sliding-window counter of a group's sends and edits (KEYS: the window's sorted set;
-/// ARGV: now in ms, window in ms, limit, a unique member). 0 when a slot was taken, else
-/// the milliseconds until the oldest slot leaves the window.
-const GROUP_SLOT: &str = r"
-redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, tonumber(ARGV[1]) - tonumber(ARGV[2]))
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 0
+if ARGV[6] ~= '' then
+  local t = redis.call('TIME')
+  redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])
 end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return tonumber(oldest[2]) + tonumber(ARGV[2]) - tonumber(ARGV[1]) + 1";
+return 1";
 
 const DELETE_IF_EQUAL: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0";
+
+/// What a compare-and-set writes or checks besides the record.
+#[derive(Clone, Default)]
+struct Extra {
+    /// The outbox index and the game's member in it, marked due with the change.
+    index: Option<(String, String)>,
+    /// The send lease's key and the token it must hold.
+    fence: Option<(String, String)>,
+}
 
 /// The store. Cheap to clone: clones share one connection.
 #[derive(Clone)]
@@ -188,8 +203,7 @@ pub struct Store {
     config: StoreConfig,
     cas: Script,
     delete_if_equal: Script,
-    end_redraw: Script,
-    slot: Script,
+    outbox: outbox::Scripts,
 }
 
 impl Store {
@@ -208,8 +222,7 @@ impl Store {
             config,
             cas: Script::new(COMPARE_AND_SET),
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
-            end_redraw: Script::new(END_REDRAW),
-            slot: Script::new(GROUP_SLOT),
+            outbox: outbox::Scripts::new(),
         })
     }
 
@@ -228,6 +241,7 @@ impl Store {
     where
         F: Future<Output = redis::RedisResult<T>>,
     {
+        ROUND_TRIPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match tokio::time::timeout(self.config.op_timeout, op(self.conn.clone())).await {
             Ok(result) => result.map_err(StoreError::from),
             Err(_) => Err(StoreError::Unavailable(
@@ -260,19 +274,45 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn create_game(&self, record: &GameRecord) -> Result<GameId, StoreError> {
+        let id = self.reserve_game_id().await?;
+        if self.create_game_at(id, record).await? {
+            Ok(id)
+        } else {
+            Err(StoreError::Server(format!("game {id} already exists")))
+        }
+    }
+
+    /// A new game id, for [`Store::create_game_at`].
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn reserve_game_id(&self) -> Result<GameId, StoreError> {
         let seq = self.keys.game_seq();
-        let id = GameId(
+        Ok(GameId(
             self.run(|mut c| async move { c.incr(seq, 1).await })
                 .await?,
-        );
+        ))
+    }
+
+    /// Stores a new game under `id` unless a game is there already: `false` then (and the
+    /// one there is kept), so creating a game is safe to repeat.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn create_game_at(
+        &self,
+        id: GameId,
+        record: &GameRecord,
+    ) -> Result<bool, StoreError> {
         let ttl = self.config.ttl(record.game.phase());
-        match self
-            .compare_and_set(&self.keys.game(id), 0, record, ttl)
+        let extra = Extra {
+            index: Some((self.keys.outbox_index(), id.0.to_string())),
+            fence: None,
+        };
+        Ok(self
+            .compare_and_set(&self.keys.game(id), 0, record, ttl, &extra)
             .await?
-        {
-            Some(_) => Ok(id),
-            None => Err(StoreError::Server(format!("game {id} already exists"))),
-        }
+            .is_some())
     }
 
     async fn load_versioned<R: DeserializeOwned>(
@@ -296,30 +336,55 @@ impl Store {
     }
 
     /// Writes `record` at `key` if its version is still `version`: `Some(new version)`, or
-    /// `None` on a conflict. With `version` 0 the key must not exist yet.
+    /// `None` on a conflict. With `version` 0 the key must not exist yet. `extra` marks the
+    /// game in the outbox index and checks the sender's fencing token, in the same script.
     async fn compare_and_set<R: Serialize>(
         &self,
         key: &str,
         version: u64,
         record: &R,
         ttl: Duration,
+        extra: &Extra,
     ) -> Result<Option<u64>, StoreError> {
         let data = Self::encode(record)?;
         let k = key.to_owned();
+        let cluster = matches!(self.conn, Conn::Cluster(_));
+        // In a cluster the index lives in another slot than the game: it is marked after.
+        let (index_key, member) = match (&extra.index, cluster) {
+            (Some((index, member)), false) => (index.clone(), member.clone()),
+            _ => (k.clone(), String::new()),
+        };
+        let (fence_key, token) = extra
+            .fence
+            .clone()
+            .unwrap_or_else(|| (k.clone(), String::new()));
         let saved: i32 = self
             .run(|mut c| async move {
                 self.cas
                     .key(k)
+                    .key(index_key)
+                    .key(fence_key)
                     .arg(version)
                     .arg(version + 1)
                     .arg(CODEC)
                     .arg(data)
                     .arg(ttl.as_secs().max(1))
+                    .arg(member)
+                    .arg(token)
                     .invoke_async(&mut c)
                     .await
             })
             .await?;
-        Ok((saved == 1).then_some(version + 1))
+        match saved {
+            -1 => Err(StoreError::Fenced),
+            1 => {
+                if let (Some((index, member)), true) = (&extra.index, cluster) {
+                    self.mark_due(index, member).await?;
+                }
+                Ok(Some(version + 1))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// The compare-and-set loop shared by games and drafts.
@@ -328,6 +393,7 @@ impl Store {
         key: &str,
         ttl: impl Fn(&R) -> Duration,
         missing: impl Fn() -> Option<R>,
+        extra: &Extra,
         mut f: impl FnMut(&mut R) -> Result<T, E>,
     ) -> Result<Result<(T, R, u64), E>, StoreError>
     where
@@ -347,7 +413,7 @@ impl Store {
                 return Ok(Ok((value, record, version)));
             }
             if let Some(v) = self
-                .compare_and_set(key, version, &record, ttl(&record))
+                .compare_and_set(key, version, &record, ttl(&record), extra)
                 .await?
             {
                 return Ok(Ok((value, record, v)));
@@ -378,11 +444,47 @@ impl Store {
     pub async fn transition<T, E>(
         &self,
         id: GameId,
+        mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
+    ) -> Result<Result<Committed<T>, E>, StoreError> {
+        let extra = Extra {
+            index: Some((self.keys.outbox_index(), id.0.to_string())),
+            fence: None,
+        };
+        self.transition_with(id, &extra, move |rec| {
+            let value = f(rec)?;
+            rec.derive_effects();
+            Ok(value)
+        })
+        .await
+    }
+
+    /// A change by the game's sender: saved only while `token` still holds the game's send
+    /// lease (a sender that lost it changes nothing), and it does not mark the game due.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] when the lease is gone; as [`Store::transition`] otherwise.
+    pub async fn transition_fenced<T, E>(
+        &self,
+        id: GameId,
+        token: &str,
+        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
+    ) -> Result<Result<Committed<T>, E>, StoreError> {
+        let extra = Extra {
+            index: None,
+            fence: Some((self.keys.send_lease(id), token.to_owned())),
+        };
+        self.transition_with(id, &extra, f).await
+    }
+
+    async fn transition_with<T, E>(
+        &self,
+        id: GameId,
+        extra: &Extra,
         f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());
         let done = self
-            .update_versioned(&self.keys.game(id), ttl, || None, f)
+            .update_versioned(&self.keys.game(id), ttl, || None, extra, f)
             .await?;
         Ok(done.map(|(value, record, version)| Committed {
             value,
@@ -421,7 +523,13 @@ impl Store {
     {
         let ttl = |_: &R| self.config.setup_ttl;
         let done = self
-            .update_versioned(&self.keys.draft(id, seat.0), ttl, || Some(fresh()), f)
+            .update_versioned(
+                &self.keys.draft(id, seat.0),
+                ttl,
+                || Some(fresh()),
+                &Extra::default(),
+                f,
+            )
             .await?;
         Ok(done.map(|(value, draft, _)| (value, draft)))
     }

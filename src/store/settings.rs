@@ -102,13 +102,35 @@ impl Store {
         })
     }
 
-    /// Whether a Telegram update was already handled (by this or another replica).
+    /// Claims a Telegram update for `replica`: `true` when it is this replica's to handle
+    /// (new, or claimed by this same replica before a crash and not finished), `false` when
+    /// another replica has it or it was handled already.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn was_handled(&self, update_id: u32) -> Result<bool, StoreError> {
+    pub async fn claim_update(&self, update_id: u32, replica: &str) -> Result<bool, StoreError> {
         let key = self.keys.update(update_id);
-        self.run(|mut c| async move { c.exists(key).await }).await
+        let replica = replica.to_owned();
+        let got: i32 = self
+            .run(|mut c| async move {
+                redis::Script::new(CLAIM)
+                    .key(key)
+                    .arg(replica)
+                    .invoke_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(got == 1)
+    }
+
+    /// Notes that a claimed update was handled to the end: it is skipped if it comes again.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn finish_update(&self, update_id: u32) -> Result<(), StoreError> {
+        let key = self.keys.update(update_id);
+        self.run(|mut c| async move { c.set_ex(key, "done", 24 * 3600).await })
+            .await
     }
 
     /// Records a Telegram update as handled; `true` the first time, `false` for a repeat
@@ -133,3 +155,14 @@ impl Store {
         Ok(set.is_some())
     }
 }
+
+/// Claims an update (KEYS: its key; ARGV: the replica): 1 when new or already this
+/// replica's, 0 otherwise.
+const CLAIM: &str = r"
+local v = redis.call('GET', KEYS[1])
+if not v then
+  redis.call('SET', KEYS[1], ARGV[1], 'EX', 86400)
+  return 1
+end
+if v == ARGV[1] then return 1 end
+return 0";

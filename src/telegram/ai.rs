@@ -7,7 +7,8 @@
 //! again when the thinker died (the game is due soon after the lease runs out).
 
 use super::commands::reply;
-use super::{answer, answer_store_error, battle, display_name, now, placement, Ctx, HandlerResult};
+use super::{answer, answer_store_error, battle, display_name, now, Ctx, HandlerResult};
+use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{ai_player, GameRecord};
@@ -382,6 +383,16 @@ pub async fn play_private(
         log::warn!("a game against the bot for {uid}: {e:?}");
         return Ok(Some("error-out-of-date"));
     }
+    let text = ta(
+        lang,
+        "play-started",
+        &[("level", level_words(lang, level).into())],
+    );
+    rec.push_effect(Effect::Notice {
+        chat,
+        text: super::render::escape(&text),
+    });
+    rec.push_effect(Effect::Dm { seat: 0 });
     let id = ctx.store.create_game(&rec).await?;
     ctx.store.set_chat_game(chat, id).await?;
     ctx.store.set_user_game(uid, id).await?;
@@ -391,15 +402,7 @@ pub async fn play_private(
             let _ = ctx.store.set_user_settings(uid, &s).await;
         }
     }
-    let text = ta(
-        lang,
-        "play-started",
-        &[("level", level_words(lang, level).into())],
-    );
-    if let Err(e) = ctx.bot.send_message(ChatId(chat), text).await {
-        log::warn!("a game against the bot for {uid}: {e}");
-    }
-    placement::open_editor(ctx, id, SeatId(0), uid).await;
+    super::outbox::kick(ctx, id);
     Ok(None)
 }
 

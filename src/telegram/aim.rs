@@ -179,7 +179,7 @@ pub async fn fire_salvo(
     target: SeatId,
 ) -> HandlerResult {
     let picked = current_aim_at(rec, seat, target).map_or(0, |a| a.picked.len());
-    let done = play_with(ctx, id, |r| {
+    let done = play_with(ctx, id, Some((q.id.0.as_str(), lang)), |r| {
         check(r, seat, target)?;
         let aim = aim_at(r, seat, target);
         let total = r.salvo_size(target).unwrap_or(0);
@@ -211,7 +211,7 @@ pub(super) async fn fire(
     action: Action,
     to: Reply<'_>,
 ) -> HandlerResult {
-    match play_with(ctx, id, |_| Ok(action.clone())).await {
+    match play_with(ctx, id, None, |_| Ok(action.clone())).await {
         Ok(Ok(done)) => accepted(ctx, id, lang, &done, &to).await,
         Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
         Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,

@@ -4,11 +4,12 @@
 
 use super::callback::Button;
 use super::commands::reply;
-use super::group::{battle_viewport, live_message, redraw};
+use super::group::{battle_viewport, redraw};
 use super::own_field::changed_fields;
-pub use super::own_field::{own_field_text, refresh_dms};
+pub use super::own_field::own_field_text;
 use super::render::{self, escape};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
+use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{Aim, GameRecord};
@@ -17,64 +18,13 @@ use engine::{parse_cell, Action, ActionError, Coord, Event, Phase, PlayerId, Sea
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
 
-/// The battle begins: a new live message in the group, the lobby's buttons retired, and
-/// each player's private message turned into their own field. Safe to call more than once:
-/// only the first call does it.
-pub async fn begin(ctx: &Ctx, id: GameId) -> HandlerResult {
-    let done = ctx
-        .store
-        .transition(id, |rec| {
-            // Once only: the handler of the last Ready and a drawer may both get here.
-            if rec.begun || *rec.game.phase() != Phase::Battle {
-                return Err(());
-            }
-            rec.generation += 1;
-            rec.begun = true;
-            Ok(rec.message.take())
-        })
-        .await?;
-    let Ok(done) = done else { return Ok(()) };
-    let rec = done.record;
-    let chat = ChatId(rec.chat);
-    if let Some(old) = done.value {
-        // The lobby's buttons are retired; the battle gets a message of its own.
-        let lobby_done = t(rec.lang, "lobby-battle-started");
-        super::pace(ctx, chat).await;
-        let _ = ctx
-            .bot
-            .edit_message_text(chat, teloxide::types::MessageId(old), lobby_done)
-            .await;
-    }
-    let (text, kb) = live_message(&rec, id, &ctx.username);
-    super::pace(ctx, chat).await;
-    let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
-    if let Some(kb) = kb {
-        req = req.reply_markup(kb);
-    }
-    let sent = req.await?;
-    ctx.store
-        .transition(id, |r| {
-            r.message = Some(sent.id.0);
-            Ok::<_, ()>(())
-        })
-        .await?
-        .ok();
-    ctx.store
-        .schedule(id, super::ai::deadline(ctx, &rec))
-        .await?;
-    let everyone: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
-    refresh_dms(ctx, &rec, &everyone).await;
-    super::ai::wake(ctx, &rec, id);
-    Ok(())
-}
-
 /// Applies an action of the battle in a transition, logging its results.
 pub(super) async fn play(
     ctx: &Ctx,
     id: GameId,
     action: Action,
 ) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
-    play_with(ctx, id, |_| Ok(action.clone())).await
+    play_with(ctx, id, None, |_| Ok(action.clone())).await
 }
 
 /// Applies the action `choose` makes of the record as it stands in the transition (a salvo
@@ -83,6 +33,7 @@ pub(super) async fn play(
 pub(super) async fn play_with(
     ctx: &Ctx,
     id: GameId,
+    press: Option<(&str, Lang)>,
     choose: impl Fn(&GameRecord) -> Result<Action, ActionError>,
 ) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
     let rng = ctx.fork();
@@ -100,31 +51,51 @@ pub(super) async fn play_with(
                 }
             }
             rec.push_log(&events);
+            queue_effects(rec, &events);
+            if let Some((query, lang)) = press {
+                // Kept with the move: should the answer be lost, the press's update comes
+                // again and gets it.
+                let text = shot_answer(lang, rec, &events);
+                rec.remember_answer(query, &text, false);
+            }
             Ok(events)
         })
         .await
 }
 
-/// After an accepted move: the timer, the group's message, the private fields, the end.
+/// Puts in the outbox what a move makes visible besides the live message: the private
+/// fields it changed, and the mine question it asked or answered.
+pub(super) fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
+    for seat in changed_fields(rec, events) {
+        if !rec.is_ai_seat(seat) {
+            rec.push_effect(Effect::Dm { seat: seat.0 });
+        }
+    }
+    if events
+        .iter()
+        .any(|e| matches!(e, Event::MineChoice { .. } | Event::GaveUp { .. }))
+    {
+        rec.push_effect(Effect::Mine {
+            events: events.to_vec(),
+        });
+    }
+}
+
+/// After an accepted move: the timer, the sender, the bot's turn.
 pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
     ctx.store
         .schedule(id, super::ai::deadline(ctx, &done.record))
         .await?;
-    follow_up(ctx, id, done).await
+    follow_up(ctx, id, done);
+    Ok(())
 }
 
 /// [`after`] without the timer, for a caller that has set it already.
-async fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
-    let rec = &done.record;
-    redraw(ctx, id, rec.chat).await;
-    refresh_dms(ctx, rec, &changed_fields(rec, &done.value)).await;
-    super::mine::follow(ctx, id, rec, &done.value).await;
-    if rec.game.is_finished() {
-        super::group::finish_soon(ctx, id);
-    } else {
-        super::ai::wake(ctx, rec, id);
+fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) {
+    super::outbox::kick(ctx, id);
+    if !done.record.game.is_finished() {
+        super::ai::wake(ctx, &done.record, id);
     }
-    Ok(())
 }
 
 /// The most characters of a name in an answer to a button (Telegram takes 200 in all).
@@ -322,7 +293,12 @@ async fn shoot(
     to: Reply<'_>,
 ) -> HandlerResult {
     log::debug!("game {id}: seat {} fires at {cell}", seat.0);
-    match play(ctx, id, Action::Fire(seat, target, cell)).await {
+    let press = match &to {
+        Reply::Callback(q) => Some((q.id.0.as_str(), lang)),
+        Reply::Message(_) => None,
+    };
+    let action = Action::Fire(seat, target, cell);
+    match play_with(ctx, id, press, |_| Ok(action.clone())).await {
         Ok(Ok(done)) => accepted(ctx, id, lang, &done, &to).await,
         Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
         Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,
@@ -342,8 +318,14 @@ pub(super) async fn accepted(
     ctx.store
         .schedule(id, super::ai::deadline(ctx, &done.record))
         .await?;
+    super::crash_point(if done.record.game.is_finished() {
+        "final-shot"
+    } else {
+        "shot"
+    });
     say(ctx, to, shot_answer(lang, &done.record, &done.value), false).await?;
-    follow_up(ctx, id, done).await
+    follow_up(ctx, id, done);
+    Ok(())
 }
 
 /// Plain text: a typed cell in reply to the battle message shoots.
@@ -466,14 +448,9 @@ pub async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> 
 pub async fn tick_forever(ctx: Ctx) {
     loop {
         tokio::time::sleep(ctx.config.tick).await;
-        // A redraw whose drawer crashed (its lease expired with the mark still set) is
-        // picked up here, by any replica.
-        let stale = now().saturating_sub(super::group::redraw_hold(&ctx, -1).as_secs() + 1);
-        if let Ok(redraws) = ctx.store.stale_redraws(stale).await {
-            for (chat, id) in redraws {
-                redraw(&ctx, id, chat).await;
-            }
-        }
+        super::write_metrics();
+        // Outboxes whose sender died, or that were filled on another replica.
+        super::outbox::poll(&ctx).await;
         let due = match ctx.store.due(now()).await {
             Ok(due) => due,
             Err(e) => {
@@ -485,12 +462,7 @@ pub async fn tick_forever(ctx: Ctx) {
             log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
                 Ok(Ok(done)) => {
-                    if done.value.is_empty() && !done.record.begun {
-                        // The battle's message was never sent (its sender died): send it.
-                        if let Err(e) = begin(&ctx, id).await {
-                            log::warn!("timer of {id}: {e}");
-                        }
-                    } else if done.value.is_empty() {
+                    if done.value.is_empty() {
                         // Nothing was due but, perhaps, the bot's move after a crash.
                         let deadline = super::ai::deadline(&ctx, &done.record);
                         let _ = ctx.store.schedule(id, deadline).await;

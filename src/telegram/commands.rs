@@ -113,7 +113,9 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
                     InlineKeyboardButton::callback(t(l, "lang-name"), Button::Lang(l).to_string())
                 })
                 .collect::<Vec<_>>()]);
-            super::pace(&ctx, msg.chat.id).await;
+            if !super::pace(&ctx, msg.chat.id).await {
+                return Ok(());
+            }
             ctx.bot
                 .send_message(msg.chat.id, t(lang, "lang-choose"))
                 .reply_markup(kb)
@@ -246,6 +248,7 @@ pub async fn on_lang_button(
         match ctx.store.user_settings(q.from.id.0).await {
             Ok(mut s) => {
                 s.lang = Some(chosen);
+                super::forget_lang(ctx, q.from.id.0);
                 ctx.store.set_user_settings(q.from.id.0, &s).await
             }
             Err(e) => Err(e),
@@ -257,11 +260,47 @@ pub async fn on_lang_button(
     }
 }
 
-/// Replies in the chat of `msg` with HTML text.
+/// Replies in the chat of `msg` with HTML text. In a group the reply never waits: the same
+/// words go to the same person at most once a minute, and only when the group's budget has
+/// a send free now; otherwise they go to the person's private chat (if they started the
+/// bot), so a flood of commands never holds up the players' game.
 pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
-    super::pace(ctx, msg.chat.id).await;
+    let chat = msg.chat.id;
+    if chat.0 < 0 {
+        let user = msg.from.as_ref().map_or(0, |u| u.id.0);
+        let what = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            text.hash(&mut h);
+            format!("{:x}", h.finish())
+        };
+        if !ctx
+            .store
+            .may_answer(chat.0, user, &what)
+            .await
+            .unwrap_or(false)
+        {
+            log::debug!("{user} in {chat}: answered lately");
+            return Ok(());
+        }
+        if !super::try_pace(ctx, chat).await {
+            if user != 0 && super::try_pace(ctx, ChatId(user as i64)).await {
+                if let Err(e) = ctx
+                    .bot
+                    .send_message(ChatId(user as i64), text)
+                    .parse_mode(ParseMode::Html)
+                    .await
+                {
+                    log::debug!("a reply to {user} in private: {e}");
+                }
+            }
+            return Ok(());
+        }
+    } else if !super::pace(ctx, chat).await {
+        return Ok(());
+    }
     ctx.bot
-        .send_message(msg.chat.id, text)
+        .send_message(chat, text)
         .parse_mode(ParseMode::Html)
         .await?;
     Ok(())

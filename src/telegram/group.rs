@@ -1,23 +1,19 @@
-//! The group's live message (the lobby, then the battle) and the end of a game.
+//! The group's live message (the lobby, then the battle) and the end of a game: what they
+//! say, drawn from a record alone.
 //!
-//! A group takes about 20 sends and edits a minute, however fast people tap. So the live
-//! message is never edited straight from a handler: a handler marks it for redrawing
-//! ([`redraw`]), and whoever holds the chat's lease in Redis draws the latest state, waits
-//! the gap, and draws again only if something changed meanwhile. Many results in a burst
-//! become one edit carrying all of them; the lease lives in Redis, so this holds across
-//! replicas too.
-
+//! Nothing here decides when to send: the game's one sender (`outbox.rs`) draws the live
+//! message from the latest record whenever it differs from what the group was last shown,
+//! within the group's budget and the gap between edits, so many results in a burst become one
+//! edit carrying all of them.
 use super::callback::{join_payload, Button};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
-use super::{now, Ctx, HandlerResult};
+use super::{Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 #[cfg(test)]
 use crate::lang::Lang;
-use crate::record::{GameRecord, Stats};
+use crate::record::GameRecord;
 use crate::store::GameId;
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
-use std::hash::{Hash, Hasher};
-use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
 use teloxide::{ApiError, RequestError};
@@ -449,107 +445,10 @@ pub async fn edit_live(
     Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
 }
 
-/// Draws the live message of `rec` unless it already shows exactly this.
-async fn draw(ctx: &Ctx, id: GameId, chat: i64, hold: Duration, rec: &GameRecord) {
-    let Some(m) = rec.message else { return };
-    if *rec.game.phase() == Phase::Battle && !rec.begun {
-        // The lobby's message is not drawn as a battle: the battle gets its own message.
-        // Normally the last Ready's handler is doing that now; should it have died on the
-        // way, this does it.
-        if let Err(e) = super::battle::begin(ctx, id).await {
-            log::warn!("redraw of {id}: the battle's message: {e}");
-        }
-        return;
-    }
-    let (text, kb) = live_message(rec, id, &ctx.username);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    serde_json::to_string(&kb).unwrap_or_default().hash(&mut h);
-    let hash = h.finish();
-    if hash == rec.drawn {
-        return;
-    }
-    match edit_live(ctx, ChatId(chat), MessageId(m), text, kb).await {
-        Ok(()) => {
-            let total = rec.log_total;
-            let _ = ctx
-                .store
-                .transition(id, |r| {
-                    r.mark_shown(total);
-                    r.drawn = hash;
-                    Ok::<_, ()>(())
-                })
-                .await;
-        }
-        Err(e) => {
-            log::warn!("redraw of {id}: {e}");
-            // Flood control or the network: try again after the gap. Anything else (the
-            // message was deleted) is given up.
-            if matches!(
-                e,
-                super::BotError::Telegram(RequestError::RetryAfter(_) | RequestError::Network(_))
-            ) {
-                let _ = ctx.store.want_redraw(chat, id, hold, now()).await;
-            }
-        }
-    }
-}
-
-/// How long a drawer holds the right to redraw a chat: long enough for one draw with a retry
-/// or two; short enough that a crashed holder delays the next draw by seconds only.
-pub fn redraw_hold(ctx: &Ctx, chat: i64) -> Duration {
-    ctx.config.gap(chat) * 2 + Duration::from_secs(2)
-}
-
-/// Asks for the chat's live message to be redrawn, and draws it if nobody else is: the
-/// latest state, then again after the gap for as long as changes keep coming.
-pub async fn redraw(ctx: &Ctx, id: GameId, chat: i64) {
-    let hold = redraw_hold(ctx, chat);
-    match ctx.store.want_redraw(chat, id, hold, now()).await {
-        Ok(true) => log::debug!("redraw of {id}: drawing"),
-        Ok(false) => {
-            log::debug!("redraw of {id}: someone else draws");
-            return;
-        }
-        Err(e) => {
-            log::warn!("redraw of {id}: {e}");
-            return;
-        }
-    }
-    let ctx = ctx.clone();
-    tokio::spawn(async move {
-        loop {
-            if let Err(e) = ctx.store.begin_redraw(chat, hold).await {
-                log::warn!("redraw of {id}: {e}");
-                return;
-            }
-            match ctx.store.load_game(id).await {
-                Ok((rec, _)) => draw(&ctx, id, chat, hold, &rec).await,
-                Err(e) => log::warn!("redraw of {id}: {e}"),
-            }
-            tokio::time::sleep(ctx.config.gap(chat)).await;
-            log::debug!("redraw of {id}: done, checking for more");
-            match ctx.store.end_redraw(chat, id).await {
-                Ok(false) => continue,
-                Ok(true) => return,
-                Err(e) => {
-                    log::warn!("redraw of {id}: {e}");
-                    return;
-                }
-            }
-        }
-    });
-}
-
-/// [`finish`] in the background: its announcement may wait for the group's budget, and a
-/// handler must not hold up the chat's next update meanwhile.
-pub fn finish_soon(ctx: &Ctx, id: GameId) {
-    let ctx = ctx.clone();
-    tokio::spawn(async move {
-        if let Err(e) = finish(&ctx, id).await {
-            log::warn!("end of game {id}: {e}");
-        }
-    });
+/// Asks for the game's live message (and the rest of its outbox) to be brought up to date:
+/// wakes this process's sender. The record already says what to show.
+pub async fn redraw(ctx: &Ctx, id: GameId, _chat: i64) {
+    super::outbox::kick(ctx, id);
 }
 
 /// The end's announcement: the final fields, the winner, and every fleet's layout and salt
@@ -586,78 +485,6 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
         }
     }
     texts
-}
-
-/// Ends a game once: announces the winner, reveals every field and the commitments' salts,
-/// offers a rematch, frees the players and counts the statistics. Safe to call from every
-/// replica and every handler: only the first call does it.
-pub async fn finish(ctx: &Ctx, id: GameId) -> HandlerResult {
-    let claimed = ctx
-        .store
-        .transition(id, |rec| {
-            if !rec.game.is_finished() || rec.announced {
-                return Err(());
-            }
-            rec.announced = true;
-            Ok(())
-        })
-        .await?;
-    let Ok(done) = claimed else {
-        return Ok(());
-    };
-    let rec = done.record;
-    let chat = rec.chat;
-    let _ = ctx.store.clear_chat_game(chat, id).await;
-    let _ = ctx.store.schedule(id, None).await;
-    let winners = match rec.game.phase() {
-        Phase::Finished { winners, .. } => winners.clone(),
-        _ => Vec::new(),
-    };
-    for (i, seat) in rec.game.seats().iter().enumerate() {
-        if crate::record::is_ai(seat.player) {
-            continue;
-        }
-        let user = seat.player.0;
-        let _ = ctx.store.clear_user_game(user, id).await;
-        if rec.game.fleet(SeatId(i as u8)).is_some() {
-            let won = winners.contains(&SeatId(i as u8));
-            let stats = Stats {
-                games: 1,
-                wins: u64::from(won),
-                ..Stats::default()
-            };
-            let _ = ctx
-                .store
-                .add_stats(user, &rec.game.ruleset().to_string(), stats)
-                .await;
-        }
-    }
-    if rec.game.fleet(SeatId(0)).is_some() {
-        let lang = rec.lang;
-        let mut texts = end_texts(&rec);
-        let last = texts.pop().unwrap_or_default();
-        for text in texts {
-            super::pace(ctx, ChatId(chat)).await;
-            ctx.bot
-                .send_message(ChatId(chat), text)
-                .parse_mode(ParseMode::Html)
-                .await?;
-        }
-        let text = last;
-        let kb = InlineKeyboardMarkup::new(vec![vec![InlineKeyboardButton::callback(
-            t(lang, "btn-rematch"),
-            Button::Rematch(id).to_string(),
-        )]]);
-        super::pace(ctx, ChatId(chat)).await;
-        ctx.bot
-            .send_message(ChatId(chat), text)
-            .parse_mode(ParseMode::Html)
-            .reply_markup(kb)
-            .await?;
-    }
-    redraw(ctx, id, chat).await;
-    log::info!("game {id} finished at {}", now());
-    Ok(())
 }
 
 #[cfg(test)]

@@ -3,15 +3,16 @@
 
 use super::callback::{join_payload, parse_join_payload, Button};
 use super::commands::reply;
-use super::group::{live_message, redraw};
-use super::{answer, answer_store_error, display_name, now, placement, Ctx, HandlerResult};
+use super::group::redraw;
+use super::{answer, answer_store_error, display_name, now, Ctx, HandlerResult};
+use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::GameRecord;
 use crate::store::{GameId, StoreError};
 use engine::{Action, ActionError, Alphabet, Game, Phase, PlayerId, Ruleset};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
+use teloxide::types::{CallbackQuery, ChatId, User};
 
 /// Remembers that a user opened the private chat, so the bot may write to them.
 pub async fn note_started(ctx: &Ctx, user: &User) {
@@ -53,29 +54,10 @@ async fn create(
     rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
     rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
+    rec.push_effect(Effect::LiveMessage);
     let id = ctx.store.create_game(&rec).await?;
-    let (text, kb) = live_message(&rec, id, &ctx.username);
-    super::pace(ctx, ChatId(chat)).await;
-    let mut req = ctx
-        .bot
-        .send_message(ChatId(chat), text)
-        .parse_mode(ParseMode::Html);
-    if let Some(kb) = kb {
-        req = req.reply_markup(kb);
-    }
-    match req.await {
-        Ok(m) => {
-            ctx.store
-                .transition(id, |r| {
-                    r.message = Some(m.id.0);
-                    Ok::<_, ()>(())
-                })
-                .await?
-                .ok();
-        }
-        Err(e) => log::warn!("lobby message of {id}: {e}"),
-    }
     ctx.store.set_chat_game(chat, id).await?;
+    super::outbox::kick(ctx, id);
     Ok(id)
 }
 
@@ -207,6 +189,9 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
+    if let (Some(again), false) = (rec.answered(&q.id.0), matches!(button, Button::Rematch(_))) {
+        return answer(ctx, q, again.text.clone(), again.alert).await;
+    }
     if let Button::Rematch(_) = button {
         return rematch(ctx, q, lang, id, rec).await;
     }
@@ -255,7 +240,7 @@ async fn start(
     if q.from.id.0 != rec.creator {
         return answer(ctx, q, t(lang, "error-creator-only"), true).await;
     }
-    match begin_placement(ctx, id).await {
+    match begin_placement(ctx, id, Some((&q.id.0, &t(lang, "start-done")))).await {
         Ok(Ok(())) => answer(ctx, q, t(lang, "start-done"), false).await,
         Ok(Err(ActionError::NotFull)) => {
             let seats = rec.game.ruleset().seats();
@@ -274,7 +259,11 @@ async fn start(
 
 /// Placement begins: the bot's fleets are locked at once, each player gets their editor in
 /// the private chat (and when only the bot plays, the battle begins).
-pub async fn begin_placement(ctx: &Ctx, id: GameId) -> Result<Result<(), ActionError>, StoreError> {
+pub async fn begin_placement(
+    ctx: &Ctx,
+    id: GameId,
+    press: Option<(&str, &str)>,
+) -> Result<Result<(), ActionError>, StoreError> {
     let rng = ctx.fork();
     let done = ctx
         .store
@@ -282,27 +271,24 @@ pub async fn begin_placement(ctx: &Ctx, id: GameId) -> Result<Result<(), ActionE
             let mut rng = rng.clone();
             rec.game.apply(Action::Start, now(), &mut rng)?;
             rec.dms = vec![None; rec.game.seats().len()];
-            super::ai::place_fleets(rec, &mut rng)
+            let events = super::ai::place_fleets(rec, &mut rng)?;
+            // Every person gets their editor; when only the bot plays, the battle begins
+            // at once (the store adds its effects).
+            for seat in rec.human_seats() {
+                rec.push_effect(Effect::Dm { seat: seat.0 });
+            }
+            if let Some((query, words)) = press {
+                rec.remember_answer(query, words, false);
+            }
+            Ok(events)
         })
         .await?;
     let c = match done {
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
-    for (i, seat) in c.record.game.seats().iter().enumerate() {
-        if !crate::record::is_ai(seat.player) {
-            placement::open_editor(ctx, id, engine::SeatId(i as u8), seat.player.0).await;
-        }
-    }
+    super::crash_point("start");
     redraw(ctx, id, c.record.chat).await;
-    if c.value
-        .iter()
-        .any(|e| matches!(e, engine::Event::BattleBegan { .. }))
-    {
-        if let Err(e) = super::battle::begin(ctx, id).await {
-            log::warn!("battle of {id}: {e}");
-        }
-    }
     Ok(Ok(()))
 }
 
@@ -315,7 +301,7 @@ async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
         })
         .await?;
     if done.is_ok() {
-        super::group::finish_soon(ctx, id);
+        super::outbox::kick(ctx, id);
     }
     let _ = lang;
     Ok(())
@@ -340,6 +326,56 @@ pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang
     reply(ctx, msg, t(lang, "cancel-done")).await
 }
 
+/// The game a Rematch of `old` makes: every seat of the old game taken again, in the same
+/// order, its lobby message in its outbox. Once only, however often the press comes: the
+/// new id is kept in the old game first, and the new game is created under it only if absent.
+async fn recreate(
+    ctx: &Ctx,
+    id: GameId,
+    old: &GameRecord,
+    creator: &User,
+    ruleset: Ruleset,
+) -> Result<GameId, StoreError> {
+    let reserved = ctx.store.reserve_game_id().await?;
+    let new = ctx
+        .store
+        .transition(id, |r| {
+            Ok::<_, ()>(GameId(*r.rematch.get_or_insert(reserved.0)))
+        })
+        .await?
+        .map_or(reserved, |c| c.value);
+    let mut settings = ctx.store.chat_settings(old.chat).await?;
+    if settings.lang.is_none() {
+        settings.lang = Some(old.lang);
+    }
+    let mut rec = GameRecord::new(Game::new(ruleset), old.chat, now());
+    rec.lang = settings.lang.unwrap_or(old.lang);
+    rec.alphabet = settings
+        .alphabet
+        .unwrap_or_else(|| default_alphabet(rec.lang));
+    rec.ai_level = old.ai_level;
+    rec.creator = creator.id.0;
+    let rng = ctx.fork();
+    for (seat, name) in old.game.seats().iter().zip(&old.names) {
+        if rec
+            .game
+            .apply(Action::Join(seat.player), now(), &mut rng.clone())
+            .is_ok()
+        {
+            rec.names.push(name.clone());
+        }
+    }
+    rec.push_effect(Effect::LiveMessage);
+    ctx.store.create_game_at(new, &rec).await?;
+    ctx.store.set_chat_game(old.chat, new).await?;
+    for seat in old.game.seats() {
+        if !crate::record::is_ai(seat.player) {
+            ctx.store.set_user_game(seat.player.0, new).await?;
+        }
+    }
+    Ok(new)
+}
+
 async fn rematch(
     ctx: &Ctx,
     q: &CallbackQuery,
@@ -354,58 +390,36 @@ async fn rematch(
         return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
     }
     match active_game(ctx, old.chat).await {
-        Ok(Some(_)) => return answer(ctx, q, t(lang, "newgame-running"), true).await,
-        Ok(None) => {}
+        // The game this Rematch made (its update again, after a crash) is no other game.
+        Ok(Some((running, _))) if old.rematch != Some(running.0) => {
+            return answer(ctx, q, t(lang, "newgame-running"), true).await
+        }
+        Ok(_) => {}
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     }
     let ruleset = old.game.ruleset().clone();
-    // Answered first: the new lobby may wait for the group's budget of messages.
-    answer(ctx, q, t(lang, "rematch-done"), false).await?;
-    if old.chat >= 0 {
-        // A duel against the bot in a private chat starts again at once.
-        return match super::ai::play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset))
-            .await
-        {
-            Ok(None) => Ok(()),
-            Ok(Some(key)) => {
-                ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
-                Ok(())
-            }
-            Err(e) => {
-                let key = super::store_error_key(&e);
-                ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
-                Ok(())
-            }
+    if old.chat < 0 {
+        // The new lobby is stored with its message in its outbox before the answer.
+        let new = match recreate(ctx, id, &old, &q.from, ruleset).await {
+            Ok(new) => new,
+            Err(e) => return answer_store_error(ctx, q, lang, &e).await,
         };
+        super::crash_point("rematch");
+        redraw(ctx, new, old.chat).await;
+        return answer(ctx, q, t(lang, "rematch-done"), false).await;
     }
-    let new = match create(ctx, old.chat, &q.from, old.lang, ruleset).await {
-        Ok(new) => new,
+    answer(ctx, q, t(lang, "rematch-done"), false).await?;
+    // A duel against the bot in a private chat starts again at once.
+    match super::ai::play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset)).await {
+        Ok(None) => Ok(()),
+        Ok(Some(key)) => {
+            ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
+            Ok(())
+        }
         Err(e) => {
-            log::warn!("rematch of {id}: {e}");
-            return Ok(());
-        }
-    };
-    let _ = id;
-    // Everyone of the last game takes a seat again, in the same order.
-    for (seat, name) in old.game.seats().iter().zip(&old.names) {
-        let uid = seat.player.0;
-        let name = name.clone();
-        let rng = ctx.fork();
-        let level = old.ai_level;
-        let done = ctx
-            .store
-            .transition(new, |rec| {
-                rec.game
-                    .apply(Action::Join(PlayerId(uid)), now(), &mut rng.clone())?;
-                rec.names.push(name.clone());
-                rec.ai_level = level;
-                Ok::<_, ActionError>(())
-            })
-            .await;
-        if let (Ok(Ok(_)), false) = (done, crate::record::is_ai(PlayerId(uid))) {
-            let _ = ctx.store.set_user_game(uid, new).await;
+            let key = super::store_error_key(&e);
+            ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
+            Ok(())
         }
     }
-    redraw(ctx, new, old.chat).await;
-    Ok(())
 }

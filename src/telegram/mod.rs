@@ -22,6 +22,7 @@ pub mod commands;
 pub mod group;
 pub mod lobby;
 pub mod mine;
+pub mod outbox;
 pub mod own_field;
 pub mod placement;
 pub mod render;
@@ -56,6 +57,14 @@ pub struct Ctx {
     /// The random source for draws, salts and layouts: seeded from `MB_SEED` when set, so a
     /// test can replay a whole game word for word.
     pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
+    /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
+    pub replica: Arc<String>,
+    /// The games this process is sending (`outbox.rs`): whether it was woken again since.
+    pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
+    /// Users' languages as read lately: a button's answer needs one, and asking Redis every
+    /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
+    /// another replica shows soon.
+    pub langs: Arc<std::sync::Mutex<std::collections::HashMap<u64, (Lang, std::time::Instant)>>>,
 }
 
 impl Ctx {
@@ -176,45 +185,118 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Waits for one of the group's sends-or-edits of the minute (private chats pass at once).
-/// Every send and edit into a group goes through here, so however fast people play, a
-/// group never sees more than [`BotConfig::group_per_minute`] a minute from all replicas
-/// together.
-/// When Redis cannot say, it does not wait: Telegram's 429 is the last line of defence.
-pub async fn pace(ctx: &Ctx, chat: ChatId) {
-    if chat.0 >= 0 {
-        return;
-    }
-    for _ in 0..10 {
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        match ctx
-            .store
-            .group_slot(chat.0, now_ms, ctx.config.group_per_minute)
-            .await
-        {
-            Ok(0) | Err(_) => return,
+/// Waits for one send or edit of the chat's budget (`outbox.rs`), for handlers that still
+/// send themselves (the settings panel, answers to commands). `false` when Redis could not
+/// say within a few tries: then nothing is sent, as the budget is never overrun.
+pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {
+    let (interval, tolerance) = ctx.config.budget(chat.0);
+    for _ in 0..20 {
+        match ctx.store.take_budget(chat.0, interval, tolerance).await {
+            Ok(0) => return true,
             Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
+            Err(e) => {
+                log::warn!("budget of {chat}: {e}");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+        }
+    }
+    false
+}
+
+/// Takes one send or edit of the chat's budget if one is free now: a handler that must not
+/// wait (answers to commands in a group) sends only then.
+pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
+    let (interval, tolerance) = ctx.config.budget(chat.0);
+    matches!(
+        ctx.store.take_budget(chat.0, interval, tolerance).await,
+        Ok(0)
+    )
+}
+
+/// How long a user's language is taken from memory.
+const LANG_FRESH: Duration = Duration::from_secs(10);
+
+/// Writes this process's counters to the file `MB_METRICS_FILE` names, if any: one line
+/// `redis_round_trips N`, for the benchmarks and for an operator's look.
+pub fn write_metrics() {
+    static FILE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let file = FILE.get_or_init(|| {
+        std::env::var("MB_METRICS_FILE")
+            .ok()
+            .filter(|s| !s.is_empty())
+    });
+    if let Some(path) = file {
+        let text = format!("redis_round_trips {}\n", crate::store::round_trips());
+        let tmp = format!("{path}.tmp");
+        if std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .is_err()
+        {
+            log::debug!("metrics: cannot write {path}");
         }
     }
 }
 
+/// Kills this process with SIGKILL when `MB_CRASH_AT` names `point`: the end-to-end tests
+/// crash the bot between storing a change and sending its effects, as a power cut would.
+pub fn crash_point(point: &str) {
+    static AT: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let at = AT.get_or_init(|| std::env::var("MB_CRASH_AT").ok().filter(|s| !s.is_empty()));
+    if at.as_deref() != Some(point) {
+        return;
+    }
+    log::warn!("crashing at {point} (MB_CRASH_AT)");
+    let pid = std::process::id().to_string();
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid])
+        .status();
+    std::process::abort();
+}
+
 /// A user's language: chosen with /lang, else from Telegram's language code.
 pub async fn user_lang(ctx: &Ctx, user: &User) -> Lang {
-    match ctx.store.user_settings(user.id.0).await {
+    let uid = user.id.0;
+    {
+        let langs = ctx
+            .langs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((lang, at)) = langs.get(&uid) {
+            if at.elapsed() < LANG_FRESH {
+                return *lang;
+            }
+        }
+    }
+    let lang = match ctx.store.user_settings(uid).await {
         Ok(s) => s
             .lang
             .unwrap_or_else(|| Lang::from_telegram(user.language_code.as_deref())),
-        Err(_) => Lang::from_telegram(user.language_code.as_deref()),
+        Err(_) => return Lang::from_telegram(user.language_code.as_deref()),
+    };
+    let mut langs = ctx
+        .langs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if langs.len() > 10_000 {
+        langs.retain(|_, (_, at)| at.elapsed() < LANG_FRESH);
     }
+    langs.insert(uid, (lang, std::time::Instant::now()));
+    lang
+}
+
+/// Forgets a user's language read earlier (they just chose another).
+pub fn forget_lang(ctx: &Ctx, user: u64) {
+    ctx.langs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .remove(&user);
 }
 
 /// The localised words for a storage failure.
 pub fn store_error_key(e: &StoreError) -> &'static str {
     match e {
         StoreError::Unavailable(_) | StoreError::Server(_) => "error-unavailable",
-        StoreError::Busy => "error-busy",
+        StoreError::Busy | StoreError::Fenced => "error-busy",
         StoreError::NotFound => "error-game-over",
         StoreError::Undecodable { .. } => "error-undecodable",
     }
@@ -260,6 +342,11 @@ pub async fn game_for_button(
             return Ok(None);
         }
     };
+    if let Some(again) = rec.answered(&q.id.0) {
+        // This press's update again (after a crash): the answer it earned, not a refusal.
+        answer(ctx, q, again.text.clone(), again.alert).await?;
+        return Ok(None);
+    }
     if rec.game.is_finished() {
         answer(ctx, q, t(lang, "error-game-over"), true).await?;
         return Ok(None);
@@ -302,17 +389,31 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
 }
 
 async fn not_handled_yet(ctx: Ctx, update: Update) -> bool {
-    // An update already handled (a redelivery, or a second replica's copy) is skipped. It is
-    // marked only after it was handled, so one that a crash interrupted is handled again on
-    // restart; repeating it is safe, as every change is an atomic transition that the
-    // engine refuses twice. When Redis cannot say, the update is handled.
-    !ctx.store.was_handled(update.id.0).await.unwrap_or(false)
+    // One replica handles an update: the first to claim it. A claim of this same replica
+    // (before a crash) that was not finished is handled again; repeating it is safe, as
+    // every change is an atomic transition that the engine refuses twice, and a press keeps
+    // the answer it earned. When Redis cannot say, the update is handled.
+    ctx.store
+        .claim_update(update.id.0, &ctx.replica)
+        .await
+        .unwrap_or(true)
 }
 
 /// Marks an update as handled: the last step of every handler.
 async fn handled(ctx: &Ctx, update: &Update, result: HandlerResult) -> HandlerResult {
-    let _ = ctx.store.first_delivery(update.id.0).await;
+    let _ = ctx.store.finish_update(update.id.0).await;
     result
+}
+
+/// A message written as a chat (an anonymous admin, a linked channel) names nobody who could
+/// own a lobby or a seat: it gets words saying so, and nothing else happens.
+async fn from_a_chat(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
+    msg.sender_chat.as_ref()?;
+    let lang = match ctx.store.chat_settings(msg.chat.id.0).await {
+        Ok(s) => s.lang.unwrap_or_default(),
+        Err(_) => Lang::default(),
+    };
+    Some(commands::reply(ctx, msg, t(lang, "error-anonymous")).await)
 }
 
 async fn on_message_command(
@@ -321,11 +422,19 @@ async fn on_message_command(
     msg: Message,
     cmd: commands::Command,
 ) -> HandlerResult {
+    if let Some(result) = from_a_chat(&ctx, &msg).await {
+        return handled(&ctx, &update, result).await;
+    }
     let result = commands::on_command(ctx.clone(), msg, cmd).await;
     handled(&ctx, &update, result).await
 }
 
 async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
+    if msg.reply_to_message().is_some() {
+        if let Some(result) = from_a_chat(&ctx, &msg).await {
+            return handled(&ctx, &update, result).await;
+        }
+    }
     let result = battle::on_text(ctx.clone(), msg).await;
     handled(&ctx, &update, result).await
 }
@@ -372,6 +481,13 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
         username: Arc::new(username),
         config: Arc::new(config),
         rng: Arc::new(std::sync::Mutex::new(rng)),
+        sending: Arc::default(),
+        langs: Arc::default(),
+        replica: Arc::new(
+            std::env::var("MB_REPLICA")
+                .or_else(|_| std::env::var("HOSTNAME"))
+                .unwrap_or_else(|_| "0".into()),
+        ),
     };
     commands::register(&ctx).await;
     let ticker = tokio::spawn(battle::tick_forever(ctx.clone()));

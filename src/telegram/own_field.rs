@@ -1,9 +1,7 @@
 //! Each player's own field in their private chat: their fleet with every shot the others
 //! took at it, their teammates' fields in teams, and whose turn it is.
 
-use super::placement::{edit_dm, user_lang_by_id};
 use super::render::{escape, field_text};
-use super::Ctx;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::GameRecord;
@@ -82,25 +80,4 @@ pub(super) fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> 
     out.sort_unstable();
     out.dedup();
     out
-}
-
-/// The players' own fields in their private chats, for `seats`.
-pub async fn refresh_dms(ctx: &Ctx, rec: &GameRecord, seats: &[SeatId]) {
-    for (i, seat) in rec.game.seats().iter().enumerate() {
-        if !seats.contains(&SeatId(i as u8)) {
-            continue;
-        }
-        if let Some(Some(m)) = rec.dms.get(i) {
-            let user = seat.player.0;
-            let lang = user_lang_by_id(ctx, user).await;
-            edit_dm(
-                ctx,
-                user,
-                *m,
-                own_field_text(rec, lang, SeatId(i as u8)),
-                None,
-            )
-            .await;
-        }
-    }
 }

@@ -6,7 +6,8 @@
 
 use super::callback::{Button, EditOp};
 use super::render::{self, escape, grid_keyboard, grid_text, Viewport};
-use super::{answer, answer_store_error, battle, now, Ctx, HandlerResult};
+use super::{answer, answer_store_error, now, Ctx, HandlerResult};
+use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{Editor, GameRecord, Tool};
@@ -212,27 +213,6 @@ pub fn editor_keyboard(
     )
 }
 
-/// Sends a seat its editor in the private chat and remembers the message.
-pub async fn open_editor(ctx: &Ctx, id: GameId, seat: SeatId, user: u64) {
-    let Ok((rec, _)) = ctx.store.load_game(id).await else {
-        return;
-    };
-    let lang = user_lang_by_id(ctx, user).await;
-    let ruleset = rec.game.ruleset().clone();
-    let ed = match ctx.store.draft::<Editor>(id, seat).await {
-        Ok(Some(ed)) => ed,
-        _ => Editor::new(&ruleset),
-    };
-    let text = editor_text(&rec, lang, &ed);
-    let kb = editor_keyboard(&rec, id, lang, &ed);
-    send_dm(ctx, id, user, text, kb, "editor of game", |r, message| {
-        if let Some(slot) = r.dms.get_mut(seat.index()) {
-            *slot = Some(message);
-        }
-    })
-    .await;
-}
-
 /// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note
 /// the message in the game's record. A message Telegram refuses is logged as
 /// "`{what} {id} for {user}: {error}`".
@@ -320,6 +300,9 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
+    if let Some(again) = rec.answered(&q.id.0) {
+        return answer(ctx, q, again.text.clone(), again.alert).await;
+    }
     let Some(seat) = rec.game.seat_of(PlayerId(uid)) else {
         return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
     };
@@ -584,11 +567,17 @@ async fn ready(
         }
     };
     let rng = ctx.fork();
+    let words = t(lang, "editor-ready-done");
     let done = ctx
         .store
         .transition(id, |r| {
-            r.game
-                .apply(Action::Ready(seat, fleet.clone()), now(), &mut rng.clone())
+            let events =
+                r.game
+                    .apply(Action::Ready(seat, fleet.clone()), now(), &mut rng.clone())?;
+            // The editor becomes the own field (with the battle, every field does).
+            r.push_effect(Effect::Dm { seat: seat.0 });
+            r.remember_answer(&q.id.0, &words, false);
+            Ok::<_, ActionError>(events)
         })
         .await;
     let committed = match done {
@@ -599,26 +588,22 @@ async fn ready(
         Ok(Err(_)) => return answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    // The timer first: should this process die before the battle's message is sent, another
-    // (or this one restarted) finds the game due and sends it.
+    // The timer first: should this process die before the answer, the bot's first move
+    // (when it shoots first) is still found due.
     ctx.store
         .schedule(id, super::ai::deadline(ctx, &committed.record))
         .await?;
-    answer(ctx, q, t(lang, "editor-ready-done"), false).await?;
     let began = committed
         .value
         .iter()
         .any(|e| matches!(e, Event::BattleBegan { .. }));
-    // When this was the last fleet, the battle's start redraws every private field.
-    if let (Some(m), false) = (q.regular_message(), began) {
-        let text = battle::own_field_text(&committed.record, lang, seat);
-        edit_dm(ctx, uid, m.id.0, text, None).await;
-    }
+    super::crash_point(if began { "last-ready" } else { "ready" });
+    answer(ctx, q, words, false).await?;
+    super::group::redraw(ctx, id, committed.record.chat).await;
     if began {
-        battle::begin(ctx, id).await?;
-    } else {
-        super::group::redraw(ctx, id, committed.record.chat).await;
+        super::ai::wake(ctx, &committed.record, id);
     }
+    let _ = uid;
     Ok(())
 }
 

@@ -40,7 +40,11 @@ pub struct App {
     pub seed: Option<u64>,
     /// How long the bot "types" before its own moves (milliseconds).
     pub ai_pause_ms: u64,
+    /// More environment for the bot's next start (e.g. `MB_CRASH_AT`).
+    pub env: Vec<(String, String)>,
     bot: Option<BotProcess>,
+    /// A second replica, when a test starts one.
+    second: Option<BotProcess>,
 }
 
 impl App {
@@ -60,7 +64,9 @@ impl App {
             per_minute,
             seed: None,
             ai_pause_ms: 20,
+            env: Vec::new(),
             bot: None,
+            second: None,
         };
         app.start_bot().await;
         app
@@ -76,7 +82,9 @@ impl App {
             per_minute: Some(100_000),
             seed: Some(seed),
             ai_pause_ms: 20,
+            env: Vec::new(),
             bot: None,
+            second: None,
         };
         app.start_bot().await;
         app
@@ -89,12 +97,44 @@ impl App {
 
     /// Starts the bot process and waits until it polls.
     pub async fn start_bot(&mut self) {
+        let child = self.bot_process("0").await;
+        self.bot = Some(child);
+    }
+
+    /// Starts a second replica of the bot on the same Redis and the same fake Telegram (which
+    /// lets both poll), and waits until it polls.
+    pub async fn start_second_bot(&mut self) {
+        self.tg.allow_concurrent_polling(true);
+        let child = self.bot_process("1").await;
+        self.second = Some(child);
+    }
+
+    /// Kills the bot at once, as a crash would, and starts it again without `MB_CRASH_AT`.
+    pub async fn restart_bot(&mut self) {
+        self.kill_bot();
+        self.env.retain(|(k, _)| k != "MB_CRASH_AT");
+        self.start_bot().await;
+    }
+
+    /// Whether the bot process has ended (it crashed itself at an `MB_CRASH_AT` point).
+    pub fn bot_has_exited(&mut self) -> bool {
+        match self.bot.as_mut() {
+            Some(BotProcess(child)) => child.try_wait().ok().flatten().is_some(),
+            None => true,
+        }
+    }
+
+    async fn bot_process(&mut self, replica: &str) -> BotProcess {
         let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"));
         if let Some(seed) = self.seed {
             cmd.env("MB_SEED", seed.to_string());
         }
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
         let child = cmd
+            .env("MB_REPLICA", replica)
             .env("TELOXIDE_TOKEN", self.tg.token())
             .env("TELOXIDE_API_URL", self.tg.url())
             .env("REDIS_URL", redis)
@@ -113,12 +153,13 @@ impl App {
             .stdin(Stdio::null())
             .spawn()
             .expect("the bot binary starts");
-        self.bot = Some(BotProcess(child));
+        let child = BotProcess(child);
         let before = self.tg.calls("getUpdates");
         assert!(
             self.tg.wait_calls("getUpdates", before + 1, wait()).await,
             "the bot did not start polling"
         );
+        child
     }
 
     /// A store on the test's Redis namespace: what the bot sees.

@@ -58,6 +58,31 @@ pub const BOT_FIRST_NAME: &str = "Морской бой";
 /// The only token the fake accepts; any other gets 401 Unauthorized.
 pub const TOKEN: &str = "123456:TEST";
 
+/// One state of a message: as sent, or after an edit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    /// When the fake took it.
+    pub at: std::time::Instant,
+    /// The text as a user sees it.
+    pub text: String,
+    /// Whether it had an inline keyboard.
+    pub keyboard: bool,
+    /// The callback data of its buttons then, row by row.
+    pub data: Vec<String>,
+}
+
+/// Every button's callback data in an inline keyboard's JSON.
+pub(crate) fn keyboard_data(inline: Option<&serde_json::Value>) -> Vec<String> {
+    inline
+        .and_then(|k| k["inline_keyboard"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|row| row.as_array())
+        .flatten()
+        .filter_map(|b| b["callback_data"].as_str().map(str::to_owned))
+        .collect()
+}
+
 /// A message the bot sent, as it stands now.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SentMessage {
@@ -78,6 +103,8 @@ pub struct SentMessage {
     pub edits: usize,
     /// Every text version in order, the first as sent (a markup-only edit adds none).
     pub versions: Vec<String>,
+    /// Every state it was shown in, the first as sent, then one for every edit.
+    pub history: Vec<Shown>,
     pub deleted: bool,
     /// For a photo: the uploaded file's name and size, or the file id / URL sent.
     pub photo: Option<String>,

@@ -160,6 +160,12 @@ fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
             date: unix_now(),
             edit_date: None,
             versions: vec![m.content.text.clone()],
+            history: vec![super::Shown {
+                at: Instant::now(),
+                text: m.content.text.clone(),
+                keyboard: markup::inline_markup(m.markup.as_ref()).is_some(),
+                data: super::keyboard_data(markup::inline_markup(m.markup.as_ref()).as_ref()),
+            }],
             content: m.content,
             raw: m.raw,
             parse_mode: m.parse_mode,
@@ -273,6 +279,13 @@ fn finish_edit(st: &mut State, chat_id: i64, message_id: i32, text_changed: bool
     let m = chat.messages.get_mut(&message_id).expect("checked");
     m.edits += 1;
     m.edit_date = Some(unix_now());
+    let shown = super::Shown {
+        at: Instant::now(),
+        text: m.content.text.clone(),
+        keyboard: m.inline_markup().is_some(),
+        data: super::keyboard_data(m.inline_markup().as_ref()),
+    };
+    m.history.push(shown);
     if text_changed {
         let text = m.content.text.clone();
         m.versions.push(text.clone());

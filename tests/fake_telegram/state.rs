@@ -105,6 +105,8 @@ pub(super) struct Msg {
     pub reply_to: Option<i32>,
     pub edits: usize,
     pub versions: Vec<String>,
+    /// Every state the message was shown in, the first as sent, one for every edit.
+    pub history: Vec<super::Shown>,
     pub deleted: bool,
 }
 
@@ -370,6 +372,7 @@ impl State {
             reply_markup: m.markup.clone(),
             edits: m.edits,
             versions: m.versions.clone(),
+            history: m.history.clone(),
             deleted: m.deleted,
             photo: m.photo.clone(),
             reply_to_message_id: m.reply_to,

@@ -38,7 +38,28 @@ impl FakeTelegram {
         self.incoming(chat_id, user, command, None)
     }
 
+    /// An anonymous administrator writes `text` in a group: Telegram sends it from its
+    /// GroupAnonymousBot, with the group itself as `sender_chat`.
+    pub fn send_anonymous(&self, chat_id: i64, text: &str) -> Message {
+        let anonymous = self.user(1_087_968_824, "Group", "en");
+        let mut anonymous = anonymous;
+        anonymous.is_bot = true;
+        anonymous.username = Some("GroupAnonymousBot".into());
+        self.incoming_as(chat_id, &anonymous, text, None, true)
+    }
+
     fn incoming(&self, chat_id: i64, user: &User, text: &str, reply_to: Option<i32>) -> Message {
+        self.incoming_as(chat_id, user, text, reply_to, false)
+    }
+
+    fn incoming_as(
+        &self,
+        chat_id: i64,
+        user: &User,
+        text: &str,
+        reply_to: Option<i32>,
+        as_chat: bool,
+    ) -> Message {
         assert!(
             !text.trim().is_empty(),
             "fake_telegram: Telegram has no empty messages"
@@ -97,6 +118,7 @@ impl FakeTelegram {
                     reply_to,
                     edits: 0,
                     versions: vec![text.to_owned()],
+                    history: Vec::new(),
                     deleted: false,
                 },
             );
@@ -105,7 +127,10 @@ impl FakeTelegram {
                 u.started = true;
                 u.blocked = false;
             }
-            let json = st.message_json(chat_id, id, true);
+            let mut json = st.message_json(chat_id, id, true);
+            if as_chat {
+                json["sender_chat"] = st.chat_json(&st.chats[&chat_id]);
+            }
             if bot_sees(st, chat_id, text, reply_to) {
                 st.enqueue("message", json.clone());
             } else {

@@ -1,0 +1,563 @@
+//! Each game's one sender: it delivers the game's outbox (`effects.rs`) and keeps the live
+//! message drawn from the latest record.
+//!
+//! Handlers never send. A transition stores the new state and its effects together and marks
+//! the game in the outbox index; then [`kick`] wakes this process's sender, and the ticker's
+//! [`poll`] wakes one for every marked game, on any replica, after any crash. A sender first
+//! takes the game's lease (a fencing token in Redis): one sender a game at a time, and a
+//! sender that lost its lease cannot store anything. It then loops: load the latest record;
+//! edit the live message when what it would show differs from what it shows (never an
+//! older version: it renders what it just loaded), within the chat's budget and the gap
+//! between edits; else deliver the first effect and remove it; else release the lease,
+//! which fails if the game changed meanwhile, and goes on.
+//!
+//! Every send and edit of a chat takes a token of the chat's GCRA bucket first (shared by
+//! replicas, never skipped): a group gets at most [`BotConfig::group_per_minute`] a minute,
+//! evenly, however fast people play.
+
+use super::callback::Button;
+use super::group::{end_texts, live_message};
+use super::placement::{editor_keyboard, editor_text, user_lang_by_id};
+use super::{BotConfig, BotError, Ctx};
+use crate::effects::{Effect, Outgoing};
+use crate::i18n::t;
+use crate::record::{Editor, GameRecord, Stats};
+use crate::store::{GameId, Release, StoreError};
+use engine::{Phase, SeatId};
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+use teloxide::prelude::*;
+use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
+use teloxide::{ApiError, RequestError};
+
+/// How long a sender holds a game: renewed before every send, so only a sender stuck
+/// longer than this (or dead) loses it.
+const HOLD: Duration = Duration::from_secs(20);
+
+/// The longest a sender sleeps at once while it waits for a budget or the gap.
+const MAX_NAP: Duration = Duration::from_secs(5);
+
+/// Wakes this process's sender of game `id` (it starts one when none runs here).
+pub fn kick(ctx: &Ctx, id: GameId) {
+    {
+        let mut running = ctx
+            .sending
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(again) = running.get_mut(&id) {
+            *again = true;
+            return;
+        }
+        running.insert(id, false);
+    }
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        loop {
+            drain(&ctx, id).await;
+            let mut running = ctx
+                .sending
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match running.get_mut(&id) {
+                Some(again) if *again => *again = false,
+                _ => {
+                    running.remove(&id);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// Wakes a sender for every game marked in the index: the ones whose sender died, or
+/// whose change was made on another replica.
+pub async fn poll(ctx: &Ctx) {
+    match ctx.store.outbox_games(500).await {
+        Ok(ids) => {
+            for id in ids {
+                kick(ctx, id);
+            }
+        }
+        Err(e) => log::debug!("outbox: {e}"),
+    }
+}
+
+/// What one step of a sender did.
+enum Step {
+    /// Something was sent: look again.
+    Sent,
+    /// Something waits for the budget, the gap or Telegram: look again after this.
+    Wait(Duration),
+    /// Nothing to send at this version of the record.
+    Idle(u64),
+}
+
+/// A new sender's token, `replica/boot/n`: a replica that starts again after a crash takes
+/// over the leases its dead run held at once, rather than after they expire.
+fn lease_token(ctx: &Ctx) -> String {
+    static BOOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let boot = BOOT.get_or_init(rand::random::<u64>);
+    let name = ctx.replica.replace('/', "_");
+    format!("{name}/{boot:016x}/{:016x}", rand::random::<u64>())
+}
+
+/// Sends game `id`'s outbox until nothing is left, if nobody else is.
+async fn drain(ctx: &Ctx, id: GameId) {
+    let token = lease_token(ctx);
+    match ctx.store.take_send_lease(id, &token, HOLD).await {
+        Ok(true) => {}
+        Ok(false) => return,
+        Err(e) => {
+            log::debug!("sender of {id}: {e}");
+            return;
+        }
+    }
+    let mut failures = 0u32;
+    loop {
+        let step = step(ctx, id, &token).await;
+        let nap = match step {
+            Ok(Step::Sent) => {
+                failures = 0;
+                continue;
+            }
+            Ok(Step::Wait(d)) => d.min(MAX_NAP),
+            Ok(Step::Idle(version)) => {
+                match ctx.store.release_send_lease(id, &token, version).await {
+                    Ok(Release::Done | Release::Lost) => return,
+                    Ok(Release::Changed) => continue,
+                    Err(e) => {
+                        log::warn!("sender of {id}: {e}");
+                        Duration::from_millis(500)
+                    }
+                }
+            }
+            Err(BotError::Store(StoreError::Fenced)) => {
+                log::warn!("sender of {id}: the lease went to another sender");
+                return;
+            }
+            Err(BotError::Store(StoreError::NotFound)) => {
+                let _ = ctx.store.forget_outbox(id).await;
+                let _ = ctx.store.release_send_lease(id, &token, 0).await;
+                return;
+            }
+            Err(e) => {
+                failures += 1;
+                log::warn!("sender of {id}: {e}");
+                if failures > 20 {
+                    // Left marked in the index: the ticker tries again later.
+                    return;
+                }
+                Duration::from_millis(200 * u64::from(failures.min(10)))
+            }
+        };
+        tokio::time::sleep(nap).await;
+        match ctx.store.renew_send_lease(id, &token, HOLD).await {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => log::warn!("sender of {id}: {e}"),
+        }
+    }
+}
+
+/// Unix milliseconds.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A hash of a message's text and keyboard: what is drawn, to draw nothing twice.
+pub fn drawing_hash(text: &str, kb: &Option<InlineKeyboardMarkup>) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    serde_json::to_string(kb).unwrap_or_default().hash(&mut h);
+    // 0 means "nothing drawn yet".
+    h.finish().max(1)
+}
+
+/// The live message as it should be now, when that differs from what it shows.
+fn live_due(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    id: GameId,
+) -> Option<(i32, String, Option<InlineKeyboardMarkup>, u64)> {
+    let message = rec.message?;
+    if rec.outbox.iter().any(|o| o.effect == Effect::LiveMessage)
+        || (*rec.game.phase() == Phase::Battle && !rec.begun)
+    {
+        return None;
+    }
+    let (text, kb) = live_message(rec, id, &ctx.username);
+    let hash = drawing_hash(&text, &kb);
+    (hash != rec.drawn).then_some((message, text, kb, hash))
+}
+
+/// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
+async fn budget(ctx: &Ctx, chat: i64) -> Result<Option<Duration>, BotError> {
+    let (interval, tolerance) = ctx.config.budget(chat);
+    let wait = ctx.store.take_budget(chat, interval, tolerance).await?;
+    Ok((wait > 0).then(|| Duration::from_millis(wait)))
+}
+
+/// What to do about a failed request: wait and try again, or give the effect up.
+fn retry_after(e: &RequestError) -> Option<Duration> {
+    match e {
+        RequestError::RetryAfter(s) => Some(s.duration() + Duration::from_millis(100)),
+        RequestError::Network(_) | RequestError::Io(_) => Some(Duration::from_secs(1)),
+        _ => None,
+    }
+}
+
+async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
+    let (rec, version) = ctx.store.load_game(id).await?;
+    let mut wait: Option<Duration> = None;
+    if let Some((message, text, kb, hash)) = live_due(ctx, &rec, id) {
+        let since = now_ms().saturating_sub(rec.drawn_at);
+        let gap = ctx.config.gap(rec.chat).as_millis() as u64;
+        if since < gap {
+            wait = Some(Duration::from_millis(gap - since));
+        } else if let Some(w) = budget(ctx, rec.chat).await? {
+            wait = Some(w);
+        } else {
+            ctx.store.renew_send_lease(id, token, HOLD).await?;
+            let mut req = ctx
+                .bot
+                .edit_message_text(ChatId(rec.chat), MessageId(message), text)
+                .parse_mode(ParseMode::Html);
+            if let Some(kb) = kb {
+                req = req.reply_markup(kb);
+            }
+            match req.await {
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+                Err(e) => {
+                    if let Some(w) = retry_after(&e) {
+                        log::warn!("live message of {id}: {e}");
+                        return Ok(Step::Wait(w));
+                    }
+                    // The message is gone (deleted, or the bot left): nothing to draw on.
+                    log::warn!("live message of {id}: {e}; not drawn again");
+                }
+            }
+            let total = rec.log_total;
+            ctx.store
+                .transition_fenced(id, token, |r| {
+                    r.drawn = hash;
+                    r.drawn_version = r.drawn_version.max(version);
+                    r.drawn_at = now_ms();
+                    r.mark_shown(total);
+                    Ok::<_, ()>(())
+                })
+                .await?
+                .ok();
+            return Ok(Step::Sent);
+        }
+    }
+    let Some(first) = next_effect(ctx, &rec, &mut wait).await? else {
+        return Ok(match wait {
+            Some(w) => Step::Wait(w),
+            None => Step::Idle(version),
+        });
+    };
+    ctx.store.renew_send_lease(id, token, HOLD).await?;
+    match deliver(ctx, id, &rec, version, &first).await {
+        Ok(ack) => {
+            let n = first.n;
+            ctx.store
+                .transition_fenced(id, token, |r| {
+                    ack.apply(r, version, n);
+                    Ok::<_, ()>(())
+                })
+                .await?
+                .ok();
+            Ok(Step::Sent)
+        }
+        Err(w) => Ok(Step::Wait(w)),
+    }
+}
+
+/// The first effect that can go now, its chat's budget taken; `wait` learns how long the
+/// ones held back wait. Effects go in order, except that a private field does not wait
+/// behind a group's budget: the players see their own fields at once, whatever the group's
+/// pace (a private field draws from the latest record, so its order does not matter).
+async fn next_effect(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    wait: &mut Option<Duration>,
+) -> Result<Option<Outgoing>, BotError> {
+    let mut held: Vec<i64> = Vec::new();
+    for o in &rec.outbox {
+        let overtakes = matches!(o.effect, Effect::Dm { .. });
+        if !held.is_empty() && !overtakes {
+            continue;
+        }
+        let chat = target_chat(rec, &o.effect);
+        if let Some(chat) = chat {
+            if held.contains(&chat) {
+                continue;
+            }
+            if let Some(w) = budget(ctx, chat).await? {
+                *wait = Some(wait.map_or(w, |l| l.min(w)));
+                held.push(chat);
+                continue;
+            }
+        }
+        return Ok(Some(o.clone()));
+    }
+    Ok(None)
+}
+
+/// The chat an effect sends to or edits in (its budget), or none.
+fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
+    match effect {
+        Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => Some(rec.chat),
+        Effect::Notice { chat, .. } => Some(*chat),
+        Effect::Dm { seat } => rec
+            .game
+            .seats()
+            .get(usize::from(*seat))
+            .map(|s| s.player.0 as i64),
+        Effect::Mine { .. } | Effect::Settle => None,
+    }
+}
+
+/// What a delivered effect leaves in the record.
+enum Ack {
+    /// Removed.
+    Done,
+    /// The live message was sent anew: its id, the hash of what it shows and how many
+    /// results it shows.
+    Live(i32, u64, u64),
+    /// A seat's private message: its id (when new) and the hash of what it shows.
+    Dm(u8, Option<i32>, u64),
+    /// One part of the announcement went; `true` when it was the last.
+    Part(bool),
+}
+
+impl Ack {
+    fn apply(&self, r: &mut GameRecord, version: u64, n: u64) {
+        match *self {
+            Ack::Done => {}
+            Ack::Live(message, hash, total) => {
+                r.message = Some(message);
+                r.drawn = hash;
+                r.drawn_version = r.drawn_version.max(version);
+                r.drawn_at = now_ms();
+                // The results the sent message showed: those of the record it was drawn from.
+                r.mark_shown(total);
+            }
+            Ack::Dm(seat, message, hash) => {
+                let i = usize::from(seat);
+                if let Some(m) = message {
+                    if r.dms.len() <= i {
+                        r.dms.resize(i + 1, None);
+                    }
+                    r.dms[i] = Some(m);
+                }
+                if r.dm_drawn.len() <= i {
+                    r.dm_drawn.resize(i + 1, 0);
+                }
+                r.dm_drawn[i] = hash;
+            }
+            Ack::Part(last) => {
+                r.announced_parts = r.announced_parts.saturating_add(1);
+                if !last {
+                    return;
+                }
+            }
+        }
+        r.remove_effect(n);
+    }
+}
+
+/// Sends one effect. `Err` with a wait when Telegram asks to wait (the effect stays);
+/// an effect Telegram refuses for good is given up (logged) and acknowledged.
+async fn deliver(
+    ctx: &Ctx,
+    id: GameId,
+    rec: &GameRecord,
+    version: u64,
+    o: &Outgoing,
+) -> Result<Ack, Duration> {
+    let chat = ChatId(rec.chat);
+    let given_up = |e: RequestError| -> Result<Ack, Duration> {
+        match retry_after(&e) {
+            Some(w) => {
+                log::warn!("effect {} of {id}: {e}", o.n);
+                Err(w)
+            }
+            None => {
+                log::warn!("effect {} of {id}: {e}; given up", o.n);
+                Ok(Ack::Done)
+            }
+        }
+    };
+    let _ = version;
+    match &o.effect {
+        Effect::LiveMessage => {
+            let (text, kb) = live_message(rec, id, &ctx.username);
+            let hash = drawing_hash(&text, &kb);
+            let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
+            if let Some(kb) = kb {
+                req = req.reply_markup(kb);
+            }
+            match req.await {
+                Ok(m) => Ok(Ack::Live(m.id.0, hash, rec.log_total)),
+                Err(e) => given_up(e),
+            }
+        }
+        Effect::Retire { message, key } => {
+            let req = ctx
+                .bot
+                .edit_message_text(chat, MessageId(*message), t(rec.lang, key));
+            match req.await {
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(Ack::Done),
+                Err(e) => given_up(e),
+            }
+        }
+        Effect::Notice { chat, text } => {
+            let req = ctx
+                .bot
+                .send_message(ChatId(*chat), text.clone())
+                .parse_mode(ParseMode::Html);
+            match req.await {
+                Ok(_) => Ok(Ack::Done),
+                Err(e) => given_up(e),
+            }
+        }
+        Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
+        Effect::Mine { events } => {
+            super::mine::follow(ctx, id, rec, events).await;
+            Ok(Ack::Done)
+        }
+        Effect::Settle => {
+            settle(ctx, id, rec).await;
+            Ok(Ack::Done)
+        }
+        Effect::Announce => {
+            let texts = end_texts(rec);
+            let part = usize::from(rec.announced_parts);
+            let Some(text) = texts.get(part) else {
+                return Ok(Ack::Part(true));
+            };
+            let last = part + 1 == texts.len();
+            let mut req = ctx
+                .bot
+                .send_message(chat, text.clone())
+                .parse_mode(ParseMode::Html);
+            if last {
+                req = req.reply_markup(InlineKeyboardMarkup::new(vec![vec![
+                    InlineKeyboardButton::callback(
+                        t(rec.lang, "btn-rematch"),
+                        Button::Rematch(id).to_string(),
+                    ),
+                ]]));
+            }
+            match req.await {
+                Ok(_) => Ok(Ack::Part(last)),
+                Err(e) => given_up(e).map(|_| Ack::Part(last)),
+            }
+        }
+    }
+}
+
+/// A seat's private message: the editor while it places, then its own field.
+async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, RequestError> {
+    let s = SeatId(seat);
+    let Some(player) = rec.game.seats().get(usize::from(seat)) else {
+        return Ok(Ack::Done);
+    };
+    let user = player.player.0;
+    let lang = user_lang_by_id(ctx, user).await;
+    let message = rec.dms.get(usize::from(seat)).copied().flatten();
+    let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
+    let (text, kb) = match (placing, message) {
+        (true, Some(_)) => return Ok(Ack::Done), // the editor draws itself on every tap
+        (true, None) => {
+            let ed = match ctx.store.draft::<Editor>(id, s).await {
+                Ok(Some(ed)) => ed,
+                _ => Editor::new(rec.game.ruleset()),
+            };
+            (
+                editor_text(rec, lang, &ed),
+                Some(editor_keyboard(rec, id, lang, &ed)),
+            )
+        }
+        (false, None) => return Ok(Ack::Done),
+        (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Ack::Done),
+        (false, Some(_)) => (super::own_field::own_field_text(rec, lang, s), None),
+    };
+    let hash = drawing_hash(&text, &kb);
+    let chat = ChatId(user as i64);
+    match message {
+        Some(_) if rec.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Ack::Done),
+        Some(m) => {
+            let mut req = ctx
+                .bot
+                .edit_message_text(chat, MessageId(m), text)
+                .parse_mode(ParseMode::Html);
+            if let Some(kb) = kb {
+                req = req.reply_markup(kb);
+            }
+            match req.await {
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {
+                    Ok(Ack::Dm(seat, None, hash))
+                }
+                Err(e) => Err(e),
+            }
+        }
+        None => {
+            let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
+            if let Some(kb) = kb {
+                req = req.reply_markup(kb);
+            }
+            let sent = req.await?;
+            Ok(Ack::Dm(seat, Some(sent.id.0), hash))
+        }
+    }
+}
+
+/// The end, in storage: the chat and the players are free for another game, the timer is
+/// off, and every player who placed a fleet has the game counted.
+async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) {
+    let _ = ctx.store.clear_chat_game(rec.chat, id).await;
+    let _ = ctx.store.schedule(id, None).await;
+    let winners = match rec.game.phase() {
+        Phase::Finished { winners, .. } => winners.clone(),
+        _ => Vec::new(),
+    };
+    for (i, seat) in rec.game.seats().iter().enumerate() {
+        if crate::record::is_ai(seat.player) {
+            continue;
+        }
+        let user = seat.player.0;
+        let _ = ctx.store.clear_user_game(user, id).await;
+        if rec.game.fleet(SeatId(i as u8)).is_some() {
+            let stats = Stats {
+                games: 1,
+                wins: u64::from(winners.contains(&SeatId(i as u8))),
+                ..Stats::default()
+            };
+            let _ = ctx
+                .store
+                .add_stats(user, &rec.game.ruleset().to_string(), stats)
+                .await;
+        }
+    }
+    log::info!("game {id} finished");
+}
+
+impl BotConfig {
+    /// A chat's budget of sends and edits as a GCRA bucket: one every interval, and a burst
+    /// of one more. A group's interval is a minute over [`BotConfig::group_per_minute`]
+    /// (so at most that many plus one in any minute, evenly); a private chat's is a second
+    /// (Telegram takes about one message a second there), or the group's when shorter.
+    pub fn budget(&self, chat: i64) -> (Duration, Duration) {
+        let group = Duration::from_millis(60_000 / u64::from(self.group_per_minute.max(1)));
+        let interval = if chat < 0 {
+            group
+        } else {
+            group.min(Duration::from_secs(1))
+        };
+        (interval, interval)
+    }
+}

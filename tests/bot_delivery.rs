@@ -1,0 +1,611 @@
+//! What the group and the players see, in order and exactly once, however the bot is paced,
+//! killed or doubled: the real bot binary against the fake Bot API and a real Redis.
+//!
+//! Every check here reads sequences (each state a message went through, each message sent),
+//! not only the final state.
+
+mod fake_telegram;
+#[path = "bot/helpers.rs"]
+mod helpers;
+
+use fake_telegram::{SentMessage, Shown};
+use helpers::*;
+use std::time::{Duration, Instant};
+use teloxide::types::User;
+
+/// Cells a group message shows as known (shot, missed, hit, sunk, a mine): only the grid's
+/// lines count, those that start with a row number.
+fn known(text: &str) -> usize {
+    text.lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .map(|l| l.chars().filter(|c| "•X#*+".contains(*c)).count())
+        .sum()
+}
+
+/// The battle message of `d` as it stands, with every state it went through.
+fn battle_message(app: &App, d: &Duel) -> SentMessage {
+    app.tg
+        .messages(d.group)
+        .into_iter()
+        .find(|m| m.message_id == d.battle)
+        .expect("the battle message")
+}
+
+/// Messages of `chat` that had, in any of their states, a button whose data starts with
+/// `prefix`.
+fn with_button(app: &App, chat: i64, prefix: &str) -> Vec<SentMessage> {
+    app.tg
+        .messages(chat)
+        .into_iter()
+        .filter(|m| {
+            m.history
+                .iter()
+                .any(|s| s.data.iter().any(|d| d.starts_with(prefix)))
+        })
+        .collect()
+}
+
+/// Every state of the battle message shows at least the cells the one before it showed; once
+/// it has lost its keyboard (the end) it never gets one again.
+fn assert_never_goes_back(history: &[Shown]) {
+    assert!(!history.is_empty());
+    for pair in history.windows(2) {
+        assert!(
+            known(&pair[1].text) >= known(&pair[0].text),
+            "the battle message went back from {} known cells to {}:\n{}\n---\n{}",
+            known(&pair[0].text),
+            known(&pair[1].text),
+            pair[0].text,
+            pair[1].text
+        );
+        assert!(
+            !pair[1].keyboard || pair[0].keyboard,
+            "the battle message got its keyboard back after the end:\n{}",
+            pair[1].text
+        );
+    }
+}
+
+/// Plays `d` to the end by buttons, as fast as the answers come.
+async fn shoot_to_the_end(app: &App, d: &mut Duel) {
+    let mut n = 0;
+    while !d.is_over(app) {
+        n += 1;
+        assert!(n < 600, "the game does not end");
+        if d.shoot_button(app).await == Shot::Over {
+            break;
+        }
+    }
+}
+
+/// Waits for the end's announcement (the message with Rematch) and for the battle message's
+/// last state without a keyboard.
+async fn wait_for_the_end(app: &App, d: &Duel) -> SentMessage {
+    let end = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            Duration::from_secs(120),
+        )
+        .await
+        .expect("the end is announced");
+    let battle = d.battle;
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && !m.has_keyboard(),
+            Duration::from_secs(120),
+        )
+        .await
+        .expect("the battle message shows the end");
+    end
+}
+
+/// A whole game at a group gap of `gap_ms` and the default budget: the battle message never
+/// goes back, ends as the final state without buttons, is never edited to the same text, and
+/// the group never gets more than 20 sends and edits a minute.
+async fn a_whole_game_reads_in_order(gap_ms: u64, group: i64, base: i64) {
+    let app = App::spawn_with(gap_ms, None).await;
+    let a = app.player(base + 1, "Alice", "en");
+    let b = app.player(base + 2, "Bob", "en");
+    let mut d = duel(&app, group, a, b).await;
+    shoot_to_the_end(&app, &mut d).await;
+    let end = wait_for_the_end(&app, &d).await;
+    // Let anything late arrive before reading the history.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let battle = battle_message(&app, &d);
+    assert_never_goes_back(&battle.history);
+    let last = battle.history.last().unwrap();
+    assert!(!last.keyboard, "the battle message ends with buttons");
+    assert!(
+        known(&last.text) >= d.shots,
+        "the battle message's last state shows {} cells of {} shots",
+        known(&last.text),
+        d.shots
+    );
+    // After the end has been shown, nothing but the end is shown.
+    let first_end = battle
+        .history
+        .iter()
+        .position(|s| !s.keyboard)
+        .expect("an end state");
+    assert!(battle.history[first_end..].iter().all(|s| !s.keyboard));
+    // Once the end is announced, the battle message shows nothing but the end.
+    let announced = end.history[0].at;
+    assert!(
+        battle
+            .history
+            .iter()
+            .filter(|s| s.at > announced)
+            .all(|s| !s.keyboard),
+        "a live board after the announcement"
+    );
+    let errors = app.tg.errors();
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.description.contains("not modified")),
+        "edits to the same text: {errors:?}"
+    );
+    assert!(
+        errors.iter().all(|e| e.status != 429),
+        "the bot ran into Telegram's flood limit: {errors:?}"
+    );
+    let most = app.tg.max_per_minute(d.group);
+    assert!(most <= 20, "{most} sends and edits in one minute");
+    // Exactly one of each: the battle message and the announcement.
+    assert_eq!(with_button(&app, d.group, "r:").len(), 1, "announcements");
+    assert_eq!(battles(&app, d.group), 1, "battle messages");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_at_the_default_gap_never_shows_an_older_state() {
+    a_whole_game_reads_in_order(3500, -6101, 61_000).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_at_a_300_ms_gap_never_shows_an_older_state_nor_floods() {
+    a_whole_game_reads_in_order(300, -6102, 62_000).await;
+}
+
+/// Waits until the bot has killed itself at its `MB_CRASH_AT` point.
+async fn wait_for_the_crash(app: &mut App) {
+    let deadline = Instant::now() + wait();
+    while !app.bot_has_exited() {
+        assert!(Instant::now() < deadline, "the bot did not crash");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A test's world whose bot will kill itself (`kill -9`) at `point`.
+async fn crashing_at(point: &str) -> App {
+    let mut app = App::spawn().await;
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), point.into()));
+    app.start_bot().await;
+    app
+}
+
+/// The messages of a private chat with the placement editor's buttons.
+fn editors(app: &App, p: &User) -> usize {
+    with_button(app, p.id.0 as i64, "pe:").len()
+}
+
+/// Private messages that show a player's own fleet in battle.
+fn own_fields(app: &App, p: &User) -> usize {
+    app.tg
+        .messages(p.id.0 as i64)
+        .into_iter()
+        .filter(|m| m.history.iter().any(|s| s.text.contains("Your fleet")))
+        .count()
+}
+
+/// The battle messages in a group: messages that had Fire buttons.
+fn battles(app: &App, group: i64) -> usize {
+    with_button(app, group, "f:").len()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_between_start_and_the_editors_each_player_gets_one_editor() {
+    let mut app = crashing_at("start").await;
+    let group = -6201;
+    let a = app.player(63_001, "Alice", "en");
+    let b = app.player(63_002, "Bob", "en");
+    app.tg.group(group, "Sea dogs");
+    let (lobby, join) = open_lobby(&app, group, &a).await;
+    app.press(group, &b, lobby.message_id, &join).await;
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows two players");
+    let start = data(&lobby, "s:");
+    app.tg.press_stale(group, &a, lobby.message_id, &start);
+    wait_for_the_crash(&mut app).await;
+    assert_eq!(editors(&app, &a) + editors(&app, &b), 0);
+    app.restart_bot().await;
+    // The start was stored: each player gets their editor, once.
+    for p in [&a, &b] {
+        app.message_with_button(p.id.0 as i64, "pe:").await;
+    }
+    // A press after the restart is answered: Start again is out of date, and sends nothing.
+    let again = app.press(group, &a, lobby.message_id, &start).await;
+    assert!(again.text.is_some(), "{again:?}");
+    for p in [&a, &b] {
+        place_and_ready(&app, p).await;
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    for _ in 0..3 {
+        d.shoot_button(&app).await;
+    }
+    assert_eq!(editors(&app, &a), 1, "Alice's editors");
+    assert_eq!(editors(&app, &b), 1, "Bob's editors");
+    assert_eq!(battles(&app, group), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_between_the_last_ready_and_the_battle_message_the_battle_appears_once() {
+    let mut app = crashing_at("last-ready").await;
+    let group = -6202;
+    let a = app.player(63_011, "Alice", "en");
+    let b = app.player(63_012, "Bob", "en");
+    app.tg.group(group, "Sea dogs");
+    let (lobby, join) = open_lobby(&app, group, &a).await;
+    app.press(group, &b, lobby.message_id, &join).await;
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows two players");
+    app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    place_and_ready(&app, &a).await;
+    // Bob's Ready is the last: the bot dies after storing it.
+    let chat = b.id.0 as i64;
+    let editor = app.message_with_button(chat, "pe:").await;
+    let random = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.ends_with(":r"))
+        .unwrap();
+    app.press(chat, &b, editor.message_id, &random).await;
+    let ready = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.ends_with(":k"))
+        .unwrap();
+    app.tg.press_stale(chat, &b, editor.message_id, &ready);
+    wait_for_the_crash(&mut app).await;
+    assert_eq!(battles(&app, group), 0);
+    app.restart_bot().await;
+    let battle = app.message_with_button(group, "f:").await;
+    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    // Ready again, after the restart, is answered (the fleet is locked already).
+    let again = app.press(chat, &b, editor.message_id, &ready).await;
+    assert!(again.text.is_some(), "{again:?}");
+    for _ in 0..4 {
+        let shot = d.shoot_button(&app).await;
+        assert_ne!(shot, Shot::Over);
+    }
+    for p in [&a, &b] {
+        let chat = p.id.0 as i64;
+        app.tg
+            .wait_for(chat, |m| m.text.contains("Your fleet"), wait())
+            .await
+            .expect("a private field");
+        assert_eq!(own_fields(&app, p), 1, "{}'s fields", p.first_name);
+    }
+    assert_eq!(battles(&app, group), 1);
+    // The lobby's message was retired once, and shows no buttons.
+    let old = app
+        .tg
+        .messages(group)
+        .into_iter()
+        .find(|m| m.message_id == lobby.message_id)
+        .unwrap();
+    assert!(!old.has_keyboard());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_after_a_shot_was_stored_the_result_still_reaches_the_group() {
+    let mut app = crashing_at("shot").await;
+    let group = -6203;
+    let a = app.player(63_021, "Alice", "en");
+    let b = app.player(63_022, "Bob", "en");
+    // The crash point is every shot: get the duel ready first with a bot that does not crash.
+    app.env.clear();
+    app.restart_bot().await;
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    settled(&app, d.game).await;
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "shot".into()));
+    app.start_bot().await;
+    let seat = d.turn;
+    let cell = d.next_cell(seat).unwrap();
+    app.tg
+        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+    wait_for_the_crash(&mut app).await;
+    app.restart_bot().await;
+    // The stored shot shows in the group without anyone pressing again.
+    let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+    let line = format!("{}: {name} — ", d.players[seat].first_name);
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == d.battle && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "the stored shot {line} does not reach the group: {:?}",
+                battle_message(&app, &d).history
+            )
+        });
+    // Pressed again, the same cell is known; the game goes on to its end.
+    let answer = app
+        .press(group, &d.players[seat], d.battle, &d.fire_data(seat, cell))
+        .await;
+    assert!(
+        matches!(read_answer(&said(&answer)), Shot::Known | Shot::NotYourTurn),
+        "{answer:?}"
+    );
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    assert_eq!(battles(&app, group), 1);
+    assert_eq!(with_button(&app, group, "r:").len(), 1);
+    assert_never_goes_back(&battle_message(&app, &d).history);
+}
+
+/// Waits until game `game` has nothing left to send: a kill after this is not one between
+/// "sent" and "stored" (that window is the crash tests' own, at their crash points).
+async fn settled(app: &App, game: u64) {
+    let store = app.store().await;
+    let deadline = tokio::time::Instant::now() + wait();
+    loop {
+        let (rec, _) = store
+            .load_game(morskoy_boy::store::GameId(game))
+            .await
+            .unwrap();
+        if rec.outbox.is_empty() {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "game {game} still has {:?} to send",
+            rec.outbox
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The cells of `seat`'s ships, as button indices.
+async fn ship_cells(app: &App, game: u64, seat: u8) -> Vec<usize> {
+    let store = app.store().await;
+    let (rec, _) = store
+        .load_game(morskoy_boy::store::GameId(game))
+        .await
+        .unwrap();
+    rec.game
+        .fleet(engine::SeatId(seat))
+        .unwrap()
+        .ship_cells()
+        .map(|c| usize::from(c.y) * 10 + usize::from(c.x))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_after_the_final_shot_the_end_is_announced_and_counted_once() {
+    let mut app = App::spawn().await;
+    let group = -6204;
+    let a = app.player(63_031, "Alice", "en");
+    let b = app.player(63_032, "Bob", "en");
+    let d = duel(&app, group, a.clone(), b.clone()).await;
+    settled(&app, d.game).await;
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "final-shot".into()));
+    app.start_bot().await;
+    // Whoever moves first hits every ship cell in turn: the last hit ends the game.
+    let seat = d.turn;
+    let cells = ship_cells(&app, d.game, 1 - seat as u8).await;
+    let (last, rest) = cells.split_last().unwrap();
+    for &cell in rest {
+        let answer = app
+            .press(group, &d.players[seat], d.battle, &d.fire_data(seat, cell))
+            .await;
+        assert!(
+            matches!(read_answer(&said(&answer)), Shot::Hit | Shot::Sunk),
+            "{answer:?}"
+        );
+    }
+    app.tg
+        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, *last));
+    wait_for_the_crash(&mut app).await;
+    assert_eq!(with_button(&app, group, "r:").len(), 0);
+    app.restart_bot().await;
+    let end = wait_for_the_end(&app, &d).await;
+    assert!(end.text.contains("Winner"), "{}", end.text);
+    assert!(end.text.contains("Salt"), "{}", end.text);
+    // A press after the restart is answered: the game is over.
+    let answer = app
+        .press(
+            group,
+            &d.players[1 - seat],
+            d.battle,
+            &d.fire_data(1 - seat, 0),
+        )
+        .await;
+    assert_eq!(read_answer(&said(&answer)), Shot::Over, "{answer:?}");
+    for p in [&a, &b] {
+        app.tg
+            .wait_for(
+                p.id.0 as i64,
+                |m| m.text.contains("Your fleet") && m.text.contains("over"),
+                wait(),
+            )
+            .await
+            .unwrap_or_else(|| panic!("{}'s private field is not final", p.first_name));
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
+    assert_eq!(battles(&app, group), 1);
+    // Each player's game is counted once, the win once.
+    let store = app.store().await;
+    let rules = engine::Ruleset::default().to_string();
+    for (i, p) in d.players.iter().enumerate() {
+        let stats = store.stats(p.id.0, &rules).await.unwrap();
+        assert_eq!(stats.games, 1, "{}'s games", p.first_name);
+        assert_eq!(stats.wins, u64::from(i == seat), "{}'s wins", p.first_name);
+    }
+    // The group is free for a new game.
+    app.tg.send_command(group, &b, "/newgame");
+    app.message_with_button(group, "j:").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_after_a_rematch_was_stored_one_new_lobby_appears() {
+    let mut app = App::spawn().await;
+    let group = -6205;
+    let a = app.player(63_041, "Alice", "en");
+    let b = app.player(63_042, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    shoot_to_the_end(&app, &mut d).await;
+    let end = wait_for_the_end(&app, &d).await;
+    settled(&app, d.game).await;
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "rematch".into()));
+    app.start_bot().await;
+    let rematch = data(&end, "r:");
+    let lobbies = with_button(&app, group, "j:").len();
+    app.tg.press_stale(group, &b, end.message_id, &rematch);
+    wait_for_the_crash(&mut app).await;
+    app.restart_bot().await;
+    let lobby = app
+        .tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id > end.message_id
+                    && m.callback_data().iter().any(|c| c.starts_with("j:"))
+            },
+            wait(),
+        )
+        .await
+        .expect("the new lobby appears");
+    // Rematch again after the restart is answered and makes no second lobby.
+    let again = app.press(group, &a, end.message_id, &rematch).await;
+    assert!(again.text.is_some(), "{again:?}");
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(with_button(&app, group, "j:").len(), lobbies + 1, "lobbies");
+    // The new lobby works: Alice's second press joined her to it, beside Bob.
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id == lobby.message_id
+                    && m.text.contains("Alice")
+                    && m.text.contains("Bob")
+            },
+            wait(),
+        )
+        .await
+        .expect("the new lobby shows both players");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_bot_processes_never_send_twice_nor_go_back() {
+    let mut app = App::spawn_with(300, None).await;
+    app.start_second_bot().await;
+    let group = -6301;
+    let a = app.player(64_001, "Alice", "en");
+    let b = app.player(64_002, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(with_button(&app, group, "j:").len(), 1, "lobbies");
+    assert_eq!(battles(&app, group), 1, "battle messages");
+    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
+    for p in [&a, &b] {
+        assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
+        assert_eq!(own_fields(&app, p), 1, "{}'s fields", p.first_name);
+    }
+    assert_never_goes_back(&battle_message(&app, &d).history);
+    // Every shot was answered once, though both processes saw every update.
+    let errors = app.tg.errors();
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.description.contains("not modified") || e.status == 429),
+        "{errors:?}"
+    );
+    assert!(app.tg.max_per_minute(group) <= 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_player_flooding_help_does_not_delay_a_players_press() {
+    let app = App::spawn_with(3500, None).await;
+    let group = -6401;
+    let a = app.player(65_001, "Alice", "en");
+    let b = app.player(65_002, "Bob", "en");
+    let troll = app.player(65_003, "Troll", "en");
+    let mut d = duel(&app, group, a, b).await;
+    let before = app.tg.messages(group).len();
+    let troll_dm = app.tg.messages(65_003).len();
+    for _ in 0..40 {
+        app.tg.send_command(group, &troll, "/help@morskoy_test_bot");
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let t = Instant::now();
+    let shot = d.shoot_button(&app).await;
+    let took = t.elapsed();
+    assert_ne!(shot, Shot::Over);
+    assert!(
+        took < Duration::from_secs(1),
+        "the player's press waited {took:?} behind the flood"
+    );
+    // At most one help reply in the group a minute; the rest went to the troll's own chat.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let helps = app.tg.messages(group)[before..]
+        .iter()
+        .filter(|m| m.text.contains("/newgame in a group"))
+        .count();
+    assert!(helps <= 1, "{helps} help replies in the group");
+    assert!(
+        app.tg.messages(65_003).len() > troll_dm,
+        "no help in the DM"
+    );
+    assert!(app.tg.max_per_minute(group) <= 20);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anonymous_admin_is_told_to_write_as_themselves_and_gets_no_lobby() {
+    let app = App::spawn().await;
+    let group = -6501;
+    app.tg.group(group, "Sea dogs");
+    app.tg.send_anonymous(group, "/newgame");
+    app.tg
+        .wait_for_text(group, "cannot tell who you are", wait())
+        .await
+        .expect("the anonymous admin is answered");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        with_button(&app, group, "j:").is_empty(),
+        "a lobby was opened"
+    );
+    let store = app.store().await;
+    assert_eq!(store.chat_game(group).await.unwrap(), None);
+}
