@@ -77,14 +77,23 @@ pub const ANSWERS_KEPT: usize = 16;
 
 impl GameRecord {
     /// Puts an effect in the outbox. An effect that draws from the latest state (a private
-    /// field, the end) is not put twice: the one waiting will draw the newest.
+    /// field, the end) is not put twice: the one waiting will draw the newest. A private
+    /// field asked for again gets a new number, though: its sender may be drawing it from
+    /// an older record right now, and its acknowledgement (of the old number) must not take
+    /// the new request away. Drawn again, it sends nothing when nothing changed.
     pub fn push_effect(&mut self, effect: Effect) {
         let coalesces = matches!(
             effect,
             Effect::Dm { .. } | Effect::LiveMessage | Effect::Settle | Effect::Announce
         );
-        if coalesces && self.outbox.iter().any(|o| o.effect == effect) {
-            return;
+        if coalesces {
+            if let Some(i) = self.outbox.iter().position(|o| o.effect == effect) {
+                if matches!(effect, Effect::Dm { .. }) {
+                    self.effects_made += 1;
+                    self.outbox[i].n = self.effects_made;
+                }
+                return;
+            }
         }
         self.effects_made += 1;
         self.outbox.push(Outgoing {
@@ -248,9 +257,14 @@ mod tests {
     fn a_private_field_waiting_is_not_queued_twice_and_answers_are_bounded() {
         let (mut rec, _) = placing();
         rec.push_effect(Effect::Dm { seat: 1 });
+        let drawing = rec.outbox[0].n;
         rec.push_effect(Effect::Dm { seat: 1 });
         rec.push_effect(Effect::Dm { seat: 0 });
         assert_eq!(rec.outbox.len(), 2);
+        // The field asked for again while the first request was being drawn: the first
+        // one's acknowledgement leaves the second.
+        assert!(!rec.remove_effect(drawing));
+        assert_eq!(rec.outbox[0].effect, Effect::Dm { seat: 1 });
         for i in 0..40 {
             rec.remember_answer(&i.to_string(), "miss", false);
         }

@@ -562,3 +562,101 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
     );
 }
 on_both!(a_chats_budget_lets_a_burst_of_two_then_one_an_interval);
+
+/// Two replicas: each knows the record it last read or wrote, and starts a transition from
+/// it. One that knows an old version neither loses the other's change nor refuses (or
+/// answers "nothing to do") on the strength of what it knew.
+async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly(
+    target: Target,
+) {
+    let config = common::config();
+    let url = common::target_url(target);
+    let a = Store::connect(&url, config.clone()).await.unwrap();
+    let b = Store::connect(&url, config).await.unwrap();
+    let id = a
+        .create_game(&GameRecord::new(battle(6), -1, NOW))
+        .await
+        .unwrap();
+    b.load_game(id).await.unwrap();
+    let bump = |s: &Store| {
+        let s = s.clone();
+        async move {
+            s.transition(id, |r| {
+                r.block += 1;
+                Ok::<_, ()>(r.block)
+            })
+            .await
+            .unwrap()
+            .unwrap()
+        }
+    };
+    assert_eq!(bump(&a).await.value, 1);
+    // b knows block 0: its change is made on block 1, not on what it knew.
+    assert_eq!(bump(&b).await.value, 2);
+    assert_eq!(bump(&a).await.value, 3);
+    // b knows block 2 now: a refusal made on that would be wrong.
+    let seen = b
+        .transition(id, |r| {
+            if r.block == 3 {
+                Ok(r.block)
+            } else {
+                Err(r.block)
+            }
+        })
+        .await
+        .unwrap();
+    assert_eq!(seen.map(|c| c.value), Ok(3));
+    assert_eq!(bump(&a).await.value, 4);
+    let unchanged = b
+        .transition(id, |r| Ok::<_, ()>(r.block))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        unchanged.value, 4,
+        "a no-change answer comes from a fresh read"
+    );
+    let (rec, _) = a.load_game(id).await.unwrap();
+    assert_eq!(rec.block, 4);
+}
+on_both!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly);
+
+/// A move and its deadline are stored together: the game is due exactly when its change says.
+async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(7), -1, NOW))
+        .await
+        .unwrap();
+    let at = |s: u64| move |_: &GameRecord| Some(s);
+    let due = at(NOW + 100);
+    store
+        .transition_due(id, Some(&due), |r| {
+            r.block = 1;
+            Ok::<_, ()>(())
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!store.due(NOW + 99).await.unwrap().contains(&id));
+    assert!(store.due(NOW + 100).await.unwrap().contains(&id));
+    // A refused change sets no deadline.
+    let later = at(NOW + 5);
+    let refused = store
+        .transition_due(id, Some(&later), |_| Err::<(), _>("no"))
+        .await
+        .unwrap();
+    assert!(refused.is_err());
+    assert!(!store.due(NOW + 50).await.unwrap().contains(&id));
+    let none = |_: &GameRecord| None;
+    store
+        .transition_due(id, Some(&none), |r| {
+            r.block = 2;
+            Ok::<_, ()>(())
+        })
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(!store.due(u64::MAX / 2).await.unwrap().contains(&id));
+}
+on_both!(a_transition_sets_the_games_deadline_with_the_change);

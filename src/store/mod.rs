@@ -26,6 +26,7 @@ use crate::record::GameRecord;
 use engine::{Phase, SeatId};
 use redis::{AsyncCommands, Script};
 use serde::{de::DeserializeOwned, Serialize};
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::time::Duration;
@@ -165,22 +166,34 @@ pub struct Committed<T> {
 }
 
 /// Compare-and-set on a versioned hash `{v, c, d}`; expected version 0 means "absent".
-/// KEYS: the hash, the outbox index, the sender's lease (the last two are the hash itself
-/// when unused, so that every key is in the hash's cluster slot).
+/// KEYS: the hash, the outbox index, the sender's lease, the games' deadlines (the last
+/// three are the hash itself when unused, so that every key is in the hash's cluster slot).
 /// ARGV: expected version, new version, codec, data, ttl, the index member ('' for none),
-/// the fencing token the lease must hold ('' for none).
-/// 1 when saved, 0 on a version conflict, -1 when the lease is no longer the caller's.
+/// the fencing token the lease must hold ('' for none), the deadlines' member ('' for
+/// none), its deadline ('' to remove it).
+/// `{1}` when saved; `{0, v, c, d}` on a version conflict (or a payload of another codec:
+/// written by another build), with what is stored now (so the
+/// caller tries again without loading it); `{-1}` when the lease is no longer the caller's.
 const COMPARE_AND_SET: &str = r"
-local v = redis.call('HGET', KEYS[1], 'v') or '0'
-if v ~= ARGV[1] then return 0 end
-if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return -1 end
+local cur = redis.call('HMGET', KEYS[1], 'v', 'c', 'd')
+if (cur[1] or '0') ~= ARGV[1] or (cur[1] and cur[2] ~= ARGV[3]) then
+  return {0, cur[1], cur[2], cur[3]}
+end
+if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return {-1} end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'c', ARGV[3], 'd', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 if ARGV[6] ~= '' then
   local t = redis.call('TIME')
   redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])
 end
-return 1";
+if ARGV[8] ~= '' then
+  if ARGV[9] ~= '' then
+    redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8])
+  else
+    redis.call('ZREM', KEYS[4], ARGV[8])
+  end
+end
+return {1}";
 
 const DELETE_IF_EQUAL: &str = r"
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -193,6 +206,55 @@ struct Extra {
     index: Option<(String, String)>,
     /// The send lease's key and the token it must hold.
     fence: Option<(String, String)>,
+    /// The deadlines' key and the game's member in it: set with the change.
+    deadline: Option<(String, String)>,
+}
+
+/// What a compare-and-set found.
+enum Cas {
+    /// Saved as this version.
+    Saved(u64),
+    /// Another change came first: what is stored now (`None`: nothing).
+    Conflict(Option<(u64, Option<u32>, String)>),
+}
+
+/// The payloads this process read or wrote last, by key: a transition starts from the one
+/// it knows instead of loading it (the compare-and-set checks it is still current, and
+/// answers with the current one when not). Only a change is ever concluded from it: a
+/// refusal or a no-change is checked against a fresh load first.
+#[derive(Clone, Default)]
+struct Known(std::sync::Arc<std::sync::Mutex<HashMap<String, (u64, Option<u32>, String)>>>);
+
+/// How many payloads [`Known`] keeps before it starts again.
+const KNOWN_MAX: usize = 4096;
+
+impl Known {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, Option<u32>, String)>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn get(&self, key: &str) -> Option<(u64, Option<u32>, String)> {
+        self.lock().get(key).cloned()
+    }
+
+    fn put(&self, key: &str, version: u64, codec: Option<u32>, data: String) {
+        let mut known = self.lock();
+        if known.len() >= KNOWN_MAX && !known.contains_key(key) {
+            known.clear();
+        }
+        match known.get(key) {
+            Some((v, ..)) if *v > version => {}
+            _ => {
+                known.insert(key.to_owned(), (version, codec, data));
+            }
+        }
+    }
+
+    fn forget(&self, key: &str) {
+        self.lock().remove(key);
+    }
 }
 
 /// The store. Cheap to clone: clones share one connection.
@@ -204,6 +266,7 @@ pub struct Store {
     cas: Script,
     delete_if_equal: Script,
     outbox: outbox::Scripts,
+    known: Known,
 }
 
 impl Store {
@@ -223,6 +286,7 @@ impl Store {
             cas: Script::new(COMPARE_AND_SET),
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
             outbox: outbox::Scripts::new(),
+            known: Known::default(),
         })
     }
 
@@ -307,12 +371,14 @@ impl Store {
         let ttl = self.config.ttl(record.game.phase());
         let extra = Extra {
             index: Some((self.keys.outbox_index(), id.0.to_string())),
-            fence: None,
+            ..Extra::default()
         };
-        Ok(self
-            .compare_and_set(&self.keys.game(id), 0, record, ttl, &extra)
-            .await?
-            .is_some())
+        let data = Self::encode(record)?;
+        Ok(matches!(
+            self.compare_and_set(&self.keys.game(id), 0, data, ttl, &extra, None)
+                .await?,
+            Cas::Saved(_)
+        ))
     }
 
     async fn load_versioned<R: DeserializeOwned>(
@@ -330,26 +396,34 @@ impl Store {
             })
             .await?;
         match (v, d) {
-            (Some(v), Some(d)) => Ok(Some((Self::decode(key, c, &d)?, v))),
-            _ => Ok(None),
+            (Some(v), Some(d)) => {
+                let found = Self::decode(key, c, &d)?;
+                self.known.put(key, v, c, d);
+                Ok(Some((found, v)))
+            }
+            _ => {
+                self.known.forget(key);
+                Ok(None)
+            }
         }
     }
 
-    /// Writes `record` at `key` if its version is still `version`: `Some(new version)`, or
-    /// `None` on a conflict. With `version` 0 the key must not exist yet. `extra` marks the
-    /// game in the outbox index and checks the sender's fencing token, in the same script.
-    async fn compare_and_set<R: Serialize>(
+    /// Writes `data` at `key` if its version is still `version`. With `version` 0 the key
+    /// must not exist yet. `extra` marks the game in the outbox index, checks the sender's
+    /// fencing token and sets the game's deadline (`due`), in the same script.
+    async fn compare_and_set(
         &self,
         key: &str,
         version: u64,
-        record: &R,
+        data: String,
         ttl: Duration,
         extra: &Extra,
-    ) -> Result<Option<u64>, StoreError> {
-        let data = Self::encode(record)?;
+        due: Option<Option<u64>>,
+    ) -> Result<Cas, StoreError> {
         let k = key.to_owned();
         let cluster = matches!(self.conn, Conn::Cluster(_));
-        // In a cluster the index lives in another slot than the game: it is marked after.
+        // In a cluster the index and the deadlines live in other slots than the game: they
+        // are written after.
         let (index_key, member) = match (&extra.index, cluster) {
             (Some((index, member)), false) => (index.clone(), member.clone()),
             _ => (k.clone(), String::new()),
@@ -358,65 +432,127 @@ impl Store {
             .fence
             .clone()
             .unwrap_or_else(|| (k.clone(), String::new()));
-        let saved: i32 = self
+        let (deadline_key, deadline_member, deadline_at) = match (&extra.deadline, due, cluster) {
+            (Some((key, member)), Some(at), false) => (
+                key.clone(),
+                member.clone(),
+                at.map(|a| a.to_string()).unwrap_or_default(),
+            ),
+            _ => (k.clone(), String::new(), String::new()),
+        };
+        let sent = data.clone();
+        let (saved, v, c, d): (i32, Option<u64>, Option<u32>, Option<String>) = self
             .run(|mut c| async move {
-                self.cas
+                let reply: Vec<redis::Value> = self
+                    .cas
                     .key(k)
                     .key(index_key)
                     .key(fence_key)
+                    .key(deadline_key)
                     .arg(version)
                     .arg(version + 1)
                     .arg(CODEC)
-                    .arg(data)
+                    .arg(sent)
                     .arg(ttl.as_secs().max(1))
                     .arg(member)
                     .arg(token)
+                    .arg(deadline_member)
+                    .arg(deadline_at)
                     .invoke_async(&mut c)
-                    .await
+                    .await?;
+                let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
+                Ok((
+                    redis::from_redis_value(at(0))?,
+                    redis::from_redis_value(at(1))?,
+                    redis::from_redis_value(at(2))?,
+                    redis::from_redis_value(at(3))?,
+                ))
             })
             .await?;
         match saved {
             -1 => Err(StoreError::Fenced),
             1 => {
+                self.known.put(key, version + 1, Some(CODEC), data);
                 if let (Some((index, member)), true) = (&extra.index, cluster) {
                     self.mark_due(index, member).await?;
                 }
-                Ok(Some(version + 1))
+                if let (Some((_, member)), Some(at), true) = (&extra.deadline, due, cluster) {
+                    if let Ok(id) = member.parse() {
+                        self.schedule(GameId(id), at).await?;
+                    }
+                }
+                Ok(Cas::Saved(version + 1))
             }
-            _ => Ok(None),
+            _ => Ok(Cas::Conflict(match (v, d) {
+                (Some(v), Some(d)) => {
+                    self.known.put(key, v, c, d.clone());
+                    Some((v, c, d))
+                }
+                _ => {
+                    self.known.forget(key);
+                    None
+                }
+            })),
         }
     }
 
-    /// The compare-and-set loop shared by games and drafts.
+    /// The compare-and-set loop shared by games and drafts. It starts from the payload this
+    /// process knows, if any; `due` gives the game's deadline to set with the change.
     async fn update_versioned<R, T, E>(
         &self,
         key: &str,
         ttl: impl Fn(&R) -> Duration,
         missing: impl Fn() -> Option<R>,
         extra: &Extra,
+        due: Option<&(dyn Fn(&R) -> Option<u64> + Sync)>,
         mut f: impl FnMut(&mut R) -> Result<T, E>,
     ) -> Result<Result<(T, R, u64), E>, StoreError>
     where
         R: Serialize + DeserializeOwned + Clone + PartialEq,
     {
+        // What to start from: (payload, version, whether it was read from Redis just now).
+        let decoded = |found: Option<(u64, Option<u32>, String)>| -> Result<_, StoreError> {
+            match found {
+                Some((v, c, d)) => Ok((Self::decode::<R>(key, c, &d)?, v)),
+                None => Ok((missing().ok_or(StoreError::NotFound)?, 0)),
+            }
+        };
+        let mut start: Option<((R, u64), bool)> = match self.known.get(key) {
+            Some(found) => decoded(Some(found)).ok().map(|s| (s, false)),
+            None => None,
+        };
         for _ in 0..self.config.max_attempts {
-            let (before, version) = match self.load_versioned::<R>(key).await? {
-                Some(found) => found,
-                None => (missing().ok_or(StoreError::NotFound)?, 0),
+            let ((before, version), fresh) = match start.take() {
+                Some(s) => s,
+                None => {
+                    let found = match self.load_versioned::<R>(key).await? {
+                        Some(found) => found,
+                        None => (missing().ok_or(StoreError::NotFound)?, 0),
+                    };
+                    (found, true)
+                }
             };
             let mut record = before.clone();
             let value = match f(&mut record) {
                 Ok(value) => value,
+                // Only a fresh record may refuse: a known one may be out of date.
+                Err(_) if !fresh => continue,
                 Err(refusal) => return Ok(Err(refusal)),
             };
             if record == before && version > 0 {
+                if !fresh {
+                    continue;
+                }
                 return Ok(Ok((value, record, version)));
             }
-            if let Some(v) = self
-                .compare_and_set(key, version, &record, ttl(&record), extra)
+            let data = Self::encode(&record)?;
+            let when = due.map(|due| due(&record));
+            match self
+                .compare_and_set(key, version, data, ttl(&record), extra, when)
                 .await?
             {
-                return Ok(Ok((value, record, v)));
+                Cas::Saved(v) => return Ok(Ok((value, record, v))),
+                Cas::Conflict(now) => start = Some((decoded(now)?, true)),
             }
             tokio::task::yield_now().await;
         }
@@ -444,13 +580,29 @@ impl Store {
     pub async fn transition<T, E>(
         &self,
         id: GameId,
+        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
+    ) -> Result<Result<Committed<T>, E>, StoreError> {
+        self.transition_due(id, None, f).await
+    }
+
+    /// [`Store::transition`] that also sets the game's deadline (see [`Store::schedule`]) to
+    /// what `due` says of the new record, in the same atomic step: a crash cannot leave a
+    /// move stored without its timer.
+    ///
+    /// # Errors
+    /// As [`Store::transition`].
+    pub async fn transition_due<T, E>(
+        &self,
+        id: GameId,
+        due: Option<&(dyn Fn(&GameRecord) -> Option<u64> + Sync)>,
         mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let extra = Extra {
             index: Some((self.keys.outbox_index(), id.0.to_string())),
-            fence: None,
+            deadline: due.map(|_| (self.keys.deadlines(), id.0.to_string())),
+            ..Extra::default()
         };
-        self.transition_with(id, &extra, move |rec| {
+        self.transition_with(id, &extra, due, move |rec| {
             let value = f(rec)?;
             rec.derive_effects();
             Ok(value)
@@ -470,21 +622,22 @@ impl Store {
         f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let extra = Extra {
-            index: None,
             fence: Some((self.keys.send_lease(id), token.to_owned())),
+            ..Extra::default()
         };
-        self.transition_with(id, &extra, f).await
+        self.transition_with(id, &extra, None, f).await
     }
 
     async fn transition_with<T, E>(
         &self,
         id: GameId,
         extra: &Extra,
+        due: Option<&(dyn Fn(&GameRecord) -> Option<u64> + Sync)>,
         f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());
         let done = self
-            .update_versioned(&self.keys.game(id), ttl, || None, extra, f)
+            .update_versioned(&self.keys.game(id), ttl, || None, extra, due, f)
             .await?;
         Ok(done.map(|(value, record, version)| Committed {
             value,
@@ -528,6 +681,7 @@ impl Store {
                 ttl,
                 || Some(fresh()),
                 &Extra::default(),
+                None,
                 f,
             )
             .await?;

@@ -203,9 +203,10 @@ async fn think_and_move(
     };
     let version = rec.game.version();
     let rng = ctx.fork();
+    let due = |r: &GameRecord| deadline(ctx, r);
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition_due(id, Some(&due), |r| {
             if r.game.version() != version {
                 return Err(None::<ActionError>);
             }

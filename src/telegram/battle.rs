@@ -37,8 +37,9 @@ pub(super) async fn play_with(
     choose: impl Fn(&GameRecord) -> Result<Action, ActionError>,
 ) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
     let rng = ctx.fork();
+    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
     ctx.store
-        .transition(id, |rec| {
+        .transition_due(id, Some(&due), |rec| {
             let action = choose(rec)?;
             let events = rec.game.apply(action.clone(), now(), &mut rng.clone())?;
             if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
@@ -81,16 +82,13 @@ pub(super) fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
     }
 }
 
-/// After an accepted move: the timer, the sender, the bot's turn.
+/// After an accepted move (its timer was set with it): the sender, the bot's turn.
 pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
-    ctx.store
-        .schedule(id, super::ai::deadline(ctx, &done.record))
-        .await?;
     follow_up(ctx, id, done);
     Ok(())
 }
 
-/// [`after`] without the timer, for a caller that has set it already.
+/// What follows a move: the sender wakes, and the bot moves if it is its turn.
 fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) {
     super::outbox::kick(ctx, id);
     if !done.record.game.is_finished() {
@@ -305,7 +303,8 @@ async fn shoot(
     }
 }
 
-/// A shot or salvo was taken: the timer, the shooter's answer, then everything else.
+/// A shot or salvo was taken (its timer was set with it, so should this process die right
+/// after the answer, another finds the game due): the shooter's answer, then the rest.
 pub(super) async fn accepted(
     ctx: &Ctx,
     id: GameId,
@@ -313,11 +312,6 @@ pub(super) async fn accepted(
     done: &Committed<Vec<Event>>,
     to: &Reply<'_>,
 ) -> HandlerResult {
-    // The timer first: should this process die right after the answer, another finds the
-    // game due (the bot's move after a miss, the turn timer, the mine's timeout).
-    ctx.store
-        .schedule(id, super::ai::deadline(ctx, &done.record))
-        .await?;
     super::crash_point(if done.record.game.is_finished() {
         "final-shot"
     } else {

@@ -84,8 +84,10 @@ pub async fn poll(ctx: &Ctx) {
 
 /// What one step of a sender did.
 enum Step {
-    /// Something was sent: look again.
-    Sent,
+    /// Something was sent: look again. With the record as the sender stored it after,
+    /// when it did: if that leaves nothing to send, the sender can let go without loading
+    /// it again (letting go fails if the game changed since).
+    Sent(Option<(GameRecord, u64)>),
     /// Something waits for the budget, the gap or Telegram: look again after this.
     Wait(Duration),
     /// Nothing to send at this version of the record.
@@ -101,9 +103,35 @@ fn lease_token(ctx: &Ctx) -> String {
     format!("{name}/{boot:016x}/{:016x}", rand::random::<u64>())
 }
 
+/// A sender's hold on its game: the token, and when it was last renewed.
+struct Lease {
+    token: String,
+    renewed: std::time::Instant,
+}
+
+impl Lease {
+    /// Makes sure the lease holds for most of [`HOLD`] yet, before a send: it is renewed
+    /// once a quarter of it has passed (not before every send: that would be a round trip
+    /// each). [`StoreError::Fenced`] when it went to another sender.
+    async fn keep(&mut self, ctx: &Ctx, id: GameId) -> Result<(), StoreError> {
+        if self.renewed.elapsed() < HOLD / 4 {
+            return Ok(());
+        }
+        if !ctx.store.renew_send_lease(id, &self.token, HOLD).await? {
+            return Err(StoreError::Fenced);
+        }
+        self.renewed = std::time::Instant::now();
+        Ok(())
+    }
+}
+
 /// Sends game `id`'s outbox until nothing is left, if nobody else is.
 async fn drain(ctx: &Ctx, id: GameId) {
     let token = lease_token(ctx);
+    let mut lease = Lease {
+        token: token.clone(),
+        renewed: std::time::Instant::now(),
+    };
     match ctx.store.take_send_lease(id, &token, HOLD).await {
         Ok(true) => {}
         Ok(false) => return,
@@ -114,11 +142,21 @@ async fn drain(ctx: &Ctx, id: GameId) {
     }
     let mut failures = 0u32;
     loop {
-        let step = step(ctx, id, &token).await;
+        let step = step(ctx, id, &mut lease).await;
         let nap = match step {
-            Ok(Step::Sent) => {
+            Ok(Step::Sent(after)) => {
                 failures = 0;
-                continue;
+                match after {
+                    Some((rec, version))
+                        if live_due(ctx, &rec, id).is_none() && rec.outbox.is_empty() =>
+                    {
+                        match ctx.store.release_send_lease(id, &token, version).await {
+                            Ok(Release::Done | Release::Lost) => return,
+                            Ok(Release::Changed) | Err(_) => continue,
+                        }
+                    }
+                    _ => continue,
+                }
             }
             Ok(Step::Wait(d)) => d.min(MAX_NAP),
             Ok(Step::Idle(version)) => {
@@ -151,9 +189,9 @@ async fn drain(ctx: &Ctx, id: GameId) {
             }
         };
         tokio::time::sleep(nap).await;
-        match ctx.store.renew_send_lease(id, &token, HOLD).await {
-            Ok(true) => {}
-            Ok(false) => return,
+        match lease.keep(ctx, id).await {
+            Ok(()) => {}
+            Err(StoreError::Fenced) => return,
             Err(e) => log::warn!("sender of {id}: {e}"),
         }
     }
@@ -208,7 +246,7 @@ fn retry_after(e: &RequestError) -> Option<Duration> {
     }
 }
 
-async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
+async fn step(ctx: &Ctx, id: GameId, lease: &mut Lease) -> Result<Step, BotError> {
     let (rec, version) = ctx.store.load_game(id).await?;
     let mut wait: Option<Duration> = None;
     if let Some((message, text, kb, hash)) = live_due(ctx, &rec, id) {
@@ -219,7 +257,7 @@ async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
         } else if let Some(w) = budget(ctx, rec.chat).await? {
             wait = Some(w);
         } else {
-            ctx.store.renew_send_lease(id, token, HOLD).await?;
+            lease.keep(ctx, id).await?;
             let mut req = ctx
                 .bot
                 .edit_message_text(ChatId(rec.chat), MessageId(message), text)
@@ -239,8 +277,9 @@ async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
                 }
             }
             let total = rec.log_total;
-            ctx.store
-                .transition_fenced(id, token, |r| {
+            let stored = ctx
+                .store
+                .transition_fenced(id, &lease.token, |r| {
                     r.drawn = hash;
                     r.drawn_version = r.drawn_version.max(version);
                     r.drawn_at = now_ms();
@@ -249,7 +288,7 @@ async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
                 })
                 .await?
                 .ok();
-            return Ok(Step::Sent);
+            return Ok(Step::Sent(stored.map(|c| (c.record, c.version))));
         }
     }
     let Some(first) = next_effect(ctx, &rec, &mut wait).await? else {
@@ -258,18 +297,19 @@ async fn step(ctx: &Ctx, id: GameId, token: &str) -> Result<Step, BotError> {
             None => Step::Idle(version),
         });
     };
-    ctx.store.renew_send_lease(id, token, HOLD).await?;
+    lease.keep(ctx, id).await?;
     match deliver(ctx, id, &rec, version, &first).await {
         Ok(ack) => {
             let n = first.n;
-            ctx.store
-                .transition_fenced(id, token, |r| {
+            let stored = ctx
+                .store
+                .transition_fenced(id, &lease.token, |r| {
                     ack.apply(r, version, n);
                     Ok::<_, ()>(())
                 })
                 .await?
                 .ok();
-            Ok(Step::Sent)
+            Ok(Step::Sent(stored.map(|c| (c.record, c.version))))
         }
         Err(w) => Ok(Step::Wait(w)),
     }

@@ -568,9 +568,12 @@ async fn ready(
     };
     let rng = ctx.fork();
     let words = t(lang, "editor-ready-done");
+    // The timer with the change: should this process die before the answer, the bot's
+    // first move (when it shoots first) and the battle's beginning are still found due.
+    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition_due(id, Some(&due), |r| {
             let events =
                 r.game
                     .apply(Action::Ready(seat, fleet.clone()), now(), &mut rng.clone())?;
@@ -588,11 +591,6 @@ async fn ready(
         Ok(Err(_)) => return answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    // The timer first: should this process die before the answer, the bot's first move
-    // (when it shoots first) is still found due.
-    ctx.store
-        .schedule(id, super::ai::deadline(ctx, &committed.record))
-        .await?;
     let began = committed
         .value
         .iter()
