@@ -215,7 +215,7 @@ enum Cas {
     /// Saved as this version.
     Saved(u64),
     /// Another change came first: what is stored now (`None`: nothing).
-    Conflict(Option<(u64, Option<u32>, String)>),
+    Conflict(Option<Payload>),
 }
 
 /// The payloads this process read or wrote last, by key: a transition starts from the one
@@ -223,19 +223,25 @@ enum Cas {
 /// answers with the current one when not). Only a change is ever concluded from it: a
 /// refusal or a no-change is checked against a fresh load first.
 #[derive(Clone, Default)]
-struct Known(std::sync::Arc<std::sync::Mutex<HashMap<String, (u64, Option<u32>, String)>>>);
+struct Known(std::sync::Arc<std::sync::Mutex<HashMap<String, Payload>>>);
+
+/// A stored payload: its version, codec and data.
+type Payload = (u64, Option<u32>, String);
+
+/// What gives a game's deadline from its new record (see [`Store::transition_due`]).
+pub type DueFn<'a, R> = dyn Fn(&R) -> Option<u64> + Sync + 'a;
 
 /// How many payloads [`Known`] keeps before it starts again.
 const KNOWN_MAX: usize = 4096;
 
 impl Known {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, Option<u32>, String)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Payload>> {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn get(&self, key: &str) -> Option<(u64, Option<u32>, String)> {
+    fn get(&self, key: &str) -> Option<Payload> {
         self.lock().get(key).cloned()
     }
 
@@ -504,14 +510,14 @@ impl Store {
         ttl: impl Fn(&R) -> Duration,
         missing: impl Fn() -> Option<R>,
         extra: &Extra,
-        due: Option<&(dyn Fn(&R) -> Option<u64> + Sync)>,
+        due: Option<&DueFn<'_, R>>,
         mut f: impl FnMut(&mut R) -> Result<T, E>,
     ) -> Result<Result<(T, R, u64), E>, StoreError>
     where
         R: Serialize + DeserializeOwned + Clone + PartialEq,
     {
         // What to start from: (payload, version, whether it was read from Redis just now).
-        let decoded = |found: Option<(u64, Option<u32>, String)>| -> Result<_, StoreError> {
+        let decoded = |found: Option<Payload>| -> Result<_, StoreError> {
             match found {
                 Some((v, c, d)) => Ok((Self::decode::<R>(key, c, &d)?, v)),
                 None => Ok((missing().ok_or(StoreError::NotFound)?, 0)),
@@ -594,7 +600,7 @@ impl Store {
     pub async fn transition_due<T, E>(
         &self,
         id: GameId,
-        due: Option<&(dyn Fn(&GameRecord) -> Option<u64> + Sync)>,
+        due: Option<&DueFn<'_, GameRecord>>,
         mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let extra = Extra {
@@ -632,7 +638,7 @@ impl Store {
         &self,
         id: GameId,
         extra: &Extra,
-        due: Option<&(dyn Fn(&GameRecord) -> Option<u64> + Sync)>,
+        due: Option<&DueFn<'_, GameRecord>>,
         f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());

@@ -87,7 +87,7 @@ enum Step {
     /// Something was sent: look again. With the record as the sender stored it after,
     /// when it did: if that leaves nothing to send, the sender can let go without loading
     /// it again (letting go fails if the game changed since).
-    Sent(Option<(GameRecord, u64)>),
+    Sent(Option<Box<(GameRecord, u64)>>),
     /// Something waits for the budget, the gap or Telegram: look again after this.
     Wait(Duration),
     /// Nothing to send at this version of the record.
@@ -146,7 +146,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
         let nap = match step {
             Ok(Step::Sent(after)) => {
                 failures = 0;
-                match after {
+                match after.map(|b| *b) {
                     Some((rec, version))
                         if live_due(ctx, &rec, id).is_none() && rec.outbox.is_empty() =>
                     {
@@ -288,7 +288,7 @@ async fn step(ctx: &Ctx, id: GameId, lease: &mut Lease) -> Result<Step, BotError
                 })
                 .await?
                 .ok();
-            return Ok(Step::Sent(stored.map(|c| (c.record, c.version))));
+            return Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))));
         }
     }
     let Some(first) = next_effect(ctx, &rec, &mut wait).await? else {
@@ -309,7 +309,7 @@ async fn step(ctx: &Ctx, id: GameId, lease: &mut Lease) -> Result<Step, BotError
                 })
                 .await?
                 .ok();
-            Ok(Step::Sent(stored.map(|c| (c.record, c.version))))
+            Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
         }
         Err(w) => Ok(Step::Wait(w)),
     }
