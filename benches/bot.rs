@@ -135,6 +135,7 @@ async fn fast_play() {
     let b = app.player(92, "Bob", "en");
     let group = -9_000;
     let calls_before = rate_limited_calls(&app);
+    let group_before = app.tg.sends_and_edits(group);
     let trips_before = fresh_round_trips(&metrics).await;
     let started = Instant::now();
     let until = started + Duration::from_secs(secs);
@@ -172,6 +173,7 @@ async fn fast_play() {
     // The last results wait for the gap and the budget.
     tokio::time::sleep(Duration::from_secs(10)).await;
     let calls = rate_limited_calls(&app) - calls_before;
+    let group_calls = app.tg.sends_and_edits(group) - group_before;
     let trips = fresh_round_trips(&metrics).await - trips_before;
     let messages = app.tg.messages(group);
     let mut latencies = Vec::new();
@@ -202,6 +204,10 @@ async fn fast_play() {
     println!(
         "rate-limited Bot API calls (sends and edits, all chats): {calls}, {:.2} per accepted shot",
         calls as f64 / shots.max(1) as f64
+    );
+    println!(
+        "of them in the group: {group_calls}, {:.2} per accepted shot (the rest: each player's own field, edited in their private chat)",
+        group_calls as f64 / shots.max(1) as f64
     );
     println!(
         "group sends+edits: at most {} in any 60 s (budget 18, Telegram takes about 20)",
