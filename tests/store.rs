@@ -531,7 +531,17 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
             .unwrap(),
         Release::Done
     );
-    assert!(store.take_send_lease(id, "b/1/y", hold).await.unwrap());
+    // The next sender's lease comes with the game as it is now.
+    let (seen, version) = store
+        .take_send_lease_and_load(id, "b/1/y", hold)
+        .await
+        .unwrap()
+        .expect("the lease is free");
+    assert_eq!((seen.drawn, version), (9, done.version));
+    assert_eq!(
+        store.take_send_lease_and_load(id, "c/1/w", hold).await,
+        Ok(None)
+    );
 }
 on_both!(a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own);
 

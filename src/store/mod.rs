@@ -402,16 +402,25 @@ impl Store {
             })
             .await?;
         match (v, d) {
-            (Some(v), Some(d)) => {
-                let found = Self::decode(key, c, &d)?;
-                self.known.put(key, v, c, d);
-                Ok(Some((found, v)))
-            }
+            (Some(v), Some(d)) => Ok(Some((self.found(key, v, c, d)?, v))),
             _ => {
                 self.known.forget(key);
                 Ok(None)
             }
         }
+    }
+
+    /// A payload just read from Redis: decoded, and known from now on.
+    fn found<R: DeserializeOwned>(
+        &self,
+        key: &str,
+        version: u64,
+        codec: Option<u32>,
+        data: String,
+    ) -> Result<R, StoreError> {
+        let found = Self::decode(key, codec, &data)?;
+        self.known.put(key, version, codec, data);
+        Ok(found)
     }
 
     /// Writes `data` at `key` if its version is still `version`. With `version` 0 the key
@@ -575,10 +584,12 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
-    /// Applies `f` to the game atomically: `f` runs on the freshest record and its change is
-    /// saved only if nobody changed the game meanwhile; otherwise `f` runs again on the new
-    /// record. When `f` refuses (returns `Err`), nothing is saved and the refusal is returned.
-    /// When `f` leaves the record as it was, nothing is written.
+    /// Applies `f` to the game atomically: `f` runs on the record this process last read or
+    /// wrote (or a fresh one) and its change is saved only if nobody changed the game since;
+    /// otherwise `f` runs again on the current record. So `f` may see an old record first
+    /// and must not assume more than it checks. When `f` refuses (returns `Err`) on a record
+    /// read just now, nothing is saved and the refusal is returned. When `f` leaves such a
+    /// record as it was, nothing is written.
     ///
     /// # Errors
     /// [`StoreError::Busy`] after too many conflicts; [`StoreError::NotFound`],

@@ -2,26 +2,32 @@
 //! token, and each chat's budget of sends and edits (a GCRA bucket), all across replicas.
 
 use super::{Conn, GameId, Store, StoreError};
+use crate::record::GameRecord;
 use redis::{AsyncCommands, Script};
 use std::time::Duration;
 
 /// Takes a game's send lease when free, or when its holder is an earlier run of this same
-/// replica, which is dead since this one runs (KEYS: the lease; ARGV: token, hold in ms,
-/// the replica's prefix `name/`). Tokens read `name/boot/n`.
+/// replica, which is dead since this one runs (KEYS: the lease, the game; ARGV: token, hold
+/// in ms, the replica's prefix `name/`). Tokens read `name/boot/n`. `{1, v, c, d}` with the
+/// game as it is (the sender's first look, in the same round trip) when taken, else `{0}`.
 const TAKE: &str = r"
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end
+local function taken()
+  local g = redis.call('HMGET', KEYS[2], 'v', 'c', 'd')
+  return {1, g[1], g[2], g[3]}
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return taken() end
 local cur = redis.call('GET', KEYS[1])
 if cur == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
+  return taken()
 end
 local mine = ARGV[3]
 local boot = string.match(ARGV[1], '^(.*/)')
 if cur and string.sub(cur, 1, #mine) == mine and string.sub(cur, 1, #boot) ~= boot then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
+  return taken()
 end
-return 0";
+return {0}";
 
 /// Extends the lease while it is the caller's (KEYS: the lease; ARGV: token, hold in ms).
 const RENEW: &str = r"
@@ -138,21 +144,56 @@ impl Store {
         token: &str,
         hold: Duration,
     ) -> Result<bool, StoreError> {
+        match self.take_send_lease_and_load(id, token, hold).await {
+            Ok(taken) => Ok(taken.is_some()),
+            Err(StoreError::NotFound) => Ok(true),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`Store::take_send_lease`], and the game as it is now when taken (in the same round
+    /// trip): `None` when another sender holds it.
+    ///
+    /// # Errors
+    /// [`StoreError::NotFound`] when the lease was taken but the game is gone;
+    /// [`StoreError::Undecodable`], [`StoreError::Unavailable`] and the like.
+    pub async fn take_send_lease_and_load(
+        &self,
+        id: GameId,
+        token: &str,
+        hold: Duration,
+    ) -> Result<Option<(GameRecord, u64)>, StoreError> {
         let key = self.keys.send_lease(id);
+        let game = self.keys.game(id);
         let token = token.to_owned();
-        let got: i32 = self
+        let (got, v, c, d): (i32, Option<u64>, Option<u32>, Option<String>) = self
             .run(|mut c| async move {
-                self.outbox
+                let reply: Vec<redis::Value> = self
+                    .outbox
                     .take
                     .key(key)
+                    .key(game)
                     .arg(&token)
                     .arg(hold.as_millis() as u64)
                     .arg(replica_prefix(&token))
                     .invoke_async(&mut c)
-                    .await
+                    .await?;
+                let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
+                Ok((
+                    redis::from_redis_value(at(0))?,
+                    redis::from_redis_value(at(1))?,
+                    redis::from_redis_value(at(2))?,
+                    redis::from_redis_value(at(3))?,
+                ))
             })
             .await?;
-        Ok(got == 1)
+        if got != 1 {
+            return Ok(None);
+        }
+        match (v, d) {
+            (Some(v), Some(d)) => Ok(Some((self.found(&self.keys.game(id), v, c, d)?, v))),
+            _ => Err(StoreError::NotFound),
+        }
     }
 
     /// Extends the send lease; `false` when it is not `token`'s any more.

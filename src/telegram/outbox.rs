@@ -132,17 +132,24 @@ async fn drain(ctx: &Ctx, id: GameId) {
         token: token.clone(),
         renewed: std::time::Instant::now(),
     };
-    match ctx.store.take_send_lease(id, &token, HOLD).await {
-        Ok(true) => {}
-        Ok(false) => return,
-        Err(e) => {
-            log::debug!("sender of {id}: {e}");
+    // The first look at the game comes with the lease.
+    let mut first = match ctx.store.take_send_lease_and_load(id, &token, HOLD).await {
+        Ok(Some(found)) => Some(found),
+        Ok(None) => return,
+        Err(StoreError::NotFound) => {
+            let _ = ctx.store.forget_outbox(id).await;
+            let _ = ctx.store.release_send_lease(id, &token, 0).await;
             return;
         }
-    }
+        Err(e) => {
+            log::debug!("sender of {id}: {e}");
+            let _ = ctx.store.release_send_lease(id, &token, 0).await;
+            return;
+        }
+    };
     let mut failures = 0u32;
     loop {
-        let step = step(ctx, id, &mut lease).await;
+        let step = step(ctx, id, &mut lease, first.take()).await;
         let nap = match step {
             Ok(Step::Sent(after)) => {
                 failures = 0;
@@ -246,8 +253,18 @@ fn retry_after(e: &RequestError) -> Option<Duration> {
     }
 }
 
-async fn step(ctx: &Ctx, id: GameId, lease: &mut Lease) -> Result<Step, BotError> {
-    let (rec, version) = ctx.store.load_game(id).await?;
+/// One step of a sender: from the game as `first` shows it (read with the lease, just
+/// now) or as loaded now.
+async fn step(
+    ctx: &Ctx,
+    id: GameId,
+    lease: &mut Lease,
+    first: Option<(GameRecord, u64)>,
+) -> Result<Step, BotError> {
+    let (rec, version) = match first {
+        Some(found) => found,
+        None => ctx.store.load_game(id).await?,
+    };
     let mut wait: Option<Duration> = None;
     if let Some((message, text, kb, hash)) = live_due(ctx, &rec, id) {
         let since = now_ms().saturating_sub(rec.drawn_at);
