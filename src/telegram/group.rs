@@ -428,7 +428,11 @@ pub async fn edit_live(
     kb: Option<InlineKeyboardMarkup>,
 ) -> HandlerResult {
     for _ in 0..5 {
-        super::pace(ctx, chat).await;
+        if !super::pace(ctx, chat).await {
+            // The chat's budget never runs over: without a slot, nothing is edited.
+            log::warn!("edit in {chat}: no budget");
+            return Ok(());
+        }
         let mut req = ctx
             .bot
             .edit_message_text(chat, message, text.clone())

@@ -323,7 +323,11 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
             return super::commands::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
         }
     };
-    super::pace(ctx, msg.chat.id).await;
+    if !super::pace(ctx, msg.chat.id).await {
+        // The chat's budget never runs over: without a slot, the panel is not sent.
+        log::warn!("settings panel for {}: no budget", msg.chat.id);
+        return Ok(());
+    }
     ctx.bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
