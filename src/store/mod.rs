@@ -210,6 +210,21 @@ struct Extra {
     deadline: Option<(String, String)>,
 }
 
+/// A script's status, and the version, codec and data of the payload it names.
+type ScriptAnswer = (i32, Option<u64>, Option<u32>, Option<String>);
+
+/// A script's answer `{status, v, c, d}` (the last three nil or absent when it names no
+/// payload): the status and the payload's version, codec and data.
+fn status_and_payload(reply: &[redis::Value]) -> redis::RedisResult<ScriptAnswer> {
+    let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
+    Ok((
+        redis::from_redis_value(at(0))?,
+        redis::from_redis_value(at(1))?,
+        redis::from_redis_value(at(2))?,
+        redis::from_redis_value(at(3))?,
+    ))
+}
+
 /// What a compare-and-set found.
 enum Cas {
     /// Saved as this version.
@@ -456,7 +471,7 @@ impl Store {
             _ => (k.clone(), String::new(), String::new()),
         };
         let sent = data.clone();
-        let (saved, v, c, d): (i32, Option<u64>, Option<u32>, Option<String>) = self
+        let (saved, v, c, d): ScriptAnswer = self
             .run(|mut c| async move {
                 let reply: Vec<redis::Value> = self
                     .cas
@@ -475,13 +490,7 @@ impl Store {
                     .arg(deadline_at)
                     .invoke_async(&mut c)
                     .await?;
-                let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
-                Ok((
-                    redis::from_redis_value(at(0))?,
-                    redis::from_redis_value(at(1))?,
-                    redis::from_redis_value(at(2))?,
-                    redis::from_redis_value(at(3))?,
-                ))
+                status_and_payload(&reply)
             })
             .await?;
         match saved {

@@ -166,7 +166,7 @@ impl Store {
         let key = self.keys.send_lease(id);
         let game = self.keys.game(id);
         let token = token.to_owned();
-        let (got, v, c, d): (i32, Option<u64>, Option<u32>, Option<String>) = self
+        let (got, v, c, d): super::ScriptAnswer = self
             .run(|mut c| async move {
                 let reply: Vec<redis::Value> = self
                     .outbox
@@ -178,13 +178,7 @@ impl Store {
                     .arg(replica_prefix(&token))
                     .invoke_async(&mut c)
                     .await?;
-                let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
-                Ok((
-                    redis::from_redis_value(at(0))?,
-                    redis::from_redis_value(at(1))?,
-                    redis::from_redis_value(at(2))?,
-                    redis::from_redis_value(at(3))?,
-                ))
+                super::status_and_payload(&reply)
             })
             .await?;
         if got != 1 {
@@ -328,19 +322,6 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn may_answer(&self, chat: i64, user: u64, what: &str) -> Result<bool, StoreError> {
-        let key = self.keys.said(chat, user, what);
-        let set: Option<String> = self
-            .run(|mut c| async move {
-                redis::cmd("SET")
-                    .arg(key)
-                    .arg(1)
-                    .arg("NX")
-                    .arg("EX")
-                    .arg(60)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(set.is_some())
+        self.set_once(self.keys.said(chat, user, what), 60).await
     }
 }

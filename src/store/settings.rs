@@ -139,7 +139,14 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn first_delivery(&self, update_id: u32) -> Result<bool, StoreError> {
-        let key = self.keys.update(update_id);
+        self.set_once(self.keys.update(update_id), 24 * 3600).await
+    }
+
+    /// Sets `key` for `secs` unless it is set: `true` when this call set it.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub(super) async fn set_once(&self, key: String, secs: u64) -> Result<bool, StoreError> {
         let set: Option<String> = self
             .run(|mut c| async move {
                 redis::cmd("SET")
@@ -147,7 +154,7 @@ impl Store {
                     .arg(1)
                     .arg("NX")
                     .arg("EX")
-                    .arg(24 * 3600)
+                    .arg(secs)
                     .query_async(&mut c)
                     .await
             })

@@ -315,7 +315,7 @@ async fn step(
         });
     };
     lease.keep(ctx, id).await?;
-    match deliver(ctx, id, &rec, version, &first).await {
+    match deliver(ctx, id, &rec, &first).await {
         Ok(ack) => {
             let n = first.n;
             let stored = ctx
@@ -428,13 +428,7 @@ impl Ack {
 
 /// Sends one effect. `Err` with a wait when Telegram asks to wait (the effect stays);
 /// an effect Telegram refuses for good is given up (logged) and acknowledged.
-async fn deliver(
-    ctx: &Ctx,
-    id: GameId,
-    rec: &GameRecord,
-    version: u64,
-    o: &Outgoing,
-) -> Result<Ack, Duration> {
+async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Ack, Duration> {
     let chat = ChatId(rec.chat);
     let given_up = |e: RequestError| -> Result<Ack, Duration> {
         match retry_after(&e) {
@@ -448,7 +442,6 @@ async fn deliver(
             }
         }
     };
-    let _ = version;
     match &o.effect {
         Effect::LiveMessage => {
             let (text, kb) = live_message(rec, id, &ctx.username);
