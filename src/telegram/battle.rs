@@ -41,27 +41,109 @@ pub(super) async fn play_with(
     ctx.store
         .transition_due(id, Some(&due), |rec| {
             let action = choose(rec)?;
-            let events = rec.game.apply(action.clone(), now(), &mut rng.clone())?;
-            if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
-                if super::group::is_aimed(rec) {
-                    rec.aim = Some(Aim {
-                        shooter,
-                        target,
-                        picked: Vec::new(),
-                    });
-                }
-            }
-            rec.push_log(&events);
-            queue_effects(rec, &events);
-            if let Some((query, lang)) = press {
-                // Kept with the move: should the answer be lost, the press's update comes
-                // again and gets it.
-                let text = shot_answer(lang, rec, &events);
-                rec.remember_answer(query, &text, false);
-            }
-            Ok(events)
+            apply_move(rec, action, press, &mut rng.clone())
         })
         .await
+}
+
+/// Applies `action` to the record in a transition: the game's events, the shooter's aim, the
+/// log, the outbox, and the answer a press earned (kept with the move: should the answer be
+/// lost, the press's update comes again and gets it).
+fn apply_move(
+    rec: &mut GameRecord,
+    action: Action,
+    press: Option<(&str, Lang)>,
+    rng: &mut rand::rngs::StdRng,
+) -> Result<Vec<Event>, ActionError> {
+    let events = rec.game.apply(action.clone(), now(), rng)?;
+    if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
+        if super::group::is_aimed(rec) {
+            rec.aim = Some(Aim {
+                shooter,
+                target,
+                picked: Vec::new(),
+            });
+        }
+    }
+    rec.push_log(&events);
+    queue_effects(rec, &events);
+    if let Some((query, lang)) = press {
+        let text = shot_answer(lang, rec, &events);
+        rec.remember_answer(query, &text, false);
+    }
+    Ok(events)
+}
+
+/// Why a shot's button was not taken, as its transition found.
+enum NotFired {
+    /// The press's update came again: the answer it earned.
+    Again(String, bool),
+    /// Refused before the engine was asked: the words' key.
+    Words(&'static str),
+    /// The engine refused the shot.
+    Refused(ActionError),
+    /// A salvo game: a cell button picks, it does not shoot.
+    Salvo,
+}
+
+/// A shot's button, in one atomic transition that checks everything a press must pass (the
+/// game, the message's generation, the seat, the turn, a repeat of the same press) on the
+/// record as it is: no load before it and no claim of the update, as the transition keeps
+/// the press's answer and a second delivery of it gets that answer and changes nothing.
+/// `None` when this is not a shot's button of a game without salvoes: the update takes the
+/// ordinary way.
+pub async fn fire_at_once(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> Option<HandlerResult> {
+    let Some(Button::Fire(id, generation, target, index)) =
+        q.data.as_deref().and_then(Button::parse)
+    else {
+        return None;
+    };
+    let user = PlayerId(q.from.id.0);
+    let rng = ctx.fork();
+    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |rec| {
+            if let Some(again) = rec.answered(&q.id.0) {
+                return Err(NotFired::Again(again.text.clone(), again.alert));
+            }
+            if rec.game.is_finished() {
+                return Err(NotFired::Words("error-game-over"));
+            }
+            if generation != rec.generation || rec.game.phase() != &Phase::Battle {
+                return Err(NotFired::Words("error-out-of-date"));
+            }
+            let Some(seat) = rec.game.seat_of(user) else {
+                return Err(NotFired::Words("error-not-a-player"));
+            };
+            let size = rec.game.ruleset().size();
+            if usize::from(index) >= size.area() {
+                return Err(NotFired::Words("error-unknown-button"));
+            }
+            if rec.game.ruleset().salvo.is_some() {
+                return Err(NotFired::Salvo);
+            }
+            // Redraws of the group's message are paced, so right after the shooter chose
+            // another field its keyboard may still show the one before: its cells go to the
+            // field chosen.
+            let target = match rec.current_aim() {
+                Some(aim) if aim.shooter == seat => aim.target,
+                _ => SeatId(target),
+            };
+            let action = Action::Fire(seat, target, size.coord(usize::from(index)));
+            apply_move(rec, action, Some((&q.id.0, lang)), &mut rng.clone())
+                .map_err(NotFired::Refused)
+        })
+        .await;
+    Some(match done {
+        Ok(Ok(done)) => accepted(ctx, id, lang, &done, &Reply::Callback(q)).await,
+        Ok(Err(NotFired::Salvo)) => return None,
+        Ok(Err(NotFired::Again(text, alert))) => answer(ctx, q, text, alert).await,
+        Ok(Err(NotFired::Words(key))) => answer(ctx, q, t(lang, key), true).await,
+        Ok(Err(NotFired::Refused(e))) => answer(ctx, q, refusal(lang, &e), true).await,
+        Err(StoreError::NotFound) => answer(ctx, q, t(lang, "error-game-over"), true).await,
+        Err(e) => answer_store_error(ctx, q, lang, &e).await,
+    })
 }
 
 /// Puts in the outbox what a move makes visible besides the live message: the private

@@ -59,8 +59,9 @@ pub struct Ctx {
     pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
     /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
     pub replica: Arc<String>,
-    /// The games this process is sending (`outbox.rs`): whether it was woken again since.
-    pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
+    /// The games this process is sending (`outbox.rs`): whether it was woken again since,
+    /// and how to wake it.
+    pub sending: Arc<std::sync::Mutex<outbox::Running>>,
     /// Users' languages as read lately: a button's answer needs one, and asking Redis every
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
     /// another replica shows soon.
@@ -388,11 +389,33 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
     }
 }
 
+/// Whether an update is a press of a shot's button: its transition keeps the answer it
+/// earned, so it needs no claim (see [`battle::fire_at_once`]).
+fn is_shot_press(update: &Update) -> bool {
+    match &update.kind {
+        teloxide::types::UpdateKind::CallbackQuery(q) => matches!(
+            q.data.as_deref().and_then(Button::parse),
+            Some(Button::Fire(..))
+        ),
+        _ => false,
+    }
+}
+
 async fn not_handled_yet(ctx: Ctx, update: Update) -> bool {
+    if is_shot_press(&update) {
+        // Claimed in `on_callback_query` only when it is not taken at once.
+        return true;
+    }
     // One replica handles an update: the first to claim it. A claim of this same replica
     // (before a crash) that was not finished is handled again; repeating it is safe, as
     // every change is an atomic transition that the engine refuses twice, and a press keeps
     // the answer it earned. When Redis cannot say, the update is handled.
+    not_claimed_elsewhere(&ctx, &update).await
+}
+
+/// Claims the update for this replica (see [`Store::claim_update`]); `true` when Redis
+/// cannot say.
+async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
     ctx.store
         .claim_update(update.id.0, &ctx.replica)
         .await
@@ -440,6 +463,16 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
 }
 
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
+    if is_shot_press(&update) {
+        let lang = user_lang(&ctx, &q.from).await;
+        if let Some(result) = battle::fire_at_once(&ctx, &q, lang).await {
+            return result;
+        }
+        // A cell of a salvo game: picked, not shot, in the ordinary way.
+        if !not_claimed_elsewhere(&ctx, &update).await {
+            return Ok(());
+        }
+    }
     let result = on_callback(ctx.clone(), q).await;
     handled(&ctx, &update, result).await
 }
