@@ -246,6 +246,10 @@ type Payload = (u64, Option<u32>, String);
 /// What gives a game's deadline from its new record (see [`Store::transition_due`]).
 pub type DueFn<'a, R> = dyn Fn(&R) -> Option<u64> + Sync + 'a;
 
+/// Which refusals of a transition no later version of the record can lift (see
+/// [`Store::transition_settled`]).
+pub type Settled<'a, E> = dyn Fn(&E) -> bool + Sync + 'a;
+
 /// How many payloads [`Known`] keeps before it starts again.
 const KNOWN_MAX: usize = 4096;
 
@@ -522,6 +526,8 @@ impl Store {
 
     /// The compare-and-set loop shared by games and drafts. It starts from the payload this
     /// process knows, if any; `due` gives the game's deadline to set with the change.
+    // Every caller names each of these; a struct of them would only be built to be taken apart.
+    #[allow(clippy::too_many_arguments)]
     async fn update_versioned<R, T, E>(
         &self,
         key: &str,
@@ -529,6 +535,7 @@ impl Store {
         missing: impl Fn() -> Option<R>,
         extra: &Extra,
         due: Option<&DueFn<'_, R>>,
+        settled: &Settled<'_, E>,
         mut f: impl FnMut(&mut R) -> Result<T, E>,
     ) -> Result<Result<(T, R, u64), E>, StoreError>
     where
@@ -559,8 +566,9 @@ impl Store {
             let mut record = before.clone();
             let value = match f(&mut record) {
                 Ok(value) => value,
-                // Only a fresh record may refuse: a known one may be out of date.
-                Err(_) if !fresh => continue,
+                // Only a fresh record may refuse (a known one may be out of date), unless the
+                // refusal is one no later version can lift.
+                Err(refusal) if !fresh && !settled(&refusal) => continue,
                 Err(refusal) => return Ok(Err(refusal)),
             };
             if record == before && version > 0 {
@@ -637,6 +645,22 @@ impl Store {
         &self,
         id: GameId,
         due: Option<&DueFn<'_, GameRecord>>,
+        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
+    ) -> Result<Result<Committed<T>, E>, StoreError> {
+        self.transition_settled(id, due, &|_| false, f).await
+    }
+
+    /// [`Store::transition_due`] for a change whose refusals `settled` says no later version
+    /// of the record can lift (a cell already shot, a game over, a press already answered):
+    /// such a refusal of the record this process knows is the answer, with no round trip.
+    ///
+    /// # Errors
+    /// As [`Store::transition`].
+    pub async fn transition_settled<T, E>(
+        &self,
+        id: GameId,
+        due: Option<&DueFn<'_, GameRecord>>,
+        settled: &Settled<'_, E>,
         mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let extra = Extra {
@@ -644,7 +668,7 @@ impl Store {
             deadline: due.map(|_| (self.keys.deadlines(), id.0.to_string())),
             ..Extra::default()
         };
-        self.transition_with(id, &extra, due, move |rec| {
+        self.transition_with(id, &extra, due, settled, move |rec| {
             let value = f(rec)?;
             rec.derive_effects();
             Ok(value)
@@ -667,7 +691,7 @@ impl Store {
             fence: Some((self.keys.send_lease(id), token.to_owned())),
             ..Extra::default()
         };
-        self.transition_with(id, &extra, None, f).await
+        self.transition_with(id, &extra, None, &|_| false, f).await
     }
 
     async fn transition_with<T, E>(
@@ -675,11 +699,12 @@ impl Store {
         id: GameId,
         extra: &Extra,
         due: Option<&DueFn<'_, GameRecord>>,
+        settled: &Settled<'_, E>,
         f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
         let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());
         let done = self
-            .update_versioned(&self.keys.game(id), ttl, || None, extra, due, f)
+            .update_versioned(&self.keys.game(id), ttl, || None, extra, due, settled, f)
             .await?;
         Ok(done.map(|(value, record, version)| Committed {
             value,
@@ -724,6 +749,7 @@ impl Store {
                 || Some(fresh()),
                 &Extra::default(),
                 None,
+                &|_| false,
                 f,
             )
             .await?;

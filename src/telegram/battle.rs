@@ -80,10 +80,28 @@ enum NotFired {
     Again(String, bool),
     /// Refused before the engine was asked: the words' key.
     Words(&'static str),
+    /// The button is of an older message (`true`: the record is newer than the button, so
+    /// no later version makes it current).
+    Stale(bool),
     /// The engine refused the shot.
     Refused(ActionError),
     /// A salvo game: a cell button picks, it does not shoot.
     Salvo,
+}
+
+impl NotFired {
+    /// Whether no later version of the record could take the press: such a refusal of the
+    /// record this process knows needs no fresh look (a flood of presses by someone who is
+    /// not playing costs no round trip).
+    fn settled(&self) -> bool {
+        match self {
+            NotFired::Again(..) | NotFired::Words(_) | NotFired::Salvo => true,
+            NotFired::Stale(newer) => *newer,
+            NotFired::Refused(e) => {
+                matches!(e, ActionError::AlreadyKnown(_) | ActionError::GameOver)
+            }
+        }
+    }
 }
 
 /// A shot's button, in one atomic transition that checks everything a press must pass (the
@@ -103,7 +121,7 @@ pub async fn fire_at_once(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> Option<Ha
     let due = |r: &GameRecord| super::ai::deadline(ctx, r);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |rec| {
+        .transition_settled(id, Some(&due), &NotFired::settled, |rec| {
             if let Some(again) = rec.answered(&q.id.0) {
                 return Err(NotFired::Again(again.text.clone(), again.alert));
             }
@@ -111,8 +129,10 @@ pub async fn fire_at_once(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> Option<Ha
                 return Err(NotFired::Words("error-game-over"));
             }
             if generation != rec.generation || rec.game.phase() != &Phase::Battle {
-                return Err(NotFired::Words("error-out-of-date"));
+                return Err(NotFired::Stale(rec.generation > generation));
             }
+            // From here on the record is of the battle the button belongs to: its seats,
+            // field and rules stay as they are.
             let Some(seat) = rec.game.seat_of(user) else {
                 return Err(NotFired::Words("error-not-a-player"));
             };
@@ -140,6 +160,7 @@ pub async fn fire_at_once(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> Option<Ha
         Ok(Err(NotFired::Salvo)) => return None,
         Ok(Err(NotFired::Again(text, alert))) => answer(ctx, q, text, alert).await,
         Ok(Err(NotFired::Words(key))) => answer(ctx, q, t(lang, key), true).await,
+        Ok(Err(NotFired::Stale(_))) => answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         Ok(Err(NotFired::Refused(e))) => answer(ctx, q, refusal(lang, &e), true).await,
         Err(StoreError::NotFound) => answer(ctx, q, t(lang, "error-game-over"), true).await,
         Err(e) => answer_store_error(ctx, q, lang, &e).await,

@@ -404,22 +404,56 @@ async fn step(
             None => Step::Idle(version),
         });
     };
-    lease.keep(ctx, id).await?;
-    match deliver(ctx, id, &rec, &first).await {
-        Ok(ack) => {
-            let n = first.n;
-            let stored = ctx
-                .store
-                .transition_fenced(id, &lease.token, |r| {
-                    ack.apply(r, version, n);
-                    Ok::<_, ()>(())
-                })
-                .await?
-                .ok();
-            Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
-        }
-        Err(w) => Ok(Step::Wait(w)),
+    // The other private fields that may go now go with it: one acknowledgement for all
+    // (a miss changes both players' fields: whose turn it is).
+    let mut batch = vec![first];
+    let first_n = batch[0].n;
+    if matches!(batch[0].effect, Effect::Dm { .. }) {
+        batch.extend(
+            rec.outbox
+                .iter()
+                .filter(|o| o.n != first_n && dm_wait(ctx, &rec, &o.effect) == Some(0))
+                .cloned(),
+        );
     }
+    let mut acks = Vec::new();
+    for o in &batch {
+        lease.keep(ctx, id).await?;
+        match deliver(ctx, id, &rec, o).await {
+            Ok(ack) => acks.push((ack, o.n)),
+            Err(w) => {
+                wait = Some(w);
+                break;
+            }
+        }
+    }
+    if acks.is_empty() {
+        return Ok(Step::Wait(wait.unwrap_or(Duration::from_secs(1))));
+    }
+    let stored = ctx
+        .store
+        .transition_fenced(id, &lease.token, |r| {
+            for (ack, n) in &acks {
+                ack.apply(r, version, *n);
+            }
+            Ok::<_, ()>(())
+        })
+        .await?
+        .ok();
+    Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
+}
+
+/// For a private field's effect: how long its chat's pace holds it back (0: it may go now).
+/// `None` for any other effect. A private chat is paced by the record: only this game's
+/// sender draws there.
+fn dm_wait(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> Option<u64> {
+    let Effect::Dm { seat } = effect else {
+        return None;
+    };
+    let at = rec.dm_at.get(usize::from(*seat)).copied().unwrap_or(0);
+    let since = now_ms().saturating_sub(at);
+    let interval = ctx.config.budget(1).0.as_millis() as u64;
+    Some(interval.saturating_sub(since))
 }
 
 /// The first effect that can go now, its chat's budget taken; `wait` learns how long the
@@ -438,14 +472,9 @@ async fn next_effect(
         if !held.is_empty() && !overtakes {
             continue;
         }
-        if let Effect::Dm { seat } = o.effect {
-            // A private chat is paced by the record: only this sender draws there.
-            let at = rec.dm_at.get(usize::from(seat)).copied().unwrap_or(0);
-            let since = now_ms().saturating_sub(at);
-            let (interval, _) = ctx.config.budget(1);
-            let interval = interval.as_millis() as u64;
-            if since < interval {
-                let w = Duration::from_millis(interval - since);
+        if let Some(left) = dm_wait(ctx, rec, &o.effect) {
+            if left > 0 {
+                let w = Duration::from_millis(left);
                 *wait = Some(wait.map_or(w, |l| l.min(w)));
                 continue;
             }
