@@ -631,6 +631,49 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
 }
 on_both!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly);
 
+/// A refusal the caller calls settled (no later version could lift it: a cell already shot,
+/// a press already answered) is concluded from the record the replica knows, with no read;
+/// any other refusal is checked against the record as it is. Neither writes anything.
+async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one(
+    target: Target,
+) {
+    let config = common::config();
+    let url = common::target_url(target);
+    let a = Store::connect(&url, config.clone()).await.unwrap();
+    let b = Store::connect(&url, config).await.unwrap();
+    let id = a
+        .create_game(&GameRecord::new(battle(6), -1, NOW))
+        .await
+        .unwrap();
+    b.load_game(id).await.unwrap();
+    a.transition(id, |r| {
+        r.block = 1;
+        Ok::<_, ()>(())
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    // b knows block 0. Refusing with the block it sees:
+    let refuse = |r: &mut GameRecord| Err::<(), u8>(r.block);
+    let settled = b
+        .transition_settled(id, None, &|_: &u8| true, refuse)
+        .await
+        .unwrap();
+    assert_eq!(
+        settled.err(),
+        Some(0),
+        "a settled refusal comes from the known record"
+    );
+    let checked = b
+        .transition_settled(id, None, &|_: &u8| false, refuse)
+        .await
+        .unwrap();
+    assert_eq!(checked.err(), Some(1), "another refusal is checked afresh");
+    let (rec, version) = a.load_game(id).await.unwrap();
+    assert_eq!((rec.block, version), (1, 2), "a refusal writes nothing");
+}
+on_both!(a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one);
+
 /// A move and its deadline are stored together: the game is due exactly when its change says.
 async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     let store = common::store(target).await;
