@@ -109,10 +109,6 @@ pub struct GameRecord {
     /// A hash of each seat's private message as last drawn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dm_drawn: Vec<u64>,
-    /// When each seat's private message was last drawn (Unix milliseconds): a private chat
-    /// takes about one message a second, and only the game's sender draws there.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dm_at: Vec<u64>,
     /// The game a Rematch press of this one created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<u64>,
@@ -227,7 +223,6 @@ impl GameRecord {
             announced_parts: 0,
             answers: Vec::new(),
             dm_drawn: Vec::new(),
-            dm_at: Vec::new(),
             rematch: None,
         }
     }

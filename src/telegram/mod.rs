@@ -59,9 +59,8 @@ pub struct Ctx {
     pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
     /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
     pub replica: Arc<String>,
-    /// The games this process is sending (`outbox.rs`): whether it was woken again since,
-    /// and how to wake it.
-    pub sending: Arc<std::sync::Mutex<outbox::Running>>,
+    /// The games this process is sending (`outbox.rs`): whether it was woken again since.
+    pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
     /// Users' languages as read lately: a button's answer needs one, and asking Redis every
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
     /// another replica shows soon.

@@ -25,12 +25,10 @@ use crate::record::{Editor, GameRecord, Stats};
 use crate::store::{GameId, Release, StoreError};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
 use teloxide::{ApiError, RequestError};
-use tokio::sync::Notify;
 
 /// How long a sender holds a game: renewed before every send, so only a sender stuck
 /// longer than this (or dead) loses it.
@@ -39,41 +37,29 @@ const HOLD: Duration = Duration::from_secs(20);
 /// The longest a sender sleeps at once while it waits for a budget or the gap.
 const MAX_NAP: Duration = Duration::from_secs(5);
 
-/// How long a sender with nothing to send keeps its game before it lets go: in a battle the
-/// next move comes within seconds, and a sender that stayed sends its effects at once,
-/// without taking the game again.
-const LINGER: Duration = Duration::from_millis(1500);
-
-/// The games this process is sending: whether each was woken again since its sender last
-/// looked, and how to wake it from a nap.
-pub type Running = std::collections::HashMap<GameId, (bool, Arc<Notify>)>;
-
 /// Wakes this process's sender of game `id` (it starts one when none runs here).
 pub fn kick(ctx: &Ctx, id: GameId) {
-    let notify = {
+    {
         let mut running = ctx
             .sending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((again, notify)) = running.get_mut(&id) {
+        if let Some(again) = running.get_mut(&id) {
             *again = true;
-            notify.notify_one();
             return;
         }
-        let notify = Arc::new(Notify::new());
-        running.insert(id, (false, notify.clone()));
-        notify
-    };
+        running.insert(id, false);
+    }
     let ctx = ctx.clone();
     tokio::spawn(async move {
         loop {
-            drain(&ctx, id, &notify).await;
+            drain(&ctx, id).await;
             let mut running = ctx
                 .sending
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             match running.get_mut(&id) {
-                Some((again, _)) if *again => *again = false,
+                Some(again) if *again => *again = false,
                 _ => {
                     running.remove(&id);
                     return;
@@ -81,17 +67,6 @@ pub fn kick(ctx: &Ctx, id: GameId) {
             }
         }
     });
-}
-
-/// The sender of `id` is about to look at the game: a kick before now is answered by that.
-fn looking(ctx: &Ctx, id: GameId) {
-    let mut running = ctx
-        .sending
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((again, _)) = running.get_mut(&id) {
-        *again = false;
-    }
 }
 
 /// Wakes a sender for every game marked in the index: the ones whose sender died, or
@@ -131,11 +106,7 @@ fn lease_token(ctx: &Ctx) -> String {
 /// A sender's hold on its game: the token, and when it was last renewed.
 struct Lease {
     token: String,
-    renewed: Instant,
-    /// Chats whose budget refused a send, and until when.
-    refused: std::collections::HashMap<i64, Instant>,
-    /// The live message as due at a version of the record (see [`Lease::live_due`]).
-    drawing: Option<(u64, Option<Drawing>)>,
+    renewed: std::time::Instant,
 }
 
 impl Lease {
@@ -149,24 +120,18 @@ impl Lease {
         if !ctx.store.renew_send_lease(id, &self.token, HOLD).await? {
             return Err(StoreError::Fenced);
         }
-        self.renewed = Instant::now();
+        self.renewed = std::time::Instant::now();
         Ok(())
     }
 }
 
-/// Sends game `id`'s outbox until nothing is left, if nobody else is. While it holds the
-/// lease only it draws this game's messages, so it may work from the record this process
-/// knows (see [`crate::store::Store::known_game`]): what it draws is never older than what it
-/// drew, and a change made elsewhere makes its next store fail and show the change.
-async fn drain(ctx: &Ctx, id: GameId, notify: &Notify) {
+/// Sends game `id`'s outbox until nothing is left, if nobody else is.
+async fn drain(ctx: &Ctx, id: GameId) {
     let token = lease_token(ctx);
     let mut lease = Lease {
         token: token.clone(),
-        renewed: Instant::now(),
-        refused: std::collections::HashMap::new(),
-        drawing: None,
+        renewed: std::time::Instant::now(),
     };
-    looking(ctx, id);
     // The first look at the game comes with the lease.
     let mut first = match ctx.store.take_send_lease_and_load(id, &token, HOLD).await {
         Ok(Some(found)) => Some(found),
@@ -183,38 +148,31 @@ async fn drain(ctx: &Ctx, id: GameId, notify: &Notify) {
         }
     };
     let mut failures = 0u32;
-    // Since when it has had nothing to send.
-    let mut idle: Option<Instant> = None;
     loop {
         let step = step(ctx, id, &mut lease, first.take()).await;
         let nap = match step {
             Ok(Step::Sent(after)) => {
                 failures = 0;
-                idle = None;
-                first = after.map(|b| *b);
-                continue;
+                match after.map(|b| *b) {
+                    Some((rec, version))
+                        if live_due(ctx, &rec, id).is_none() && rec.outbox.is_empty() =>
+                    {
+                        match ctx.store.release_send_lease(id, &token, version).await {
+                            Ok(Release::Done | Release::Lost) => return,
+                            Ok(Release::Changed) | Err(_) => continue,
+                        }
+                    }
+                    _ => continue,
+                }
             }
-            Ok(Step::Wait(d)) => {
-                idle = None;
-                d.min(MAX_NAP)
-            }
+            Ok(Step::Wait(d)) => d.min(MAX_NAP),
             Ok(Step::Idle(version)) => {
-                let since = *idle.get_or_insert_with(Instant::now);
-                if since.elapsed() < LINGER {
-                    LINGER - since.elapsed()
-                } else {
-                    match ctx.store.release_send_lease(id, &token, version).await {
-                        Ok(Release::Done | Release::Lost) => return,
-                        Ok(Release::Changed) => {
-                            // Changed elsewhere: look at it as it is.
-                            idle = None;
-                            first = ctx.store.load_game(id).await.ok();
-                            continue;
-                        }
-                        Err(e) => {
-                            log::warn!("sender of {id}: {e}");
-                            Duration::from_millis(500)
-                        }
+                match ctx.store.release_send_lease(id, &token, version).await {
+                    Ok(Release::Done | Release::Lost) => return,
+                    Ok(Release::Changed) => continue,
+                    Err(e) => {
+                        log::warn!("sender of {id}: {e}");
+                        Duration::from_millis(500)
                     }
                 }
             }
@@ -237,12 +195,7 @@ async fn drain(ctx: &Ctx, id: GameId, notify: &Notify) {
                 Duration::from_millis(200 * u64::from(failures.min(10)))
             }
         };
-        // A kick (a change this process made) ends the nap at once.
-        tokio::select! {
-            () = tokio::time::sleep(nap) => {}
-            () = notify.notified() => {}
-        }
-        looking(ctx, id);
+        tokio::time::sleep(nap).await;
         match lease.keep(ctx, id).await {
             Ok(()) => {}
             Err(StoreError::Fenced) => return,
@@ -268,7 +221,11 @@ pub fn drawing_hash(text: &str, kb: &Option<InlineKeyboardMarkup>) -> u64 {
 }
 
 /// The live message as it should be now, when that differs from what it shows.
-fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<Drawing> {
+fn live_due(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    id: GameId,
+) -> Option<(i32, String, Option<InlineKeyboardMarkup>, u64)> {
     let message = rec.message?;
     if rec.outbox.iter().any(|o| o.effect == Effect::LiveMessage)
         || (*rec.game.phase() == Phase::Battle && !rec.begun)
@@ -280,50 +237,11 @@ fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<Drawing> {
     (hash != rec.drawn).then_some((message, text, kb, hash))
 }
 
-impl Lease {
-    /// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
-    /// A refusal is remembered until its wait is over: the bucket cannot give sooner.
-    async fn budget(&mut self, ctx: &Ctx, chat: i64) -> Result<Option<Duration>, BotError> {
-        if let Some(until) = self.refused.get(&chat) {
-            let left = until.saturating_duration_since(Instant::now());
-            if !left.is_zero() {
-                return Ok(Some(left));
-            }
-        }
-        let (interval, tolerance) = ctx.config.budget(chat);
-        let wait = ctx.store.take_budget(chat, interval, tolerance).await?;
-        if wait == 0 {
-            self.refused.remove(&chat);
-            return Ok(None);
-        }
-        let wait = Duration::from_millis(wait);
-        self.refused.insert(chat, Instant::now() + wait);
-        Ok(Some(wait))
-    }
-}
-
-/// The live message to draw: its id, text, keyboard and drawing hash.
-type Drawing = (i32, String, Option<InlineKeyboardMarkup>, u64);
-
-impl Lease {
-    /// [`live_due`], drawn once per version of the record: a sender woken by every move
-    /// looks at each version once (a message of a hundred buttons is not drawn for nothing).
-    fn live_due(
-        &mut self,
-        ctx: &Ctx,
-        rec: &GameRecord,
-        version: u64,
-        id: GameId,
-    ) -> Option<Drawing> {
-        match &self.drawing {
-            Some((v, due)) if *v == version => due.clone(),
-            _ => {
-                let due = live_due(ctx, rec, id);
-                self.drawing = Some((version, due.clone()));
-                due
-            }
-        }
-    }
+/// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
+async fn budget(ctx: &Ctx, chat: i64) -> Result<Option<Duration>, BotError> {
+    let (interval, tolerance) = ctx.config.budget(chat);
+    let wait = ctx.store.take_budget(chat, interval, tolerance).await?;
+    Ok((wait > 0).then(|| Duration::from_millis(wait)))
 }
 
 /// What to do about a failed request: wait and try again, or give the effect up.
@@ -345,23 +263,15 @@ async fn step(
 ) -> Result<Step, BotError> {
     let (rec, version) = match first {
         Some(found) => found,
-        None => ctx.store.known_game(id).await?,
+        None => ctx.store.load_game(id).await?,
     };
     let mut wait: Option<Duration> = None;
-    let since = now_ms().saturating_sub(rec.drawn_at);
-    let gap = ctx.config.gap(rec.chat).as_millis() as u64;
-    let live = if since < gap && version > rec.drawn_version {
-        // Changed since it was drawn, but too soon to draw again: drawn (and compared)
-        // once the gap is over.
-        wait = Some(Duration::from_millis(gap - since));
-        None
-    } else {
-        lease.live_due(ctx, &rec, version, id)
-    };
-    if let Some((message, text, kb, hash)) = live {
+    if let Some((message, text, kb, hash)) = live_due(ctx, &rec, id) {
+        let since = now_ms().saturating_sub(rec.drawn_at);
+        let gap = ctx.config.gap(rec.chat).as_millis() as u64;
         if since < gap {
             wait = Some(Duration::from_millis(gap - since));
-        } else if let Some(w) = lease.budget(ctx, rec.chat).await? {
+        } else if let Some(w) = budget(ctx, rec.chat).await? {
             wait = Some(w);
         } else {
             lease.keep(ctx, id).await?;
@@ -398,62 +308,28 @@ async fn step(
             return Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))));
         }
     }
-    let Some(first) = next_effect(ctx, lease, &rec, &mut wait).await? else {
+    let Some(first) = next_effect(ctx, &rec, &mut wait).await? else {
         return Ok(match wait {
             Some(w) => Step::Wait(w),
             None => Step::Idle(version),
         });
     };
-    // The other private fields that may go now go with it: one acknowledgement for all
-    // (a miss changes both players' fields: whose turn it is).
-    let mut batch = vec![first];
-    let first_n = batch[0].n;
-    if matches!(batch[0].effect, Effect::Dm { .. }) {
-        batch.extend(
-            rec.outbox
-                .iter()
-                .filter(|o| o.n != first_n && dm_wait(ctx, &rec, &o.effect) == Some(0))
-                .cloned(),
-        );
-    }
-    let mut acks = Vec::new();
-    for o in &batch {
-        lease.keep(ctx, id).await?;
-        match deliver(ctx, id, &rec, o).await {
-            Ok(ack) => acks.push((ack, o.n)),
-            Err(w) => {
-                wait = Some(w);
-                break;
-            }
+    lease.keep(ctx, id).await?;
+    match deliver(ctx, id, &rec, &first).await {
+        Ok(ack) => {
+            let n = first.n;
+            let stored = ctx
+                .store
+                .transition_fenced(id, &lease.token, |r| {
+                    ack.apply(r, version, n);
+                    Ok::<_, ()>(())
+                })
+                .await?
+                .ok();
+            Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
         }
+        Err(w) => Ok(Step::Wait(w)),
     }
-    if acks.is_empty() {
-        return Ok(Step::Wait(wait.unwrap_or(Duration::from_secs(1))));
-    }
-    let stored = ctx
-        .store
-        .transition_fenced(id, &lease.token, |r| {
-            for (ack, n) in &acks {
-                ack.apply(r, version, *n);
-            }
-            Ok::<_, ()>(())
-        })
-        .await?
-        .ok();
-    Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
-}
-
-/// For a private field's effect: how long its chat's pace holds it back (0: it may go now).
-/// `None` for any other effect. A private chat is paced by the record: only this game's
-/// sender draws there.
-fn dm_wait(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> Option<u64> {
-    let Effect::Dm { seat } = effect else {
-        return None;
-    };
-    let at = rec.dm_at.get(usize::from(*seat)).copied().unwrap_or(0);
-    let since = now_ms().saturating_sub(at);
-    let interval = ctx.config.budget(1).0.as_millis() as u64;
-    Some(interval.saturating_sub(since))
 }
 
 /// The first effect that can go now, its chat's budget taken; `wait` learns how long the
@@ -462,7 +338,6 @@ fn dm_wait(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> Option<u64> {
 /// pace (a private field draws from the latest record, so its order does not matter).
 async fn next_effect(
     ctx: &Ctx,
-    lease: &mut Lease,
     rec: &GameRecord,
     wait: &mut Option<Duration>,
 ) -> Result<Option<Outgoing>, BotError> {
@@ -472,20 +347,12 @@ async fn next_effect(
         if !held.is_empty() && !overtakes {
             continue;
         }
-        if let Some(left) = dm_wait(ctx, rec, &o.effect) {
-            if left > 0 {
-                let w = Duration::from_millis(left);
-                *wait = Some(wait.map_or(w, |l| l.min(w)));
-                continue;
-            }
-            return Ok(Some(o.clone()));
-        }
         let chat = target_chat(rec, &o.effect);
         if let Some(chat) = chat {
             if held.contains(&chat) {
                 continue;
             }
-            if let Some(w) = lease.budget(ctx, chat).await? {
+            if let Some(w) = budget(ctx, chat).await? {
                 *wait = Some(wait.map_or(w, |l| l.min(w)));
                 held.push(chat);
                 continue;
@@ -547,10 +414,6 @@ impl Ack {
                     r.dm_drawn.resize(i + 1, 0);
                 }
                 r.dm_drawn[i] = hash;
-                if r.dm_at.len() <= i {
-                    r.dm_at.resize(i + 1, 0);
-                }
-                r.dm_at[i] = now_ms();
             }
             Ack::Part(last) => {
                 r.announced_parts = r.announced_parts.saturating_add(1);
