@@ -573,12 +573,9 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
 }
 on_both!(a_chats_budget_lets_a_burst_of_two_then_one_an_interval);
 
-/// Two replicas: each knows the record it last read or wrote, and starts a transition from
-/// it. One that knows an old version neither loses the other's change nor refuses (or
-/// answers "nothing to do") on the strength of what it knew.
-async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly(
-    target: Target,
-) {
+/// Two stores on one Redis (two replicas), a new game, and the second one knowing it as
+/// created.
+async fn two_replicas_on_one_game(target: Target) -> (Store, Store, GameId) {
     let config = common::config();
     let url = common::target_url(target);
     let a = Store::connect(&url, config.clone()).await.unwrap();
@@ -588,6 +585,16 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
         .await
         .unwrap();
     b.load_game(id).await.unwrap();
+    (a, b, id)
+}
+
+/// Two replicas: each knows the record it last read or wrote, and starts a transition from
+/// it. One that knows an old version neither loses the other's change nor refuses (or
+/// answers "nothing to do") on the strength of what it knew.
+async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly(
+    target: Target,
+) {
+    let (a, b, id) = two_replicas_on_one_game(target).await;
     let bump = |s: &Store| {
         let s = s.clone();
         async move {
@@ -637,15 +644,7 @@ on_both!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
 async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one(
     target: Target,
 ) {
-    let config = common::config();
-    let url = common::target_url(target);
-    let a = Store::connect(&url, config.clone()).await.unwrap();
-    let b = Store::connect(&url, config).await.unwrap();
-    let id = a
-        .create_game(&GameRecord::new(battle(6), -1, NOW))
-        .await
-        .unwrap();
-    b.load_game(id).await.unwrap();
+    let (a, b, id) = two_replicas_on_one_game(target).await;
     a.transition(id, |r| {
         r.block = 1;
         Ok::<_, ()>(())

@@ -601,22 +601,6 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
-    /// The game as this process last read or wrote it, or as loaded now when it knows none:
-    /// for the game's sender, which alone draws the game's messages while it holds the
-    /// lease (a change made elsewhere may be missing; the sender's next store shows it).
-    ///
-    /// # Errors
-    /// As [`Store::load_game`].
-    pub async fn known_game(&self, id: GameId) -> Result<(GameRecord, u64), StoreError> {
-        let key = self.keys.game(id);
-        if let Some((v, c, d)) = self.known.get(&key) {
-            if let Ok(rec) = Self::decode::<GameRecord>(&key, c, &d) {
-                return Ok((rec, v));
-            }
-        }
-        self.load_game(id).await
-    }
-
     /// Applies `f` to the game atomically: `f` runs on the record this process last read or
     /// wrote (or a fresh one) and its change is saved only if nobody changed the game since;
     /// otherwise `f` runs again on the current record. So `f` may see an old record first

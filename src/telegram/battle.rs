@@ -110,10 +110,13 @@ impl NotFired {
 /// the press's answer and a second delivery of it gets that answer and changes nothing.
 /// `None` when this is not a shot's button of a game without salvoes: the update takes the
 /// ordinary way.
-pub async fn fire_at_once(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> Option<HandlerResult> {
-    let Some(Button::Fire(id, generation, target, index)) =
-        q.data.as_deref().and_then(Button::parse)
-    else {
+pub async fn fire_at_once(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    button: &Button,
+) -> Option<HandlerResult> {
+    let Button::Fire(id, generation, target, index) = *button else {
         return None;
     };
     let user = PlayerId(q.from.id.0);

@@ -462,9 +462,9 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
 }
 
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
-    if is_shot_press(&update) {
+    if let Some(button @ Button::Fire(..)) = q.data.as_deref().and_then(Button::parse) {
         let lang = user_lang(&ctx, &q.from).await;
-        if let Some(result) = battle::fire_at_once(&ctx, &q, lang).await {
+        if let Some(result) = battle::fire_at_once(&ctx, &q, lang, &button).await {
             return result;
         }
         // A cell of a salvo game: picked, not shot, in the ordinary way.
