@@ -95,6 +95,47 @@ async fn fresh_round_trips(file: &std::path::Path) -> u64 {
     round_trips(file)
 }
 
+/// CPU seconds (user and system) a process has used so far, from `/proc/<pid>/stat`.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The command name (field 2) may hold spaces; the fields after its `)` are plain.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15, i.e. 12 and 13 after the name; USER_HZ is 100.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
+/// CPU seconds the Redis server has used so far (`INFO cpu`).
+async fn redis_cpu_seconds() -> f64 {
+    let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let Ok(client) = redis::Client::open(url.split(',').next().unwrap_or_default()) else {
+        return 0.0;
+    };
+    let Ok(mut con) = client.get_multiplexed_async_connection().await else {
+        return 0.0;
+    };
+    let info: String = redis::cmd("INFO")
+        .arg("cpu")
+        .query_async(&mut con)
+        .await
+        .unwrap_or_default();
+    info.lines()
+        .filter(|l| l.starts_with("used_cpu_sys:") || l.starts_with("used_cpu_user:"))
+        .filter_map(|l| {
+            l.split_once(':')
+                .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+        })
+        .sum()
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     if sorted.is_empty() {
         return f64::NAN;
@@ -242,6 +283,13 @@ async fn throughput() {
         ready.push(d.expect("a duel begins"));
     }
     let trips_before = fresh_round_trips(&metrics).await;
+    let bot_pid = app.bot_pid().expect("the bot runs").to_string();
+    let cpu_before = [
+        cpu_seconds(&bot_pid),
+        cpu_seconds("self"),
+        redis_cpu_seconds().await,
+    ];
+    println!("throughput: {groups} duels ready, every player presses now");
     let started = Instant::now();
     let until = started + Duration::from_secs(secs);
     let mut players = tokio::task::JoinSet::new();
@@ -264,10 +312,27 @@ async fn throughput() {
         shots += n.expect("a player");
     }
     let took = started.elapsed().as_secs_f64();
+    let cpu = [
+        cpu_seconds(&bot_pid) - cpu_before[0],
+        cpu_seconds("self") - cpu_before[1],
+        redis_cpu_seconds().await - cpu_before[2],
+    ];
     let trips = fresh_round_trips(&metrics).await - trips_before;
     println!(
         "throughput: {groups} groups at once: {shots} accepted shots in {took:.1} s, {:.0} shots per second of one bot process",
         shots as f64 / took
+    );
+    println!(
+        "CPU in those {took:.1} s (2 cores = {:.1} s): the bot {:.2} s, the fake Bot API and the players {:.2} s, Redis {:.2} s",
+        2.0 * took,
+        cpu[0],
+        cpu[1],
+        cpu[2]
+    );
+    println!(
+        "the bot's own cost: {:.0} µs of CPU per accepted shot, {:.0} shots per CPU second",
+        1e6 * cpu[0] / shots.max(1) as f64,
+        shots as f64 / cpu[0].max(1e-9)
     );
     println!(
         "Redis round trips per accepted shot under load: {:.1}",

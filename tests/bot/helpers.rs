@@ -45,6 +45,8 @@ pub struct App {
     bot: Option<BotProcess>,
     /// A second replica, when a test starts one.
     second: Option<BotProcess>,
+    /// Players whose `/start` the bot may not have handled yet (see [`App::press`]).
+    unwelcomed: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
 impl App {
@@ -67,6 +69,7 @@ impl App {
             env: Vec::new(),
             bot: None,
             second: None,
+            unwelcomed: Default::default(),
         };
         app.start_bot().await;
         app
@@ -85,6 +88,7 @@ impl App {
             env: Vec::new(),
             bot: None,
             second: None,
+            unwelcomed: Default::default(),
         };
         app.start_bot().await;
         app
@@ -117,6 +121,11 @@ impl App {
     }
 
     /// Whether the bot process has ended (it crashed itself at an `MB_CRASH_AT` point).
+    /// The process id of the first bot, while it runs.
+    pub fn bot_pid(&self) -> Option<u32> {
+        self.bot.as_ref().map(|BotProcess(child)| child.id())
+    }
+
     pub fn bot_has_exited(&mut self) -> bool {
         match self.bot.as_mut() {
             Some(BotProcess(child)) => child.try_wait().ok().flatten().is_some(),
@@ -126,7 +135,10 @@ impl App {
 
     async fn bot_process(&mut self, replica: &str) -> BotProcess {
         let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"));
+        // `MB_BOT_BIN` runs another build of the bot (a copy kept aside while this one is rebuilt).
+        let bin = std::env::var("MB_BOT_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
+        let mut cmd = Command::new(bin);
         if let Some(seed) = self.seed {
             cmd.env("MB_SEED", seed.to_string());
         }
@@ -193,11 +205,40 @@ impl App {
     pub fn player(&self, id: i64, name: &str, lang: &str) -> User {
         let u = self.tg.user(id, name, lang);
         self.tg.send_command(id, &u, "/start");
+        self.unwelcomed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id);
         u
+    }
+
+    /// Waits until the bot answered `user`'s `/start` (its first message in their private
+    /// chat), if it was not seen yet. The bot handles chats in parallel, so without this a
+    /// player's first press in a group could come before the bot knows they opened the
+    /// private chat: Join would then answer with the link to it, as for a stranger.
+    pub async fn welcomed(&self, user: &User) {
+        let id = user.id.0 as i64;
+        let pending = self
+            .unwelcomed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(&id);
+        if !pending {
+            return;
+        }
+        self.tg
+            .wait_for(id, |_| true, wait())
+            .await
+            .unwrap_or_else(|| panic!("the bot never answered /start of {}", user.first_name));
+        self.unwelcomed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&id);
     }
 
     /// Presses a button and waits for the bot's answer.
     pub async fn press(&self, chat: i64, user: &User, message: i32, data: &str) -> CallbackAnswer {
+        self.welcomed(user).await;
         let id = self.tg.press_stale(chat, user, message, data);
         self.tg
             .wait_answer(&id, wait())
@@ -306,7 +347,12 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
             wait(),
         )
         .await
-        .expect("the lobby shows two players");
+        .unwrap_or_else(|| {
+            panic!(
+                "the lobby shows two players; the group saw {:?}",
+                app.tg.all_texts(group)
+            )
+        });
     let answer = app.press(group, &a, lobby.message_id, &start).await;
     assert!(!answer.show_alert, "the start is refused: {answer:?}");
     for p in [&a, &b] {
