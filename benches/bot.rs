@@ -289,7 +289,8 @@ async fn throughput() {
         cpu_seconds("self"),
         redis_cpu_seconds().await,
     ];
-    println!("throughput: {groups} duels ready, every player presses now");
+    // On stderr, unbuffered: a profiler can start when it shows.
+    eprintln!("throughput: {groups} duels ready, every player presses now");
     let started = Instant::now();
     let until = started + Duration::from_secs(secs);
     let mut players = tokio::task::JoinSet::new();

@@ -214,8 +214,9 @@ impl App {
 
     /// Waits until the bot answered `user`'s `/start` (its first message in their private
     /// chat), if it was not seen yet. The bot handles chats in parallel, so without this a
-    /// player's first press in a group could come before the bot knows they opened the
-    /// private chat: Join would then answer with the link to it, as for a stranger.
+    /// player's first press or command in a group could come before the bot knows they
+    /// opened the private chat: Join would then answer with the link to it, and `/newgame`
+    /// would open a lobby without its creator, as for a stranger.
     pub async fn welcomed(&self, user: &User) {
         let id = user.id.0 as i64;
         let pending = self
@@ -320,6 +321,7 @@ pub fn data(m: &SentMessage, prefix: &str) -> String {
 
 /// `/newgame` in `group` by `creator`: the lobby message and its Join button's data.
 pub async fn open_lobby(app: &App, group: i64, creator: &User) -> (SentMessage, String) {
+    app.welcomed(creator).await;
     app.tg.send_command(group, creator, "/newgame");
     let lobby = app.message_with_button(group, "j:").await;
     let join = data(&lobby, "j:");
