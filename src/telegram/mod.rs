@@ -13,6 +13,7 @@
 //! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button;
 //!   `settings/change.rs` (what a tap changes, pure), `settings/panel.rs` (words, keyboards).
 //! - `commands.rs` — commands, their registration per language, help.
+//! - `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
 
 pub mod ai;
 pub mod aim;
@@ -25,6 +26,7 @@ pub mod mine;
 pub mod outbox;
 pub mod own_field;
 pub mod placement;
+pub mod polling;
 pub mod render;
 pub mod settings;
 
@@ -492,6 +494,20 @@ pub fn schema() -> UpdateHandler<BotError> {
         .branch(Update::filter_callback_query().endpoint(on_callback_query))
 }
 
+/// Long polling gets nothing while a webhook is set: it is taken off, as teloxide's polling
+/// does.
+async fn delete_webhook_if_set(ctx: &Ctx) {
+    match ctx.bot.get_webhook_info().await {
+        Ok(info) if info.url.is_some() => {
+            if let Err(e) = ctx.bot.delete_webhook().await {
+                log::error!("deleteWebhook failed: {e}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => log::error!("getWebhookInfo failed: {e}"),
+    }
+}
+
 /// Runs the bot until ctrl-c.
 pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
     let me = match bot.get_me().await {
@@ -524,12 +540,16 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
     commands::register(&ctx).await;
     let ticker = tokio::spawn(battle::tick_forever(ctx.clone()));
     log::info!("@{} is up", ctx.username);
+    delete_webhook_if_set(&ctx).await;
     Dispatcher::builder(ctx.bot.clone(), schema())
         .dependencies(dptree::deps![ctx.clone()])
         .default_handler(|_| async {})
         .enable_ctrlc_handler()
         .build()
-        .dispatch()
+        .dispatch_with_listener(
+            polling::listener(ctx.bot.inner()),
+            LoggingErrorHandler::with_custom_text("polling"),
+        )
         .await;
     ticker.abort();
     log::info!("stopped");

@@ -520,9 +520,8 @@ impl Duel {
     /// Whether the end has been announced (the announcement offers a rematch).
     pub fn is_over(&self, app: &App) -> bool {
         app.tg
-            .messages(self.group)
+            .messages_after(self.group, self.battle)
             .iter()
-            .filter(|m| m.message_id > self.battle)
             .any(|m| m.callback_data().iter().any(|c| c.starts_with("r:")))
     }
 }

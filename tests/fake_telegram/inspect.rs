@@ -14,6 +14,20 @@ impl FakeTelegram {
         self.shared.lock().bot_messages(chat_id)
     }
 
+    /// The bot's messages in a chat newer than `after`, oldest first: cheaper than
+    /// [`FakeTelegram::messages`] when a player checks for news after every move.
+    pub fn messages_after(&self, chat_id: i64, after: i32) -> Vec<SentMessage> {
+        let st = self.shared.lock();
+        st.chats.get(&chat_id).map_or_else(Vec::new, |chat| {
+            chat.messages
+                .range(after.saturating_add(1)..)
+                .map(|(_, m)| m)
+                .filter(|m| m.from_bot)
+                .map(|m| st.sent(chat_id, m))
+                .collect()
+        })
+    }
+
     /// The bot's latest message in a chat (deleted or not).
     pub fn last_message(&self, chat_id: i64) -> Option<SentMessage> {
         self.messages(chat_id).pop()

@@ -387,5 +387,6 @@ pub(super) fn answer_callback_query(st: &mut State, p: &Params) -> Answer {
         show_alert: p.bool("show_alert"),
         url: p.str("url"),
     });
+    st.touched.push(format!("answer:{id}"));
     Ok(Reply::ok(json!(true)))
 }

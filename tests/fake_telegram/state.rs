@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::Notify;
 
@@ -15,6 +15,9 @@ pub(super) struct Shared {
     state: Mutex<State>,
     /// Woken on every change; waiters re-check the state.
     pub changed: Notify,
+    /// Waiters for one thing (a callback query's answer), woken only when it changes: a
+    /// hundred players each waiting for their own answer are not all woken by every call.
+    keyed: Mutex<HashMap<String, Arc<Notify>>>,
 }
 
 impl Shared {
@@ -22,6 +25,7 @@ impl Shared {
         Shared {
             state: Mutex::new(State::default()),
             changed: Notify::new(),
+            keyed: Mutex::new(HashMap::new()),
         }
     }
 
@@ -29,10 +33,22 @@ impl Shared {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Runs `f` on the state, then wakes every waiter.
+    /// Runs `f` on the state, then wakes every waiter, and the waiters of the keys it touched.
     pub fn update<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
-        let r = f(&mut self.lock());
+        let (r, touched) = {
+            let mut st = self.lock();
+            let r = f(&mut st);
+            (r, std::mem::take(&mut st.touched))
+        };
         self.changed.notify_waiters();
+        if !touched.is_empty() {
+            let keyed = self.keyed.lock().unwrap_or_else(|e| e.into_inner());
+            for key in touched {
+                if let Some(n) = keyed.get(&key) {
+                    n.notify_waiters();
+                }
+            }
+        }
         r
     }
 
@@ -40,11 +56,43 @@ impl Shared {
     pub async fn wait<R>(
         &self,
         timeout: Duration,
+        f: impl FnMut(&State) -> Option<R>,
+    ) -> Option<R> {
+        self.wait_on(&self.changed, timeout, f).await
+    }
+
+    /// As [`Shared::wait`], woken only by changes that touch `key` (see `State::touched`).
+    pub async fn wait_key<R>(
+        &self,
+        key: &str,
+        timeout: Duration,
+        f: impl FnMut(&State) -> Option<R>,
+    ) -> Option<R> {
+        let notify = self
+            .keyed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(key.to_owned())
+            .or_default()
+            .clone();
+        let r = self.wait_on(&notify, timeout, f).await;
+        let mut keyed = self.keyed.lock().unwrap_or_else(|e| e.into_inner());
+        // Only this waiter's handle and the map's: nobody else waits for the key.
+        if Arc::strong_count(&notify) == 2 {
+            keyed.remove(key);
+        }
+        r
+    }
+
+    async fn wait_on<R>(
+        &self,
+        changed: &Notify,
+        timeout: Duration,
         mut f: impl FnMut(&State) -> Option<R>,
     ) -> Option<R> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let notified = self.changed.notified();
+            let notified = changed.notified();
             tokio::pin!(notified);
             notified.as_mut().enable();
             if let Some(r) = f(&self.lock()) {
@@ -220,6 +268,8 @@ pub(super) struct State {
     pub flood_limit: Option<usize>,
     pub menu_buttons: HashMap<Option<i64>, Value>,
     pub next_file: u64,
+    /// Keys changed by the current update, for [`Shared::wait_key`] (`answer:<callback id>`).
+    pub touched: Vec<String>,
 }
 
 impl Default for State {
@@ -244,6 +294,7 @@ impl Default for State {
             flood_limit: None,
             menu_buttons: HashMap::new(),
             next_file: 1,
+            touched: Vec::new(),
         }
     }
 }

@@ -225,7 +225,7 @@ impl FakeTelegram {
         timeout: Duration,
     ) -> Option<CallbackAnswer> {
         self.shared
-            .wait(timeout, |st| {
+            .wait_key(&format!("answer:{callback_id}"), timeout, |st| {
                 st.callbacks.get(callback_id).and_then(|c| c.answer.clone())
             })
             .await
