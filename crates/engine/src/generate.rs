@@ -203,12 +203,109 @@ pub(crate) fn search_layout(
     Some(Fleet::new_unchecked(ships, mines, border))
 }
 
-/// A random legal layout: border (in land-sea-air), ships and mines.
+/// How many whole layouts [`uniform`] draws before it gives up on a ruleset (a crowded custom
+/// field, where almost every draw collides): then the backtracking search takes over.
+const UNIFORM_ATTEMPTS: usize = 3_000_000;
+
+/// A layout drawn exactly uniformly among all legal layouts (given the border, in
+/// land-sea-air): every item is put on one of *all* its placements, each equally likely and
+/// independently of the others, and the whole draw starts again from nothing as soon as one
+/// item covers a cell another item's zone holds (its cells and, under the touching rule, the
+/// halo) or a cell its force may not stand on. Every legal layout is then equally likely, since
+/// each is drawn by exactly the same number of orderings of equal items. Checking the largest
+/// items first only makes a doomed draw end sooner. `None` after `attempts` draws.
+fn uniform<const W: usize>(
+    ruleset: &Ruleset,
+    border: Option<&Border>,
+    attempts: usize,
+    rng: &mut impl Rng,
+) -> Option<Fleet> {
+    use crate::bits::Bits;
+    let size = ruleset.size();
+    let (touching, shapes) = (ruleset.touching(), ruleset.shapes());
+    let allowed = |force: Force| {
+        let mut b = Bits::<W>::EMPTY;
+        for c in size.cells().filter(|&c| terrain::allows(border, force, c)) {
+            b.set(size.index(c));
+        }
+        b
+    };
+    let mut items: Vec<(Option<Kind>, std::rc::Rc<crate::tables::Table<W>>, Bits<W>)> = ruleset
+        .fleet()
+        .into_iter()
+        .map(|k| {
+            let t = crate::tables::table::<W>(size, touching, shapes, k);
+            (Some(k), t, allowed(k.force()))
+        })
+        .collect();
+    if ruleset.mines > 0 {
+        // A mine is a single cell at sea, kept apart from ships as a ship would be.
+        let single = crate::tables::table::<W>(size, touching, shapes, Kind::Ship(1));
+        let sea = allowed(Force::Sea);
+        items.extend((0..ruleset.mines).map(|_| (None, single.clone(), sea)));
+    }
+    if items.iter().any(|(_, t, _)| t.list.is_empty()) {
+        return None;
+    }
+    let mut chosen = Vec::with_capacity(items.len());
+    'draw: for _ in 0..attempts {
+        chosen.clear();
+        let mut zones = Bits::<W>::EMPTY;
+        for (_, table, allowed) in &items {
+            let p = &table.list[rng.gen_range(0..table.list.len())];
+            if p.cells.intersects(&zones) || !p.cells.subset_of(allowed) {
+                continue 'draw;
+            }
+            zones = zones | p.zone;
+            chosen.push(p.cells);
+        }
+        let mut ships = Vec::new();
+        let mut mines = Vec::new();
+        for ((kind, _, _), cells) in items.iter().zip(&chosen) {
+            let coords: Vec<Coord> = cells.ones().map(|i| size.coord(i)).collect();
+            match kind {
+                Some(kind) => ships.push(Ship {
+                    kind: *kind,
+                    cells: coords,
+                }),
+                None => mines.extend(coords),
+            }
+        }
+        return Some(Fleet::new_unchecked(ships, mines, border.cloned()));
+    }
+    None
+}
+
+/// [`uniform`] at the word width the field needs.
+fn uniform_layout(
+    ruleset: &Ruleset,
+    border: Option<&Border>,
+    attempts: usize,
+    rng: &mut impl Rng,
+) -> Option<Fleet> {
+    match crate::bits::words_for(ruleset.size().area()) {
+        2 => uniform::<2>(ruleset, border, attempts, rng),
+        4 => uniform::<4>(ruleset, border, attempts, rng),
+        6 => uniform::<6>(ruleset, border, attempts, rng),
+        _ => uniform::<11>(ruleset, border, attempts, rng),
+    }
+}
+
+/// A random legal layout: border (in land-sea-air), ships and mines, every legal layout
+/// equally likely (given the border). Free-shaped ships of more than five cells take the
+/// straight and bent shapes only. On a field so crowded that uniform draws almost never fit,
+/// it falls back to a search that finds a layout, not a uniform one.
 ///
 /// # Errors
 /// [`RulesetError::NoLegalLayout`] when none is found within the bounded search; this does not
 /// happen for a ruleset that passed [`Ruleset::check`] but for an extremely unlucky draw.
 pub fn random_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
+    let border = ruleset
+        .has_terrain()
+        .then(|| Border::random(ruleset.size().width, rng));
+    if let Some(f) = uniform_layout(ruleset, border.as_ref(), UNIFORM_ATTEMPTS, rng) {
+        return Ok(f);
+    }
     search_layout(ruleset, rng, LAYOUT_SEARCH_ATTEMPTS * 4).ok_or(RulesetError::NoLegalLayout)
 }
 
