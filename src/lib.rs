@@ -9,6 +9,7 @@
 //! The rules live in the `engine` crate (`crates/engine`), which knows nothing of Telegram or
 //! Redis.
 
+pub mod app;
 pub mod effects;
 pub mod i18n;
 pub mod lang;

@@ -1,10 +1,10 @@
 //! Aiming in the group's battle message: the field to shoot at (free-for-all and teams) and,
 //! in salvo games, the cells of the salvo, picked one tap at a time and fired together.
 
-use super::battle::{accepted, play_with, refusal, say, Reply, NAME_IN_ANSWER};
-use super::group::redraw;
-use super::render;
-use super::{answer, answer_store_error, Ctx, HandlerResult};
+use super::callback::Button;
+use super::play::{accepted, battle_press, play_with, refusal, Reply, NAME_IN_ANSWER};
+use super::{answer, answer_store_error, render, Ctx, HandlerResult};
+use crate::app::{aimed, cell_of};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{Aim, GameRecord};
@@ -77,7 +77,7 @@ pub async fn choose_target(
             let name = rec.short_name(target, NAME_IN_ANSWER);
             let words = ta(lang, "battle-target-chosen", &[("name", name.into())]);
             answer(ctx, q, words, false).await?;
-            redraw(ctx, id, rec.chat).await;
+            super::outbox::kick(ctx, id);
             Ok(())
         }
         Ok(Err(e)) => answer(ctx, q, refusal(lang, &e), true).await,
@@ -164,7 +164,7 @@ pub async fn pick(
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
     answer(ctx, q, words, false).await?;
-    redraw(ctx, id, rec.chat).await;
+    super::outbox::kick(ctx, id);
     Ok(())
 }
 
@@ -203,17 +203,40 @@ pub async fn fire_salvo(
     }
 }
 
-/// A salvo typed in reply to the battle message.
-pub(super) async fn fire(
-    ctx: &Ctx,
-    id: GameId,
-    lang: Lang,
-    action: Action,
-    to: Reply<'_>,
-) -> HandlerResult {
-    match play_with(ctx, id, None, |_| Ok(action.clone())).await {
-        Ok(Ok(done)) => accepted(ctx, id, lang, &done, &to).await,
-        Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
-        Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,
-    }
+/// A field's button under the battle message (free-for-all, teams): aim at it.
+pub async fn on_target(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Target(id, generation, target) = button else {
+        return Ok(());
+    };
+    let Some((rec, seat)) = battle_press(ctx, q, lang, id, Some(generation)).await? else {
+        return Ok(());
+    };
+    choose_target(ctx, q, lang, &rec, id, seat, SeatId(target)).await
+}
+
+/// A salvo's Fire button.
+pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Salvo(id, generation, target) = button else {
+        return Ok(());
+    };
+    let Some((rec, seat)) = battle_press(ctx, q, lang, id, Some(generation)).await? else {
+        return Ok(());
+    };
+    let target = aimed(&rec, seat, target);
+    fire_salvo(ctx, q, lang, &rec, id, seat, target).await
+}
+
+/// A cell's button in a salvo game: picked for the salvo (or picked no more).
+pub async fn on_pick(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Fire(id, generation, target, index) = button else {
+        return Ok(());
+    };
+    let Some((rec, seat)) = battle_press(ctx, q, lang, id, Some(generation)).await? else {
+        return Ok(());
+    };
+    let Some(cell) = cell_of(&rec, index) else {
+        return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
+    };
+    let target = aimed(&rec, seat, target);
+    pick(ctx, q, lang, &rec, id, seat, target, cell).await
 }

@@ -1,78 +1,29 @@
-//! The battle: shots by buttons and by typed replies to the battle message, the answers,
-//! surrender and the turn timer; each player's own field lives in `own_field.rs`, aiming and
-//! salvoes in `aim.rs`, the cell given up after a mine in `mine.rs`.
+//! The battle: shots by buttons and by typed replies to the battle message, another block of
+//! the field, surrender. Aiming and salvoes are in `aim.rs`, the cell given up after a mine in
+//! `mine.rs`, the move itself and the turn timer in `play.rs`.
 
 use super::callback::Button;
-use super::commands::reply;
-use super::group::{battle_viewport, redraw};
-use super::own_field::changed_fields;
+use super::chat::reply;
+use super::group::battle_viewport;
 pub use super::own_field::own_field_text;
+use super::play::accepted;
+use super::play::after;
+use super::play::apply_move;
+use super::play::battle_press;
+use super::play::play;
+use super::play::play_with;
+use super::play::refusal;
+use super::play::say;
+use super::play::Reply;
 use super::render::{self, escape};
-use super::{answer, answer_store_error, now, Ctx, HandlerResult};
-use crate::effects::Effect;
+use super::{answer, answer_store_error, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
-use crate::record::{Aim, GameRecord};
-use crate::store::{Committed, GameId, StoreError};
-use engine::{parse_cell, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId, ShotResult};
+use crate::record::GameRecord;
+use crate::store::{GameId, StoreError};
+use engine::{parse_cell, Action, ActionError, Coord, Phase, PlayerId, SeatId};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ChatId, ParseMode, User};
-
-/// Applies an action of the battle in a transition, logging its results.
-pub(super) async fn play(
-    ctx: &Ctx,
-    id: GameId,
-    action: Action,
-) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
-    play_with(ctx, id, None, |_| Ok(action.clone())).await
-}
-
-/// Applies the action `choose` makes of the record as it stands in the transition (a salvo
-/// of the cells picked by then), logging its results. A shot at another field becomes the
-/// shooter's aim.
-pub(super) async fn play_with(
-    ctx: &Ctx,
-    id: GameId,
-    press: Option<(&str, Lang)>,
-    choose: impl Fn(&GameRecord) -> Result<Action, ActionError>,
-) -> Result<Result<Committed<Vec<Event>>, ActionError>, StoreError> {
-    let rng = ctx.fork();
-    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
-    ctx.store
-        .transition_due(id, Some(&due), |rec| {
-            let action = choose(rec)?;
-            apply_move(rec, action, press, &mut rng.clone())
-        })
-        .await
-}
-
-/// Applies `action` to the record in a transition: the game's events, the shooter's aim, the
-/// log, the outbox, and the answer a press earned (kept with the move: should the answer be
-/// lost, the press's update comes again and gets it).
-fn apply_move(
-    rec: &mut GameRecord,
-    action: Action,
-    press: Option<(&str, Lang)>,
-    rng: &mut rand::rngs::StdRng,
-) -> Result<Vec<Event>, ActionError> {
-    let events = rec.game.apply(action.clone(), now(), rng)?;
-    if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
-        if super::group::is_aimed(rec) {
-            rec.aim = Some(Aim {
-                shooter,
-                target,
-                picked: Vec::new(),
-            });
-        }
-    }
-    rec.push_log(&events);
-    queue_effects(rec, &events);
-    if let Some((query, lang)) = press {
-        let text = shot_answer(lang, rec, &events);
-        rec.remember_answer(query, &text, false);
-    }
-    Ok(events)
-}
+use teloxide::types::{CallbackQuery, User};
 
 /// Why a shot's button was not taken, as its transition found.
 enum NotFired {
@@ -121,7 +72,7 @@ pub async fn fire_at_once(
     };
     let user = PlayerId(q.from.id.0);
     let rng = ctx.fork();
-    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
+    let due = |r: &GameRecord| super::play::deadline(ctx, r);
     let done = ctx
         .store
         .transition_settled(id, Some(&due), &NotFired::settled, |rec| {
@@ -170,221 +121,31 @@ pub async fn fire_at_once(
     })
 }
 
-/// Puts in the outbox what a move makes visible besides the live message: the private
-/// fields it changed, and the mine question it asked or answered.
-pub(super) fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
-    for seat in changed_fields(rec, events) {
-        if !rec.is_ai_seat(seat) {
-            rec.push_effect(Effect::Dm { seat: seat.0 });
-        }
-    }
-    if events
-        .iter()
-        .any(|e| matches!(e, Event::MineChoice { .. } | Event::GaveUp { .. }))
-    {
-        rec.push_effect(Effect::Mine {
-            events: events.to_vec(),
-        });
-    }
-}
-
-/// After an accepted move (its timer was set with it): the sender, the bot's turn.
-pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> HandlerResult {
-    follow_up(ctx, id, done);
-    Ok(())
-}
-
-/// What follows a move: the sender wakes, and the bot moves if it is its turn.
-fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) {
-    super::outbox::kick(ctx, id);
-    if !done.record.game.is_finished() {
-        super::ai::wake(ctx, &done.record, id);
-    }
-}
-
-/// The most characters of a name in an answer to a button (Telegram takes 200 in all).
-pub(super) const NAME_IN_ANSWER: usize = 32;
-
-/// The words for the shooter's answer; in games of more than two fields, a fleet it sank
-/// is named too, so the shooter turns to another field.
-pub(super) fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
-    let size = rec.game.ruleset().size();
-    let mut out = String::new();
-    for e in events {
-        match e {
-            Event::Shot {
-                target,
-                cell,
-                result,
-                ..
-            } => {
-                let key = match result {
-                    ShotResult::Miss => "answer-miss",
-                    ShotResult::Hit => "answer-hit",
-                    ShotResult::Sunk(_) => "answer-sunk",
-                    ShotResult::Mine => "answer-mine",
-                };
-                let ship = match result {
-                    ShotResult::Sunk(k) => render::kind_name(lang, *k),
-                    _ => String::new(),
-                };
-                let cell = render::cell_name(*cell, rec.alphabet, size);
-                out = ta(lang, key, &[("cell", cell.into()), ("ship", ship.into())]);
-                if super::group::is_aimed(rec) {
-                    let name = rec.short_name(*target, NAME_IN_ANSWER);
-                    out = ta(
-                        lang,
-                        "battle-answer-at",
-                        &[("target", name.into()), ("answer", out.into())],
-                    );
-                }
-            }
-            Event::Salvo {
-                hits, mines, sunk, ..
-            } => {
-                out = ta(
-                    lang,
-                    if *mines > 0 {
-                        "salvo-answer-mine"
-                    } else {
-                        "salvo-answer"
-                    },
-                    &[
-                        ("hits", (*hits).into()),
-                        ("mines", (*mines).into()),
-                        ("rest", render::salvo_rest(lang, *mines, sunk).into()),
-                    ],
-                );
-            }
-            Event::Eliminated(s) if super::group::is_aimed(rec) && !out.is_empty() => {
-                let name = rec.short_name(*s, NAME_IN_ANSWER);
-                out.push(' ');
-                out.push_str(&ta(lang, "battle-eliminated", &[("name", name.into())]));
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// The words for a refused move.
-pub(super) fn refusal(lang: Lang, e: &ActionError) -> String {
-    let key = match e {
-        ActionError::NotYourTurn => "shot-not-your-turn",
-        ActionError::AlreadyKnown(_) => "shot-already-known",
-        ActionError::GameOver => "error-game-over",
-        ActionError::NotInGame => "error-not-a-player",
-        ActionError::OffField(_) => "shot-off-field",
-        ActionError::BadTarget => "shot-bad-target",
-        ActionError::MineChoicePending => "mine-pending",
-        ActionError::WrongShotKind => "battle-wrong-shot",
-        ActionError::NoMineChoice => "mine-no-choice",
-        ActionError::NotYourCell(_) => "mine-not-your-cell",
-        ActionError::SalvoSize { expected } => {
-            return ta(lang, "salvo-bad-cells", &[("count", (*expected).into())]);
-        }
-        _ => "error-out-of-date",
-    };
-    t(lang, key)
-}
-
-/// The battle's buttons: a cell to shoot (or, in salvo games, to pick), another block of the
-/// field, a field to aim at, the salvo's Fire, and the cell given up after a mine.
-pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
-    let (id, generation) = match button {
-        Button::Fire(g, n, ..)
-        | Button::View(g, n, _)
-        | Button::Target(g, n, _)
-        | Button::Salvo(g, n, _) => (g, Some(n)),
-        Button::GiveUp(g, ..) => (g, None),
-        _ => return Ok(()),
-    };
-    let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
+/// "Show another block of the field" under the battle message: the shooter's view moves.
+pub async fn on_view(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::View(id, generation, block) = button else {
         return Ok(());
     };
-    let stale = generation.is_some_and(|n| n != rec.generation);
-    if stale || rec.game.phase() != &Phase::Battle {
-        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
-    }
-    let Some(seat) = rec.game.seat_of(PlayerId(q.from.id.0)) else {
-        return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
+    let Some((rec, seat)) = battle_press(ctx, q, lang, id, Some(generation)).await? else {
+        return Ok(());
     };
-    let size = rec.game.ruleset().size();
-    // Redraws of the group's message are paced, so right after the shooter chose another
-    // field its keyboard may still show the one before: its cells go to the field chosen.
-    let aimed = |target: u8| match rec.current_aim() {
-        Some(aim) if aim.shooter == seat => aim.target,
-        _ => SeatId(target),
-    };
-    match button {
-        Button::View(_, _, block) => {
-            if rec.game.turn() != seat {
-                return answer(ctx, q, t(lang, "shot-not-your-turn"), true).await;
-            }
-            let blocks = battle_viewport(&rec).blocks() as u8;
-            let done = ctx
-                .store
-                .transition(id, |r| {
-                    r.block = block % blocks.max(1);
-                    Ok::<_, ()>(())
-                })
-                .await;
-            if let Err(e) = done {
-                return answer_store_error(ctx, q, lang, &e).await;
-            }
-            answer(ctx, q, String::new(), false).await?;
-            redraw(ctx, id, rec.chat).await;
-            Ok(())
-        }
-        Button::Target(_, _, target) => {
-            super::aim::choose_target(ctx, q, lang, &rec, id, seat, SeatId(target)).await
-        }
-        Button::Salvo(_, _, target) => {
-            super::aim::fire_salvo(ctx, q, lang, &rec, id, seat, aimed(target)).await
-        }
-        Button::GiveUp(_, deadline, index) => {
-            if usize::from(index) >= size.area() {
-                return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
-            }
-            let cell = size.coord(usize::from(index));
-            super::mine::give_up(ctx, q, lang, &rec, id, seat, deadline, cell).await
-        }
-        Button::Fire(_, _, target, index) => {
-            if usize::from(index) >= size.area() {
-                return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
-            }
-            let cell = size.coord(usize::from(index));
-            let target = aimed(target);
-            if rec.game.ruleset().salvo.is_some() {
-                return super::aim::pick(ctx, q, lang, &rec, id, seat, target, cell).await;
-            }
-            shoot(ctx, id, lang, seat, target, cell, Reply::Callback(q)).await
-        }
-        _ => Ok(()),
+    if rec.game.turn() != seat {
+        return answer(ctx, q, t(lang, "shot-not-your-turn"), true).await;
     }
-}
-
-/// Where the shooter's answer goes.
-pub(super) enum Reply<'a> {
-    Callback(&'a CallbackQuery),
-    Message(&'a Message),
-}
-
-pub(super) async fn say(ctx: &Ctx, to: &Reply<'_>, text: String, alert: bool) -> HandlerResult {
-    match to {
-        Reply::Callback(q) => answer(ctx, q, text, alert).await,
-        // A typed shot's answer is the group's log line. A refusal goes to the player's
-        // private chat: the group's budget of about 20 messages a minute is for the battle.
-        Reply::Message(m) if alert => {
-            let to = m.from.as_ref().map_or(m.chat.id, |u| ChatId(u.id.0 as i64));
-            ctx.bot
-                .send_message(to, escape(&text))
-                .parse_mode(ParseMode::Html)
-                .await?;
-            Ok(())
-        }
-        Reply::Message(_) => Ok(()),
+    let blocks = battle_viewport(&rec).blocks() as u8;
+    let done = ctx
+        .store
+        .transition(id, |r| {
+            r.block = block % blocks.max(1);
+            Ok::<_, ()>(())
+        })
+        .await;
+    if let Err(e) = done {
+        return answer_store_error(ctx, q, lang, &e).await;
     }
+    answer(ctx, q, String::new(), false).await?;
+    super::outbox::kick(ctx, id);
+    Ok(())
 }
 
 async fn shoot(
@@ -407,25 +168,6 @@ async fn shoot(
         Ok(Err(e)) => say(ctx, &to, refusal(lang, &e), true).await,
         Err(e) => say(ctx, &to, t(lang, super::store_error_key(&e)), true).await,
     }
-}
-
-/// A shot or salvo was taken (its timer was set with it, so should this process die right
-/// after the answer, another finds the game due): the shooter's answer, then the rest.
-pub(super) async fn accepted(
-    ctx: &Ctx,
-    id: GameId,
-    lang: Lang,
-    done: &Committed<Vec<Event>>,
-    to: &Reply<'_>,
-) -> HandlerResult {
-    super::crash_point(if done.record.game.is_finished() {
-        "final-shot"
-    } else {
-        "shot"
-    });
-    say(ctx, to, shot_answer(lang, &done.record, &done.value), false).await?;
-    follow_up(ctx, id, done);
-    Ok(())
 }
 
 /// Plain text: a typed cell in reply to the battle message shoots.
@@ -505,7 +247,7 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
     };
     if salvo {
         let action = Action::Salvo(seat, target, cells);
-        return super::aim::fire(&ctx, id, lang, action, Reply::Message(&msg)).await;
+        return super::play::fire(&ctx, id, lang, action, Reply::Message(&msg)).await;
     }
     shoot(&ctx, id, lang, seat, target, cells[0], Reply::Message(&msg)).await
 }
@@ -539,43 +281,5 @@ pub async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> 
         }
         Ok(Err(_)) => reply(ctx, msg, t(lang, "surrender-not-now")).await,
         Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
-    }
-}
-
-/// The turn timer: every tick, games whose reminder, forfeit or mine choice is due get
-/// [`Action::Tick`]. Safe with several replicas: the transition is atomic, and a tick with
-/// nothing to do changes nothing.
-pub async fn tick_forever(ctx: Ctx) {
-    loop {
-        tokio::time::sleep(ctx.config.tick).await;
-        super::write_metrics();
-        // Outboxes whose sender died, or that were filled on another replica.
-        super::outbox::poll(&ctx).await;
-        let due = match ctx.store.due(now()).await {
-            Ok(due) => due,
-            Err(e) => {
-                log::debug!("timer: {e}");
-                continue;
-            }
-        };
-        for id in due {
-            log::debug!("timer: game {id} is due");
-            match play(&ctx, id, Action::Tick).await {
-                Ok(Ok(done)) => {
-                    if done.value.is_empty() {
-                        // Nothing was due but, perhaps, the bot's move after a crash.
-                        let deadline = super::ai::deadline(&ctx, &done.record);
-                        let _ = ctx.store.schedule(id, deadline).await;
-                        super::ai::wake(&ctx, &done.record, id);
-                    } else if let Err(e) = after(&ctx, id, &done).await {
-                        log::warn!("timer of {id}: {e}");
-                    }
-                }
-                Ok(Err(_)) | Err(StoreError::NotFound) => {
-                    let _ = ctx.store.schedule(id, None).await;
-                }
-                Err(e) => log::warn!("timer of {id}: {e}"),
-            }
-        }
     }
 }

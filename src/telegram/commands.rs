@@ -1,13 +1,12 @@
 //! Commands: parsing, registration per language and chat type, and help.
 
 use super::callback::Button;
+use super::chat::reply;
 use super::{ai, battle, lobby, user_lang, Ctx, HandlerResult};
 use crate::i18n::t;
 use crate::lang::Lang;
 use teloxide::prelude::*;
-use teloxide::types::{
-    BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup, ParseMode,
-};
+use teloxide::types::{BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup};
 use teloxide::utils::command::BotCommands;
 
 /// The commands the bot understands. Their descriptions for people come from `locales/`
@@ -100,7 +99,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
     match cmd {
         Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
         Command::Newgame => lobby::on_newgame(&ctx, &msg, &user, lang, None).await,
-        Command::Play(level) => ai::on_play(&ctx, &msg, &user, lang, &level).await,
+        Command::Play(level) => lobby::on_play(&ctx, &msg, &user, lang, &level).await,
         Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
@@ -258,52 +257,6 @@ pub async fn on_lang_button(
         Ok(()) => super::answer(ctx, q, t(chosen, "lang-done"), false).await,
         Err(e) => super::answer_store_error(ctx, q, chosen, &e).await,
     }
-}
-
-/// Replies in the chat of `msg` with HTML text. In a group the reply never waits: the same
-/// words go to the same person at most once a minute, and only when the group's budget has
-/// a send free now; otherwise they go to the person's private chat (if they started the
-/// bot), so a flood of commands never holds up the players' game.
-pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
-    let chat = msg.chat.id;
-    if chat.0 < 0 {
-        let user = msg.from.as_ref().map_or(0, |u| u.id.0);
-        let what = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            text.hash(&mut h);
-            format!("{:x}", h.finish())
-        };
-        if !ctx
-            .store
-            .may_answer(chat.0, user, &what)
-            .await
-            .unwrap_or(false)
-        {
-            log::debug!("{user} in {chat}: answered lately");
-            return Ok(());
-        }
-        if !super::try_pace(ctx, chat).await {
-            if user != 0 && super::try_pace(ctx, ChatId(user as i64)).await {
-                if let Err(e) = ctx
-                    .bot
-                    .send_message(ChatId(user as i64), text)
-                    .parse_mode(ParseMode::Html)
-                    .await
-                {
-                    log::debug!("a reply to {user} in private: {e}");
-                }
-            }
-            return Ok(());
-        }
-    } else if !super::pace(ctx, chat).await {
-        return Ok(());
-    }
-    ctx.bot
-        .send_message(chat, text)
-        .parse_mode(ParseMode::Html)
-        .await?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -7,16 +7,14 @@
 //! edit carrying all of them.
 use super::callback::{join_payload, Button};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
-use super::{Ctx, HandlerResult};
+use crate::app::is_aimed;
 use crate::i18n::{t, ta};
 #[cfg(test)]
 use crate::lang::Lang;
 use crate::record::GameRecord;
 use crate::store::GameId;
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
-use teloxide::prelude::*;
-use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
-use teloxide::{ApiError, RequestError};
+use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// Telegram's most characters in a message (UTF-16 code units, after the markup is parsed).
 pub const MAX_TEXT: usize = 4096;
@@ -37,11 +35,6 @@ fn battle_reserved(r: &engine::Ruleset) -> usize {
 pub fn battle_viewport(rec: &GameRecord) -> Viewport {
     let r = rec.game.ruleset();
     Viewport::new(r.size(), battle_reserved(r))
-}
-
-/// Whether the game has more than two fields, so every shot names the field it goes to.
-pub fn is_aimed(rec: &GameRecord) -> bool {
-    rec.game.ruleset().seats() > 2
 }
 
 /// Whether the game is anything but the classic duel: its message then explains the marks.
@@ -88,7 +81,7 @@ fn lobby_message(
         ),
     );
     let placing = *game.phase() == Phase::Placement;
-    text.push_str(&super::settings::team_lines(rec, |i| {
+    text.push_str(&super::panel::team_lines(rec, |i| {
         let status = if !placing {
             String::new()
         } else if game.is_ready(SeatId(i as u8)) {
@@ -109,7 +102,7 @@ fn lobby_message(
         )]]
     } else {
         text.push_str(&t(lang, "lobby-hint-join"));
-        let panel = super::settings::lobby_panel(rec, id);
+        let panel = super::panel::lobby_panel(rec, id);
         if let Some((lines, _)) = &panel {
             text.push_str(&format!("\n\n{lines}"));
         }
@@ -131,7 +124,7 @@ fn lobby_message(
                 Button::Bot(id, g).to_string(),
             )]);
         }
-        rows.push(vec![super::settings::open_button(rec, id)]);
+        rows.push(vec![super::panel::open_button(rec, id)]);
         if let Ok(url) = format!("https://t.me/{username}?start={}", join_payload(id)).parse() {
             rows.push(vec![InlineKeyboardButton::url(
                 t(lang, "btn-open-bot"),
@@ -416,43 +409,6 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
         keyboard.inline_keyboard.insert(0, row);
     }
     (battle_text(rec), Some(keyboard))
-}
-
-/// Sends or edits with Telegram's limits in mind: a 429 is waited out (up to five times),
-/// and "message is not modified" counts as done.
-pub async fn edit_live(
-    ctx: &Ctx,
-    chat: ChatId,
-    message: MessageId,
-    text: String,
-    kb: Option<InlineKeyboardMarkup>,
-) -> HandlerResult {
-    for _ in 0..5 {
-        if !super::pace(ctx, chat).await {
-            // The chat's budget never runs over: without a slot, nothing is edited.
-            log::warn!("edit in {chat}: no budget");
-            return Ok(());
-        }
-        let mut req = ctx
-            .bot
-            .edit_message_text(chat, message, text.clone())
-            .parse_mode(ParseMode::Html);
-        if let Some(kb) = kb.clone() {
-            req = req.reply_markup(kb);
-        }
-        match req.await {
-            Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => return Ok(()),
-            Err(RequestError::RetryAfter(secs)) => tokio::time::sleep(secs.duration()).await,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
-}
-
-/// Asks for the game's live message (and the rest of its outbox) to be brought up to date:
-/// wakes this process's sender. The record already says what to show.
-pub async fn redraw(ctx: &Ctx, id: GameId, _chat: i64) {
-    super::outbox::kick(ctx, id);
 }
 
 /// The end's announcement: the final fields, the winner, and every fleet's layout and salt

@@ -1,16 +1,18 @@
-//! Creating and joining games: `/newgame`, the Join button (with the deep link for people
-//! who never opened the bot), Start, Cancel, Rematch.
+//! Creating and joining games: `/newgame` and `/play`, the Join button (with the deep link for
+//! people who never opened the bot), the bot's seats, Start, Cancel, Rematch.
 
+use super::ai::{level_words, name, parse_level};
 use super::callback::{join_payload, parse_join_payload, Button};
-use super::commands::reply;
-use super::group::redraw;
+use super::chat::{active_game, default_alphabet, reply};
 use super::{answer, answer_store_error, display_name, now, Ctx, HandlerResult};
+use crate::app::place_fleets;
 use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::record::{ai_player, GameRecord};
 use crate::store::{GameId, StoreError};
-use engine::{Action, ActionError, Alphabet, Game, Phase, PlayerId, Ruleset};
+use engine::ai::Level;
+use engine::{Action, ActionError, Game, Phase, PlayerId, Ruleset};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, User};
 
@@ -23,15 +25,6 @@ pub async fn note_started(ctx: &Ctx, user: &User) {
             s.detected = detected;
             let _ = ctx.store.set_user_settings(user.id.0, &s).await;
         }
-    }
-}
-
-/// The default column letters for a language.
-pub fn default_alphabet(lang: Lang) -> Alphabet {
-    match lang {
-        Lang::Ru => Alphabet::Russian,
-        Lang::Bg => Alphabet::Bulgarian,
-        Lang::En => Alphabet::Latin,
     }
 }
 
@@ -59,21 +52,6 @@ async fn create(
     ctx.store.set_chat_game(chat, id).await?;
     super::outbox::kick(ctx, id);
     Ok(id)
-}
-
-/// The chat's game if it is still going.
-pub(super) async fn active_game(
-    ctx: &Ctx,
-    chat: i64,
-) -> Result<Option<(GameId, GameRecord)>, StoreError> {
-    let Some(id) = ctx.store.chat_game(chat).await? else {
-        return Ok(None);
-    };
-    match ctx.store.load_game(id).await {
-        Ok((rec, _)) if !rec.game.is_finished() => Ok(Some((id, rec))),
-        Ok(_) | Err(StoreError::NotFound) | Err(StoreError::Undecodable { .. }) => Ok(None),
-        Err(e) => Err(e),
-    }
 }
 
 /// `/newgame`: a lobby in a group; with `bot`, the bot takes a seat at that level (`/play`).
@@ -108,7 +86,7 @@ pub async fn on_newgame(
                 let _ = join(ctx, id, user, lang).await;
             }
             if let Some(level) = bot {
-                if let Err(e) = super::ai::seat(ctx, id, level).await {
+                if let Err(e) = seat(ctx, id, level).await {
                     log::warn!("seating the bot in {id}: {e}");
                 }
             }
@@ -142,9 +120,9 @@ async fn join(ctx: &Ctx, id: GameId, user: &User, lang: Lang) -> Result<&'static
         })
         .await?;
     match done {
-        Ok(c) => {
+        Ok(_c) => {
             ctx.store.set_user_game(uid, id).await?;
-            redraw(ctx, id, c.value).await;
+            super::outbox::kick(ctx, id);
             let _ = lang;
             Ok("join-done")
         }
@@ -271,7 +249,7 @@ pub async fn begin_placement(
             let mut rng = rng.clone();
             rec.game.apply(Action::Start, now(), &mut rng)?;
             rec.dms = vec![None; rec.game.seats().len()];
-            let events = super::ai::place_fleets(rec, &mut rng)?;
+            let events = crate::app::place_fleets(rec, now(), &mut rng)?;
             // Every person gets their editor; when only the bot plays, the battle begins
             // at once (the store adds its effects).
             for seat in rec.human_seats() {
@@ -283,12 +261,12 @@ pub async fn begin_placement(
             Ok(events)
         })
         .await?;
-    let c = match done {
+    let _c = match done {
         Ok(c) => c,
         Err(e) => return Ok(Err(e)),
     };
     super::crash_point("start");
-    redraw(ctx, id, c.record.chat).await;
+    super::outbox::kick(ctx, id);
     Ok(Ok(()))
 }
 
@@ -405,12 +383,12 @@ async fn rematch(
             Err(e) => return answer_store_error(ctx, q, lang, &e).await,
         };
         super::crash_point("rematch");
-        redraw(ctx, new, old.chat).await;
+        super::outbox::kick(ctx, new);
         return answer(ctx, q, t(lang, "rematch-done"), false).await;
     }
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
     // A duel against the bot in a private chat starts again at once.
-    match super::ai::play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset)).await {
+    match play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset)).await {
         Ok(None) => Ok(()),
         Ok(Some(key)) => {
             ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
@@ -422,4 +400,161 @@ async fn rematch(
             Ok(())
         }
     }
+}
+
+/// Seats the bot in a lobby; the localisation key of the outcome.
+pub async fn seat(ctx: &Ctx, id: GameId, level: Level) -> Result<&'static str, StoreError> {
+    let rng = ctx.fork();
+    let done = ctx
+        .store
+        .transition(id, |rec| {
+            let player = ai_player(rec.ai_seats().len() as u8);
+            rec.game
+                .apply(Action::Join(player), now(), &mut rng.clone())?;
+            rec.names.push(name(rec.lang, level, player));
+            rec.ai_level = level;
+            Ok::<_, ActionError>(rec.chat)
+        })
+        .await?;
+    match done {
+        Ok(_c) => {
+            super::outbox::kick(ctx, id);
+            Ok("ai-seated")
+        }
+        Err(ActionError::Full) => Ok("join-full"),
+        Err(_) => Ok("error-out-of-date"),
+    }
+}
+
+/// The lobby's "Play against the bot" button (the creator's).
+pub async fn on_seat_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    generation: u32,
+) -> HandlerResult {
+    let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
+        return Ok(());
+    };
+    if generation != rec.generation || *rec.game.phase() != engine::Phase::Lobby {
+        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
+    }
+    if q.from.id.0 != rec.creator {
+        return answer(ctx, q, t(lang, "error-creator-only"), true).await;
+    }
+    let level = match ctx.store.chat_settings(rec.chat).await {
+        Ok(s) => s.ai_level,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    let key = match seat(ctx, id, level).await {
+        Ok(k) => k,
+        Err(e) => super::store_error_key(&e),
+    };
+    answer(ctx, q, t(lang, key), key != "ai-seated").await
+}
+
+/// `/play [level]`: in a private chat a duel against the bot begins at once; in a group a
+/// lobby opens with the bot seated.
+pub async fn on_play(
+    ctx: &Ctx,
+    msg: &Message,
+    user: &User,
+    lang: Lang,
+    arg: &str,
+) -> HandlerResult {
+    let level = if arg.trim().is_empty() {
+        let settings = if msg.chat.is_private() {
+            ctx.store.user_settings(user.id.0).await.map(|s| s.ai_level)
+        } else {
+            ctx.store
+                .chat_settings(msg.chat.id.0)
+                .await
+                .map(|s| s.ai_level)
+        };
+        match settings {
+            Ok(l) => l,
+            Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        }
+    } else if let Some(l) = parse_level(arg) {
+        l
+    } else {
+        let words = ta(lang, "play-bad-level", &[("level", arg.trim().into())]);
+        return reply(ctx, msg, super::render::escape(&words)).await;
+    };
+    if !msg.chat.is_private() {
+        return on_newgame(ctx, msg, user, lang, Some(level)).await;
+    }
+    match play_private(ctx, user, lang, level, None).await {
+        Ok(None) => Ok(()),
+        Ok(Some(key)) => reply(ctx, msg, t(lang, key)).await,
+        Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+    }
+}
+
+/// A duel against the bot in the user's private chat: the game is created with both seats
+/// taken and the bot's fleet locked, the user is told, and their placement editor opens.
+/// `Some(key)`: why not (a localisation key).
+pub async fn play_private(
+    ctx: &Ctx,
+    user: &User,
+    lang: Lang,
+    level: Level,
+    ruleset: Option<Ruleset>,
+) -> Result<Option<&'static str>, StoreError> {
+    let uid = user.id.0;
+    if let Some(other) = ctx.store.user_game(uid).await? {
+        if let Ok((rec, _)) = ctx.store.load_game(other).await {
+            if !rec.game.is_finished() {
+                return Ok(Some("join-busy-elsewhere"));
+            }
+        }
+    }
+    let chat = uid as i64;
+    let settings = ctx.store.chat_settings(chat).await?;
+    let ruleset = ruleset.unwrap_or(settings.ruleset);
+    let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
+    rec.lang = lang;
+    rec.alphabet = settings
+        .alphabet
+        .unwrap_or_else(|| super::chat::default_alphabet(lang));
+    rec.creator = uid;
+    rec.ai_level = level;
+    let mut rng = ctx.fork();
+    let built = (|| -> Result<(), ActionError> {
+        rec.game
+            .apply(Action::Join(PlayerId(uid)), now(), &mut rng)?;
+        rec.game
+            .apply(Action::Join(ai_player(0)), now(), &mut rng)?;
+        rec.names = vec![display_name(user), name(lang, level, ai_player(0))];
+        rec.game.apply(Action::Start, now(), &mut rng)?;
+        rec.dms = vec![None; rec.game.seats().len()];
+        place_fleets(&mut rec, now(), &mut rng)?;
+        Ok(())
+    })();
+    if let Err(e) = built {
+        log::warn!("a game against the bot for {uid}: {e:?}");
+        return Ok(Some("error-out-of-date"));
+    }
+    let text = ta(
+        lang,
+        "play-started",
+        &[("level", level_words(lang, level).into())],
+    );
+    rec.push_effect(Effect::Notice {
+        chat,
+        text: super::render::escape(&text),
+    });
+    rec.push_effect(Effect::Dm { seat: 0 });
+    let id = ctx.store.create_game(&rec).await?;
+    ctx.store.set_chat_game(chat, id).await?;
+    ctx.store.set_user_game(uid, id).await?;
+    if let Ok(mut s) = ctx.store.user_settings(uid).await {
+        if s.ai_level != level {
+            s.ai_level = level;
+            let _ = ctx.store.set_user_settings(uid, &s).await;
+        }
+    }
+    super::outbox::kick(ctx, id);
+    Ok(None)
 }

@@ -1,31 +1,39 @@
-//! The Telegram adapter: parse an update, call the engine inside an atomic store transition,
-//! render, send. The handler tree is built in [`schema`].
+//! The Telegram adapter: parse an update into an action, run it in an atomic store
+//! transition (the application layer, `src/app.rs`, says what it does to the record and which
+//! effects it implies), and deliver the effects. The handler tree is built in [`schema`].
 //!
-//! - `callback.rs` — typed callback data and deep-link payloads.
-//! - `render.rs` — boards, keyboards and words (pure).
-//! - `group.rs` — the group's live message: lobby, battle, end; paced, coalesced redraws.
-//! - `lobby.rs` — `/newgame`, join (with the deep link), start, cancel, rematch.
-//! - `placement.rs` — the placement editor in the private chat.
-//! - `battle.rs` — shooting by buttons and typed replies, surrender, the turn timer;
-//!   `aim.rs` — the field aimed at and a salvo's cells; `mine.rs` — the cell given up;
-//!   `own_field.rs` — each player's own field in the private chat.
-//! - `ai.rs` — the bot's own seats: `/play`, the lobby's "play the bot", its moves.
-//! - `settings.rs` — the settings panel: `/settings` and the lobby's ⚙ button;
-//!   `settings/change.rs` (what a tap changes, pure), `settings/panel.rs` (words, keyboards).
-//! - `commands.rs` — commands, their registration per language, help.
-//! - `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
+//! Layers, each using only the ones above it (`tests/layers.rs` checks there is no import
+//! circle and that no flow calls another):
+//! - views, pure: `callback.rs` (typed callback data, deep links), `render.rs` (boards,
+//!   keyboards, words), `group.rs` (the group's live message and the end), `panel.rs` (the
+//!   settings panel), `editor_view.rs` (the placement editor), `own_field.rs` (each player's
+//!   own field), `ai.rs` (the bot's names and levels in words);
+//! - delivery: `chat.rs` (replies, private messages, a chat's game), `mine_dm.rs` (the mine
+//!   question), `outbox.rs` (each game's one sender: the outbox, paced);
+//! - `play.rs` — a move in a transition, its answer and follow-up, the bot's turns, the timers;
+//! - the flows: `lobby.rs` (`/newgame`, `/play`, join, start, cancel, rematch, the bot's
+//!   seats), `placement.rs` (the editor), `battle.rs` (shots by buttons and typed replies,
+//!   surrender), `aim.rs` (the field aimed at, a salvo's cells), `mine.rs` (the cell given
+//!   up), `settings.rs` with `settings/change.rs` (`/settings`, the lobby's ⚙);
+//! - `commands.rs` (commands, their registration, help) and this file: dispatch;
+//!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
 
 pub mod ai;
 pub mod aim;
 pub mod battle;
 pub mod callback;
+pub mod chat;
 pub mod commands;
+pub mod editor_view;
 pub mod group;
 pub mod lobby;
 pub mod mine;
+pub mod mine_dm;
 pub mod outbox;
 pub mod own_field;
+pub mod panel;
 pub mod placement;
+pub mod play;
 pub mod polling;
 pub mod render;
 pub mod settings;
@@ -373,18 +381,19 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
             lobby::on_button(&ctx, &q, lang, button).await
         }
-        Button::Fire(..)
-        | Button::View(..)
-        | Button::Target(..)
-        | Button::Salvo(..)
-        | Button::GiveUp(..) => battle::on_button(&ctx, &q, lang, button).await,
+        // A shot that was not taken at once ([`battle::fire_at_once`]): a salvo's cell.
+        Button::Fire(..) => aim::on_pick(&ctx, &q, lang, button).await,
+        Button::View(..) => battle::on_view(&ctx, &q, lang, button).await,
+        Button::Target(..) => aim::on_target(&ctx, &q, lang, button).await,
+        Button::Salvo(..) => aim::on_salvo(&ctx, &q, lang, button).await,
+        Button::GiveUp(..) => mine::on_give_up(&ctx, &q, lang, button).await,
         Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
             placement::on_button(&ctx, &q, lang, button).await
         }
         Button::Lang(l) => commands::on_lang_button(&ctx, &q, l).await,
         Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
         Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
-        Button::Bot(g, n) => ai::on_seat_button(&ctx, &q, lang, g, n).await,
+        Button::Bot(g, n) => lobby::on_seat_button(&ctx, &q, lang, g, n).await,
         Button::Set(panel, op) => settings::on_button(&ctx, &q, lang, panel, op).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
@@ -437,7 +446,7 @@ async fn from_a_chat(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
         Ok(s) => s.lang.unwrap_or_default(),
         Err(_) => Lang::default(),
     };
-    Some(commands::reply(ctx, msg, t(lang, "error-anonymous")).await)
+    Some(chat::reply(ctx, msg, t(lang, "error-anonymous")).await)
 }
 
 async fn on_message_command(
@@ -538,7 +547,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
         ),
     };
     commands::register(&ctx).await;
-    let ticker = tokio::spawn(battle::tick_forever(ctx.clone()));
+    let ticker = tokio::spawn(play::tick_forever(ctx.clone()));
     log::info!("@{} is up", ctx.username);
     delete_webhook_if_set(&ctx).await;
     Dispatcher::builder(ctx.bot.clone(), schema())

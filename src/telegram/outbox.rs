@@ -16,8 +16,9 @@
 //! evenly, however fast people play.
 
 use super::callback::Button;
+use super::chat::user_lang_by_id;
+use super::editor_view::{editor_keyboard, editor_text};
 use super::group::{end_texts, live_message};
-use super::placement::{editor_keyboard, editor_text, user_lang_by_id};
 use super::{BotConfig, BotError, Ctx};
 use crate::effects::{Effect, Outgoing};
 use crate::i18n::t;
@@ -476,7 +477,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
         }
         Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
         Effect::Mine { events } => {
-            super::mine::follow(ctx, id, rec, events).await;
+            super::mine_dm::follow(ctx, id, rec, events).await;
             Ok(Ack::Done)
         }
         Effect::Settle => {

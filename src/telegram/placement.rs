@@ -5,7 +5,9 @@
 //! border (a tap moves its column by a row; or a random border). Tapping a ship removes it.
 
 use super::callback::{Button, EditOp};
-use super::render::{self, escape, grid_keyboard, grid_text, Viewport};
+use super::chat::edit_dm;
+use super::editor_view::{cell_by_cell, editor_keyboard, editor_text, viewport};
+use super::render::{self};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
 use crate::effects::Effect;
 use crate::i18n::{t, ta};
@@ -15,266 +17,7 @@ use crate::store::{GameId, StoreError};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId,
 };
-use teloxide::prelude::*;
-use teloxide::types::{
-    CallbackQuery, ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode,
-};
-use teloxide::{ApiError, RequestError};
-
-/// Whether ships are placed cell by cell (any shape allowed, or units of fixed shapes).
-pub fn cell_by_cell(r: &engine::Ruleset) -> bool {
-    r.shapes() != engine::Shapes::Straight || r.has_terrain()
-}
-
-/// The control buttons under the cells: the first row always, a second for the tools the
-/// ruleset needs.
-fn controls(
-    rec: &GameRecord,
-    id: GameId,
-    lang: Lang,
-    ed: &Editor,
-) -> Vec<Vec<InlineKeyboardButton>> {
-    let r = rec.game.ruleset();
-    let op = |key: &str, op: EditOp| {
-        InlineKeyboardButton::callback(t(lang, key), Button::Edit(id, op).to_string())
-    };
-    let mut rows = vec![vec![
-        op("btn-undo", EditOp::Undo),
-        op("btn-clear", EditOp::Clear),
-        op("btn-random", EditOp::Random),
-        op("btn-perelman", EditOp::Perelman),
-        op("btn-ready", EditOp::Ready),
-    ]];
-    let mut tools = Vec::new();
-    if cell_by_cell(r) {
-        let label = ta(lang, "btn-confirm", &[("count", ed.picked.len().into())]);
-        tools.push(InlineKeyboardButton::callback(
-            label,
-            Button::Edit(id, EditOp::Confirm).to_string(),
-        ));
-    }
-    let active = |tool: Tool, key: &str| {
-        if ed.tool == tool {
-            format!("✅ {}", t(lang, key))
-        } else {
-            t(lang, key)
-        }
-    };
-    if r.mines > 0 {
-        tools.push(InlineKeyboardButton::callback(
-            active(Tool::Mine, "btn-mines"),
-            Button::Edit(id, EditOp::Mines).to_string(),
-        ));
-    }
-    if r.has_terrain() {
-        tools.push(InlineKeyboardButton::callback(
-            active(Tool::Border, "btn-border"),
-            Button::Edit(id, EditOp::Border).to_string(),
-        ));
-        tools.push(op("btn-random-border", EditOp::RandomBorder));
-    }
-    if !tools.is_empty() {
-        rows.push(tools);
-    }
-    rows
-}
-
-fn viewport(rec: &GameRecord) -> Viewport {
-    let r = rec.game.ruleset();
-    let tools =
-        usize::from(cell_by_cell(r)) + usize::from(r.mines > 0) + 2 * usize::from(r.has_terrain());
-    Viewport::new(r.size(), 5 + tools)
-}
-
-/// The editor's text: the field, what is still to place, and every problem.
-pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
-    let r = rec.game.ruleset();
-    let size = r.size();
-    let draft = &ed.draft;
-    let field = grid_text(size, rec.alphabet, |c| {
-        if ed.pending == Some(c) || ed.picked.contains(&c) {
-            '+'
-        } else if draft.ships().iter().any(|s| s.cells.contains(&c)) {
-            'O'
-        } else if draft.mines().contains(&c) {
-            'm'
-        } else if draft.border().is_some_and(|b| b.is_land(c)) {
-            ','
-        } else {
-            '·'
-        }
-    });
-    let mut text = format!("<b>{}</b>\n<pre>{field}</pre>", t(lang, "editor-title"));
-    // What is still to place, kind by kind.
-    let mut missing: Vec<String> = Vec::new();
-    let mut kinds = r.fleet();
-    kinds.dedup();
-    for kind in kinds {
-        let wanted = r.fleet().iter().filter(|&&k| k == kind).count();
-        let placed = draft.ships().iter().filter(|s| s.kind == kind).count();
-        if placed < wanted {
-            missing.push(ta(
-                lang,
-                "fleet-item",
-                &[
-                    ("ship", render::kind_name(lang, kind).into()),
-                    ("count", (wanted - placed).into()),
-                ],
-            ));
-        }
-    }
-    if usize::from(r.mines) > draft.mines().len() {
-        missing.push(ta(
-            lang,
-            "fleet-mines",
-            &[("count", (usize::from(r.mines) - draft.mines().len()).into())],
-        ));
-    }
-    let problems: Vec<String> = draft
-        .problems(r)
-        .iter()
-        .filter(|p| !matches!(p.rule, engine::Rule::Missing { .. }))
-        .take(12)
-        .map(|p| {
-            format!(
-                "• {}",
-                escape(&render::problem_words(lang, p, rec.alphabet, size))
-            )
-        })
-        .collect();
-    if !missing.is_empty() {
-        text.push_str(&format!(
-            "\n{} {}",
-            t(lang, "editor-to-place"),
-            missing.join(", ")
-        ));
-    }
-    if !problems.is_empty() {
-        text.push_str(&format!(
-            "\n\n{}\n{}",
-            t(lang, "editor-problems"),
-            problems.join("\n")
-        ));
-    }
-    if missing.is_empty() && problems.is_empty() {
-        text.push_str(&format!("\n{}", t(lang, "editor-complete")));
-    }
-    let hint = match (ed.tool, ed.pending) {
-        (Tool::Mine, _) => t(lang, "editor-hint-mine"),
-        (Tool::Border, _) => t(lang, "editor-hint-border"),
-        (Tool::Ship, Some(p)) => {
-            let cell = render::cell_name(p, rec.alphabet, size);
-            ta(lang, "editor-pending", &[("cell", cell.into())])
-        }
-        (Tool::Ship, None) if cell_by_cell(r) => {
-            let shapes = match r.shapes() {
-                engine::Shapes::Straight => "editor-shapes-straight",
-                engine::Shapes::Bent => "editor-shapes-bent",
-                engine::Shapes::Free => "editor-shapes-free",
-            };
-            format!("{}\n{}", t(lang, "editor-hint-cells"), t(lang, shapes))
-        }
-        (Tool::Ship, None) => t(lang, "editor-hint"),
-    };
-    text.push_str(&format!("\n\n{hint}"));
-    if r.has_terrain() {
-        text.push_str(&format!("\n{}", t(lang, "editor-legend-land")));
-    }
-    text
-}
-
-/// The editor's keyboard.
-pub fn editor_keyboard(
-    rec: &GameRecord,
-    id: GameId,
-    lang: Lang,
-    ed: &Editor,
-) -> InlineKeyboardMarkup {
-    let size = rec.game.ruleset().size();
-    let controls = controls(rec, id, lang, ed);
-    grid_keyboard(
-        viewport(rec),
-        ed.block,
-        rec.alphabet,
-        |c: Coord| {
-            let label = if ed.pending == Some(c) || ed.picked.contains(&c) {
-                "+".to_owned()
-            } else if ed.draft.ships().iter().any(|s| s.cells.contains(&c)) {
-                "O".to_owned()
-            } else if ed.draft.mines().contains(&c) {
-                "m".to_owned()
-            } else {
-                render::cell_name(c, rec.alphabet, size)
-            };
-            (label, Button::Cell(id, size.index(c) as u16))
-        },
-        |b| Button::Block(id, b),
-        controls,
-    )
-}
-
-/// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note
-/// the message in the game's record. A message Telegram refuses is logged as
-/// "`{what} {id} for {user}: {error}`".
-pub async fn send_dm(
-    ctx: &Ctx,
-    id: GameId,
-    user: u64,
-    text: String,
-    kb: InlineKeyboardMarkup,
-    what: &str,
-    remember: impl Fn(&mut GameRecord, i32),
-) {
-    let sent = ctx
-        .bot
-        .send_message(ChatId(user as i64), text)
-        .parse_mode(ParseMode::Html)
-        .reply_markup(kb)
-        .await;
-    match sent {
-        Ok(m) => {
-            let _ = ctx
-                .store
-                .transition(id, |r| {
-                    remember(r, m.id.0);
-                    Ok::<_, ()>(())
-                })
-                .await;
-        }
-        Err(e) => log::warn!("{what} {id} for {user}: {e}"),
-    }
-}
-
-/// A user's language by id (their settings, else English).
-pub async fn user_lang_by_id(ctx: &Ctx, user: u64) -> Lang {
-    ctx.store
-        .user_settings(user)
-        .await
-        .ok()
-        .and_then(|s| s.lang.or(s.detected))
-        .unwrap_or_default()
-}
-
-/// Edits a private message; "not modified" is fine.
-pub async fn edit_dm(
-    ctx: &Ctx,
-    user: u64,
-    message: i32,
-    text: String,
-    kb: Option<InlineKeyboardMarkup>,
-) {
-    let mut req = ctx
-        .bot
-        .edit_message_text(ChatId(user as i64), MessageId(message), text)
-        .parse_mode(ParseMode::Html);
-    if let Some(kb) = kb {
-        req = req.reply_markup(kb);
-    }
-    match req.await {
-        Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
-        Err(e) => log::warn!("private edit for {user}: {e}"),
-    }
-}
+use teloxide::types::CallbackQuery;
 
 /// What an edit did, for the answer to the tap.
 enum Edited {
@@ -570,7 +313,7 @@ async fn ready(
     let words = t(lang, "editor-ready-done");
     // The timer with the change: should this process die before the answer, the bot's
     // first move (when it shoots first) and the battle's beginning are still found due.
-    let due = |r: &GameRecord| super::ai::deadline(ctx, r);
+    let due = |r: &GameRecord| super::play::deadline(ctx, r);
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
@@ -597,9 +340,9 @@ async fn ready(
         .any(|e| matches!(e, Event::BattleBegan { .. }));
     super::crash_point(if began { "last-ready" } else { "ready" });
     answer(ctx, q, words, false).await?;
-    super::group::redraw(ctx, id, committed.record.chat).await;
+    super::outbox::kick(ctx, id);
     if began {
-        super::ai::wake(ctx, &committed.record, id);
+        super::play::wake(ctx, &committed.record, id);
     }
     let _ = uid;
     Ok(())

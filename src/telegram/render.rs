@@ -543,7 +543,9 @@ mod tests {
             "battle.rs",
             "group.rs",
             "mine.rs",
+            "mine_dm.rs",
             "own_field.rs",
+            "play.rs",
             "render.rs",
         ] {
             let text = std::fs::read_to_string(root.join("src/telegram").join(file)).unwrap();

@@ -7,19 +7,18 @@
 //! before it is saved; the chat's last choice becomes its default for the next game.
 
 mod change;
-mod panel;
 
+pub use super::panel::{lobby_panel, open_button, panel_rows, team_lines, PanelView};
 pub use change::{apply_to_lobby, changed, page_after, reseat, Refusal};
-pub use panel::{lobby_panel, open_button, panel_rows, team_lines, PanelView};
 
 use super::callback::{Button, Panel, SetOp};
+use super::panel::{chosen_words, panel_lines, short};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::{GameRecord, SettingsPage};
 use crate::store::{GameId, StoreError};
 use engine::{Phase, Players, Ruleset};
-use panel::{chosen_words, panel_lines, short};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, InlineKeyboardMarkup, MessageId, ParseMode, User};
 
@@ -132,7 +131,7 @@ async fn on_lobby_button(
             ),
         };
         answer(ctx, q, short(words), false).await?;
-        super::group::redraw(ctx, id, rec.chat).await;
+        super::outbox::kick(ctx, id);
         return Ok(());
     }
     answer(ctx, q, t(lang, "error-busy"), true).await
@@ -183,7 +182,7 @@ async fn chat_panel(
         ruleset: &s.ruleset,
         alphabet: s
             .alphabet
-            .unwrap_or_else(|| super::lobby::default_alphabet(lang)),
+            .unwrap_or_else(|| super::chat::default_alphabet(lang)),
         level,
         seated: 0,
         private,
@@ -219,7 +218,7 @@ async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> 
                 Err(e) => return Err(e.into()),
             };
             let text = text.split("\n\n").next().unwrap_or_default().to_owned();
-            return super::group::edit_live(ctx, msg.chat.id, msg.id, text, None).await;
+            return super::chat::edit_live(ctx, msg.chat.id, msg.id, text, None).await;
         }
         SetOp::Players(p) if private && p != Players::Duel => {
             return answer(ctx, q, t(lang, "settings-error-private"), true).await
@@ -261,7 +260,7 @@ async fn redraw_chat_panel(
     page: SettingsPage,
 ) -> HandlerResult {
     let (text, kb) = chat_panel(ctx, chat.0, user, page).await?;
-    super::group::edit_live(ctx, chat, message, text, Some(kb)).await
+    super::chat::edit_live(ctx, chat, message, text, Some(kb)).await
 }
 
 /// After one of the `/settings` alphabet or level buttons: when the button was on a panel,
@@ -290,16 +289,15 @@ pub async fn refresh_chat_panel(ctx: &Ctx, q: &CallbackQuery) -> HandlerResult {
 pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
     let chat = msg.chat.id.0;
     if !msg.chat.is_private() {
-        let game = match super::lobby::active_game(ctx, chat).await {
+        let game = match super::chat::active_game(ctx, chat).await {
             Ok(g) => g,
             Err(e) => {
-                return super::commands::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
+                return super::chat::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
             }
         };
         if let Some((id, rec)) = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby) {
             if user.id.0 != rec.creator {
-                return super::commands::reply(ctx, msg, t(lang, "settings-lobby-creator-only"))
-                    .await;
+                return super::chat::reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;
             }
             let done = ctx
                 .store
@@ -312,16 +310,14 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
                 })
                 .await;
             if let Ok(Ok(_)) = done {
-                super::group::redraw(ctx, id, chat).await;
-                return super::commands::reply(ctx, msg, t(lang, "settings-in-lobby")).await;
+                super::outbox::kick(ctx, id);
+                return super::chat::reply(ctx, msg, t(lang, "settings-in-lobby")).await;
             }
         }
     }
     let (text, kb) = match chat_panel(ctx, chat, user, SettingsPage::Main).await {
         Ok(p) => p,
-        Err(e) => {
-            return super::commands::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
-        }
+        Err(e) => return super::chat::reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
     };
     if !super::pace(ctx, msg.chat.id).await {
         // The chat's budget never runs over: without a slot, the panel is not sent.
@@ -338,7 +334,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
 
 /// For the tests of the panel: a custom field of `w`×`h` with `ships`, else the default rules.
 #[cfg(test)]
-fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
+pub(crate) fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
     Ruleset {
         field: engine::Field::Custom {
             size: engine::Size::new(w, h),

@@ -448,7 +448,7 @@ pub fn team_lines(rec: &GameRecord, line: impl Fn(usize) -> String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::custom;
+    use super::super::settings::custom;
     use super::*;
     use crate::telegram::render::{MAX_BUTTONS, MAX_ROW};
 

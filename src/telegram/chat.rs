@@ -1,0 +1,172 @@
+//! What every flow uses to reach people and chats: replies to commands, private messages, a
+//! user's language, a chat's game and its default letters.
+
+use super::{Ctx, HandlerResult};
+use crate::lang::Lang;
+use crate::record::GameRecord;
+use crate::store::{GameId, StoreError};
+use engine::Alphabet;
+use teloxide::prelude::*;
+use teloxide::types::{ChatId, InlineKeyboardMarkup, MessageId, ParseMode};
+use teloxide::{ApiError, RequestError};
+
+/// Replies in the chat of `msg` with HTML text. In a group the reply never waits: the same
+/// words go to the same person at most once a minute, and only when the group's budget has
+/// a send free now; otherwise they go to the person's private chat (if they started the
+/// bot), so a flood of commands never holds up the players' game.
+pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
+    let chat = msg.chat.id;
+    if chat.0 < 0 {
+        let user = msg.from.as_ref().map_or(0, |u| u.id.0);
+        let what = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            text.hash(&mut h);
+            format!("{:x}", h.finish())
+        };
+        if !ctx
+            .store
+            .may_answer(chat.0, user, &what)
+            .await
+            .unwrap_or(false)
+        {
+            log::debug!("{user} in {chat}: answered lately");
+            return Ok(());
+        }
+        if !super::try_pace(ctx, chat).await {
+            if user != 0 && super::try_pace(ctx, ChatId(user as i64)).await {
+                if let Err(e) = ctx
+                    .bot
+                    .send_message(ChatId(user as i64), text)
+                    .parse_mode(ParseMode::Html)
+                    .await
+                {
+                    log::debug!("a reply to {user} in private: {e}");
+                }
+            }
+            return Ok(());
+        }
+    } else if !super::pace(ctx, chat).await {
+        return Ok(());
+    }
+    ctx.bot
+        .send_message(chat, text)
+        .parse_mode(ParseMode::Html)
+        .await?;
+    Ok(())
+}
+
+/// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note
+/// the message in the game's record. A message Telegram refuses is logged as
+/// "`{what} {id} for {user}: {error}`".
+pub async fn send_dm(
+    ctx: &Ctx,
+    id: GameId,
+    user: u64,
+    text: String,
+    kb: InlineKeyboardMarkup,
+    what: &str,
+    remember: impl Fn(&mut GameRecord, i32),
+) {
+    let sent = ctx
+        .bot
+        .send_message(ChatId(user as i64), text)
+        .parse_mode(ParseMode::Html)
+        .reply_markup(kb)
+        .await;
+    match sent {
+        Ok(m) => {
+            let _ = ctx
+                .store
+                .transition(id, |r| {
+                    remember(r, m.id.0);
+                    Ok::<_, ()>(())
+                })
+                .await;
+        }
+        Err(e) => log::warn!("{what} {id} for {user}: {e}"),
+    }
+}
+
+/// A user's language by id (their settings, else English).
+pub async fn user_lang_by_id(ctx: &Ctx, user: u64) -> Lang {
+    ctx.store
+        .user_settings(user)
+        .await
+        .ok()
+        .and_then(|s| s.lang.or(s.detected))
+        .unwrap_or_default()
+}
+
+/// Edits a private message; "not modified" is fine.
+pub async fn edit_dm(
+    ctx: &Ctx,
+    user: u64,
+    message: i32,
+    text: String,
+    kb: Option<InlineKeyboardMarkup>,
+) {
+    let mut req = ctx
+        .bot
+        .edit_message_text(ChatId(user as i64), MessageId(message), text)
+        .parse_mode(ParseMode::Html);
+    if let Some(kb) = kb {
+        req = req.reply_markup(kb);
+    }
+    match req.await {
+        Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+        Err(e) => log::warn!("private edit for {user}: {e}"),
+    }
+}
+
+/// The default column letters for a language.
+pub fn default_alphabet(lang: Lang) -> Alphabet {
+    match lang {
+        Lang::Ru => Alphabet::Russian,
+        Lang::Bg => Alphabet::Bulgarian,
+        Lang::En => Alphabet::Latin,
+    }
+}
+
+/// The chat's game if it is still going.
+pub async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
+    let Some(id) = ctx.store.chat_game(chat).await? else {
+        return Ok(None);
+    };
+    match ctx.store.load_game(id).await {
+        Ok((rec, _)) if !rec.game.is_finished() => Ok(Some((id, rec))),
+        Ok(_) | Err(StoreError::NotFound) | Err(StoreError::Undecodable { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Sends or edits with Telegram's limits in mind: a 429 is waited out (up to five times),
+/// and "message is not modified" counts as done.
+pub async fn edit_live(
+    ctx: &Ctx,
+    chat: ChatId,
+    message: MessageId,
+    text: String,
+    kb: Option<InlineKeyboardMarkup>,
+) -> HandlerResult {
+    for _ in 0..5 {
+        if !super::pace(ctx, chat).await {
+            // The chat's budget never runs over: without a slot, nothing is edited.
+            log::warn!("edit in {chat}: no budget");
+            return Ok(());
+        }
+        let mut req = ctx
+            .bot
+            .edit_message_text(chat, message, text.clone())
+            .parse_mode(ParseMode::Html);
+        if let Some(kb) = kb.clone() {
+            req = req.reply_markup(kb);
+        }
+        match req.await {
+            Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => return Ok(()),
+            Err(RequestError::RetryAfter(secs)) => tokio::time::sleep(secs.duration()).await,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
+}
