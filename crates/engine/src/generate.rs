@@ -376,13 +376,136 @@ fn perelman_once(ruleset: &Ruleset, rng: &mut impl Rng, noise: f64) -> Option<Fl
     Some(Fleet::new_unchecked(ships, mines, border))
 }
 
-/// Perelman's layout: multi-cell ships packed along the edges into a random corner, single-cell
-/// ships spread over the rest, mines at random. Where packing fails (a crowded custom field)
-/// it adds more and more randomness, and at last falls back to [`random_fleet`].
+/// How many draws [`perelman_ring`] makes before it leaves the field to the older packing.
+const RING_ATTEMPTS: usize = 20_000;
+
+/// Perelman's family on bit boards: every multi-cell ship lies wholly on the field's outer
+/// ring of cells (along an edge, or round a corner), each on one of all such places and the
+/// draw begun again on any collision, so any packing of the edges is possible; the
+/// single-cell ships stand off the ring, spread out (the best spread of a few uniform
+/// draws); mines at random at sea.
+fn perelman_ring<const W: usize>(ruleset: &Ruleset, rng: &mut impl Rng) -> Option<Fleet> {
+    use crate::bits::Bits;
+    use crate::tables::{table, Placement};
+    let size = ruleset.size();
+    let (touching, shapes) = (ruleset.touching(), ruleset.shapes());
+    let mut ring = Bits::<W>::EMPTY;
+    for c in size.cells() {
+        if c.x == 0 || c.y == 0 || c.x + 1 == size.width || c.y + 1 == size.height {
+            ring.set(size.index(c));
+        }
+    }
+    let fleet = ruleset.fleet();
+    let (big, small): (Vec<Kind>, Vec<Kind>) = fleet.iter().partition(|k| k.size() > 1);
+    if big.is_empty() {
+        return None;
+    }
+    let on_ring = |k: Kind| -> Vec<Placement<W>> {
+        table::<W>(size, touching, shapes, k)
+            .list
+            .iter()
+            .filter(|p| p.cells.subset_of(&ring))
+            .copied()
+            .collect()
+    };
+    let big_places: Vec<Vec<Placement<W>>> = big.iter().map(|&k| on_ring(k)).collect();
+    if big_places.iter().any(Vec::is_empty) {
+        return None;
+    }
+    let inner: Vec<Placement<W>> = table::<W>(size, touching, shapes, Kind::Ship(1))
+        .list
+        .iter()
+        .filter(|p| !p.cells.intersects(&ring))
+        .copied()
+        .collect();
+    let spread = |cells: &[usize]| -> u32 {
+        let mut least = u32::MAX;
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                let (ca, cb) = (size.coord(a), size.coord(b));
+                let d =
+                    u32::from(ca.x.abs_diff(cb.x)).pow(2) + u32::from(ca.y.abs_diff(cb.y)).pow(2);
+                least = least.min(d);
+            }
+        }
+        least
+    };
+    'draw: for _ in 0..RING_ATTEMPTS {
+        let mut zones = Bits::<W>::EMPTY;
+        let mut ships = Vec::new();
+        for (kind, places) in big.iter().zip(&big_places) {
+            let p = &places[rng.gen_range(0..places.len())];
+            if p.cells.intersects(&zones) {
+                continue 'draw;
+            }
+            zones = zones | p.zone;
+            ships.push(Ship {
+                kind: *kind,
+                cells: p.cells.ones().map(|i| size.coord(i)).collect(),
+            });
+        }
+        // The single-cell ships: of a few uniform placements off the ring, the most spread.
+        let mut best: Option<(u32, Vec<usize>, Bits<W>)> = None;
+        for _ in 0..4 {
+            let mut taken = zones;
+            let mut cells = Vec::new();
+            let mut fits = true;
+            for _ in &small {
+                let free: Vec<&Placement<W>> = inner
+                    .iter()
+                    .filter(|p| !p.cells.intersects(&taken))
+                    .collect();
+                let Some(p) = free.get(rng.gen_range(0..free.len().max(1))) else {
+                    fits = false;
+                    break;
+                };
+                taken = taken | p.zone;
+                cells.extend(p.cells.ones());
+            }
+            if fits && best.as_ref().is_none_or(|(s, _, _)| spread(&cells) > *s) {
+                best = Some((spread(&cells), cells, taken));
+            }
+        }
+        let Some((_, singles, taken)) = best else {
+            continue;
+        };
+        for (kind, i) in small.iter().zip(singles) {
+            ships.push(Ship {
+                kind: *kind,
+                cells: vec![size.coord(i)],
+            });
+        }
+        // Mines: at sea, anywhere still free.
+        let mut grid = Grid::new(ruleset, None);
+        for i in taken.ones() {
+            grid.blocked[i] = true;
+        }
+        let mines = grid.mines(ruleset.mines, rng)?;
+        return Some(Fleet::new_unchecked(ships, mines, None));
+    }
+    None
+}
+
+/// A layout of Perelman's family (RULES.md, seed 001): every multi-cell ship on the field's
+/// outer ring, in any of the many ways they can share it, the single-cell ships spread over
+/// the rest, mines at random ([`perelman_ring`]). In land-sea-air, or where the ring cannot
+/// take the fleet (a crowded custom field), the big ships are pressed towards a corner
+/// instead, with more and more randomness, and at last it falls back to [`random_fleet`].
 ///
 /// # Errors
 /// As [`random_fleet`].
 pub fn perelman_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
+    if !ruleset.has_terrain() {
+        let ring = match crate::bits::words_for(ruleset.size().area()) {
+            2 => perelman_ring::<2>(ruleset, rng),
+            4 => perelman_ring::<4>(ruleset, rng),
+            6 => perelman_ring::<6>(ruleset, rng),
+            _ => perelman_ring::<11>(ruleset, rng),
+        };
+        if let Some(f) = ring {
+            return Ok(f);
+        }
+    }
     for attempt in 0..64 {
         if let Some(f) = perelman_once(ruleset, rng, 1.0 + f64::from(attempt) * 4.0) {
             return Ok(f);
