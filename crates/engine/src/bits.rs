@@ -41,12 +41,6 @@ impl<const W: usize> Bits<W> {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
 
-    /// Whether the set is empty.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
-    }
-
     /// Whether every cell of `self` is in `other`.
     #[inline]
     pub fn subset_of(&self, other: &Self) -> bool {

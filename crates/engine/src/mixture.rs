@@ -1,92 +1,36 @@
-//! The Perelman model beside the uniform one: many players pack their multi-cell ships along
-//! the edges into one corner and spread the single-cell ships over the rest (RULES.md, seed 001;
-//! [`perelman_fleet`]). The hard AI keeps a pool of such *packs* (the multi-cell ships only),
-//! drawn once per thread and ruleset from a fixed seed, and weighs the two models by how well
-//! each explains the cells known empty:
-//!
-//! - Perelman: the share of packs that avoid every known empty cell;
-//! - uniform: the chance that the multi-cell ships of a uniform layout avoid them, estimated by
-//!   sequential importance sampling (each ship, largest first, among the placements free of
-//!   earlier ships; the weight is the share of them that avoid the empty cells).
-//!
-//! The posterior weight of the Perelman model decides what share of the layouts is drawn from
-//! the packs consistent with everything seen (hits, sunk ships), completed by the sampler with
-//! the single-cell ships and mines. With no consistent pack the model gets no layouts.
+//! The Perelman model beside the uniform one: many players put their multi-cell ships along
+//! the edges and spread the single-cell ships over the rest (RULES.md, seed 001;
+//! [`perelman_fleet`] draws that family). The model is the family itself, not a sample of
+//! it: the same sampler, with every multi-cell ship's places cut down to the field's outer
+//! ring and every single-cell ship's to the cells off it, so it follows any packing of the
+//! edges, as consistent with the view as the uniform model is. The two are weighed by how
+//! well each explains the cells known empty: the chance that the multi-cell ships of a layout
+//! of each model avoid them, by sequential importance sampling (each ship, largest first,
+//! among the places free of earlier ships; the weight is the share of them that avoid the
+//! empty cells). The Perelman model's posterior weight is the share of the layouts it draws.
 //!
 //! [`perelman_fleet`]: crate::perelman_fleet
 
 use crate::bits::Bits;
-use crate::coord::Size;
 use crate::kind::Kind;
-use crate::ruleset::{Players, Ruleset, TurnTimer};
+
 use crate::sampler::Problem;
-use crate::tables::{table, zone_of};
+use crate::tables::{table, Table};
 use crate::view::{FieldView, View};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap};
+use rand::Rng;
 use std::rc::Rc;
 
 /// The prior weight of the Perelman model.
 pub const PERELMAN_PRIOR: f64 = 0.5;
-/// Perelman layouts drawn for the pool of packs (duplicates are dropped).
-const POOL_DRAWS: usize = 600;
-/// Importance samples for the uniform model's likelihood.
+/// Importance samples for each model's likelihood.
 const SIS_SAMPLES: usize = 48;
 
-/// One pack: the cells of each multi-cell ship, as cell indices.
-type Pack = Vec<Vec<u16>>;
-
-thread_local! {
-    static POOLS: RefCell<HashMap<Ruleset, Rc<Vec<Pack>>>> = RefCell::new(HashMap::new());
-}
-
-/// The packs of a ruleset's Perelman layouts, drawn from a fixed seed on first use.
-fn pool(ruleset: &Ruleset) -> Rc<Vec<Pack>> {
-    let key = Ruleset {
-        salvo: None,
-        mines: 0,
-        players: Players::Duel,
-        timer: TurnTimer::default(),
-        ..ruleset.clone()
-    };
-    POOLS.with(|p| {
-        let mut p = p.borrow_mut();
-        if p.len() > 16 {
-            p.clear();
-        }
-        Rc::clone(p.entry(key.clone()).or_insert_with(|| {
-            let size = key.size();
-            let mut rng = rand::rngs::StdRng::seed_from_u64(0x9E7E_1AA5);
-            let mut packs = BTreeSet::new();
-            for _ in 0..POOL_DRAWS {
-                let Ok(fleet) = crate::perelman_fleet(&key, &mut rng) else {
-                    continue;
-                };
-                let mut pack: Pack = fleet
-                    .ships()
-                    .iter()
-                    .filter(|s| s.kind.size() > 1)
-                    .map(|s| {
-                        let mut v: Vec<u16> =
-                            s.cells.iter().map(|&c| size.index(c) as u16).collect();
-                        v.sort_unstable();
-                        v
-                    })
-                    .collect();
-                pack.sort_unstable();
-                packs.insert(pack);
-            }
-            Rc::new(packs.into_iter().collect())
-        }))
-    })
-}
-
-/// The Perelman model for one decision: the packs consistent with the view, and its weight.
+/// The Perelman model for one decision: the field's problem with the ring's places only,
+/// and the model's weight.
 pub(crate) struct Model<const W: usize> {
-    /// Consistent packs: all their cells, and their zone.
-    packs: Vec<(Bits<W>, Bits<W>)>,
+    /// The sampling problem of the family.
+    ring: Problem<W>,
     /// The posterior weight of the model: the share of layouts drawn from it.
     pub weight: f64,
 }
@@ -111,80 +55,90 @@ impl<const W: usize> Model<W> {
             return None;
         }
         let size = field.size;
-        let touching = ruleset.touching();
-        let pool = pool(ruleset);
-        let sunk_singles = field.sunk.iter().filter(|k| k.size() == 1).count() as u32;
-        let (mut avoiding, mut packs) = (0usize, Vec::new());
-        for pack in pool.iter() {
-            let ships: Vec<Bits<W>> = pack.iter().map(|s| bits(s)).collect();
-            let cells = ships.iter().fold(Bits::EMPTY, |a, &b| a | b);
-            if cells.intersects(&problem.empty) {
-                continue;
-            }
-            avoiding += 1;
-            let consistent = problem.hits.subset_of(&cells)
-                && ships.iter().all(|s| {
-                    let sunk = *s & problem.sunk;
-                    (sunk.is_empty() || sunk == *s) && !s.subset_of(&problem.hits)
-                })
-                && problem.sunk.minus(&cells).count() == sunk_singles;
-            if consistent {
-                packs.push((cells, zone_of(&cells, size, touching)));
+        let mut ring = Bits::<W>::EMPTY;
+        for c in size.cells() {
+            if c.x == 0 || c.y == 0 || c.x + 1 == size.width || c.y + 1 == size.height {
+                ring.set(size.index(c));
             }
         }
-        if packs.is_empty() {
+        // Sunk ships tell: a multi-cell one off the ring, or a single-cell one on it, and
+        // the model is out.
+        let lone = |i: usize| {
+            size.coord(i)
+                .sides(size)
+                .all(|n| !problem.sunk.get(size.index(n)))
+        };
+        let sunk_ok = problem.sunk.ones().all(|i| ring.get(i) != lone(i));
+        if !sunk_ok {
             return None;
         }
-        let perelman = avoiding as f64 / pool.len() as f64;
-        let uniform = uniform_likelihood::<W>(size, ruleset, &big, &problem.empty, rng, buf);
+        let mut family = problem.clone();
+        for item in &mut family.items {
+            let keep = |p: &Bits<W>| {
+                if item.2 > 1 {
+                    p.subset_of(&ring)
+                } else {
+                    !p.intersects(&ring)
+                }
+            };
+            item.0 = Rc::new(restrict(&item.0, keep));
+        }
+        if family.items.iter().any(|i| i.0.list.is_empty()) {
+            return None;
+        }
+        let big_tables = |t: &dyn Fn(Kind) -> Rc<Table<W>>| -> Vec<Rc<Table<W>>> {
+            big.iter().map(|&k| t(k)).collect()
+        };
+        let all = |k: Kind| table::<W>(size, ruleset.touching(), ruleset.shapes(), k);
+        let on_ring = |k: Kind| Rc::new(restrict(&all(k), |p| p.subset_of(&ring)));
+        let uniform = likelihood::<W>(&big_tables(&all), &problem.empty, rng, buf);
+        let perelman = likelihood::<W>(&big_tables(&on_ring), &problem.empty, rng, buf);
+        if perelman <= 0.0 {
+            return None;
+        }
         let prior = PERELMAN_PRIOR;
         let weight = prior * perelman / (prior * perelman + (1.0 - prior) * uniform);
-        Some(Model { packs, weight })
+        Some(Model {
+            ring: family,
+            weight,
+        })
     }
 
-    /// One layout: a consistent pack, completed with the single cells and mines.
+    /// One layout of the family consistent with the view, with its importance weight.
     pub fn sample(
         &self,
-        problem: &Problem<W>,
         rng: &mut impl Rng,
         buf: &mut Vec<(u16, u32)>,
-    ) -> Option<(Bits<W>, Bits<W>)> {
-        for _ in 0..8 {
-            let (cells, zone) = self.packs.choose(rng)?;
-            if let Some(layout) = problem.fill(Some((cells, zone)), rng, buf) {
-                return Some(layout);
-            }
+    ) -> Option<(Bits<W>, Bits<W>, f64)> {
+        self.ring.sample(rng, buf)
+    }
+}
+
+/// The places of `t` that `keep` keeps, indexed anew.
+fn restrict<const W: usize>(t: &Table<W>, keep: impl Fn(&Bits<W>) -> bool) -> Table<W> {
+    let list: Vec<_> = t.list.iter().filter(|p| keep(&p.cells)).copied().collect();
+    let mut by_cell = vec![Vec::new(); t.by_cell.len()];
+    for (k, p) in list.iter().enumerate() {
+        for i in p.cells.ones() {
+            by_cell[i].push(k as u32);
         }
-        None
     }
+    Table { list, by_cell }
 }
 
-fn bits<const W: usize>(cells: &[u16]) -> Bits<W> {
-    let mut b = Bits::EMPTY;
-    for &i in cells {
-        b.set(usize::from(i));
-    }
-    b
-}
-
-/// The chance that the multi-cell ships of a uniformly drawn layout avoid `empty`.
-fn uniform_likelihood<const W: usize>(
-    size: Size,
-    ruleset: &Ruleset,
-    big: &[Kind],
+/// The chance that multi-cell ships drawn on `tables`' places (largest first, each among
+/// the places free of earlier ships) avoid `empty`.
+fn likelihood<const W: usize>(
+    tables: &[Rc<Table<W>>],
     empty: &Bits<W>,
     rng: &mut impl Rng,
     buf: &mut Vec<(u16, u32)>,
 ) -> f64 {
-    let tables: Vec<_> = big
-        .iter()
-        .map(|&k| table::<W>(size, ruleset.touching(), ruleset.shapes(), k))
-        .collect();
     let mut total = 0.0;
     for _ in 0..SIS_SAMPLES {
         let mut taken = Bits::<W>::EMPTY;
         let mut weight = 1.0;
-        for t in &tables {
+        for t in tables {
             buf.clear();
             let mut prior = 0u32;
             for (k, p) in t.list.iter().enumerate() {

@@ -38,6 +38,7 @@ pub(crate) struct Heat {
 }
 
 /// One field's sampling problem.
+#[derive(Clone)]
 pub(crate) struct Problem<const W: usize> {
     /// Items afloat, largest first: placements, force and size.
     pub items: Vec<(Rc<Table<W>>, Force, u8)>,
@@ -153,12 +154,13 @@ impl<const W: usize> Problem<W> {
         }
     }
 
-    /// One consistent layout: the ship cells and the mine cells.
+    /// One consistent layout: the ship cells, the mine cells and its importance weight (see
+    /// [`Problem::fill`]).
     pub fn sample(
         &self,
         rng: &mut impl Rng,
         buf: &mut Vec<(u16, u32)>,
-    ) -> Option<(Bits<W>, Bits<W>)> {
+    ) -> Option<(Bits<W>, Bits<W>, f64)> {
         for _ in 0..ATTEMPTS {
             if let Some(layout) = self.fill(None, rng, buf) {
                 return Some(layout);
@@ -169,12 +171,19 @@ impl<const W: usize> Problem<W> {
 
     /// Completes a layout: `preset` ships (cells and zone) already stand and replace every
     /// item larger than one cell; the other items cover the hits left, then go anywhere free.
+    ///
+    /// Each step picks uniformly among the places open to it, so a layout is drawn with the
+    /// chance 1/∏(places open at each step), which favours layouts whose early items left
+    /// few places to the later ones. Its weight is that product: weighted so, the layouts
+    /// stand for the uniform distribution over all layouts consistent with the view
+    /// (sequential importance sampling), as `random_fleet` draws them.
     pub fn fill(
         &self,
         preset: Option<(&Bits<W>, &Bits<W>)>,
         rng: &mut impl Rng,
         buf: &mut Vec<(u16, u32)>,
-    ) -> Option<(Bits<W>, Bits<W>)> {
+    ) -> Option<(Bits<W>, Bits<W>, f64)> {
+        let mut weight = 1.0;
         let (mut free, mut ships, mut used) = (self.free, Bits::EMPTY, 0u64);
         let mut shore = self.shore.clone();
         let mut uncovered = self.hits;
@@ -207,6 +216,7 @@ impl<const W: usize> Problem<W> {
                 }
             }
             let &(i, k) = buf.choose(rng)?;
+            weight *= buf.len() as f64;
             let (t, force, _) = &self.items[usize::from(i)];
             let p = &t.list[k as usize];
             if !shore.stand(&p.cells, *force) {
@@ -224,6 +234,7 @@ impl<const W: usize> Problem<W> {
                 continue;
             }
             let k = pick(t, &open, *force, &shore, rng, buf)?;
+            weight *= buf.len() as f64;
             let p = &t.list[k];
             if !shore.stand(&p.cells, *force) {
                 return None;
@@ -234,6 +245,7 @@ impl<const W: usize> Problem<W> {
         let mut mines = Bits::EMPTY;
         for _ in 0..self.mines {
             let k = pick(&self.single, &open, Force::Sea, &shore, rng, buf)?;
+            weight *= buf.len() as f64;
             let p = &self.single.list[k];
             if !shore.stand(&p.cells, Force::Sea) {
                 return None;
@@ -241,7 +253,7 @@ impl<const W: usize> Problem<W> {
             open = open.minus(&p.zone);
             mines = mines | p.cells;
         }
-        Some((ships, mines))
+        Some((ships, mines, weight))
     }
 }
 
@@ -314,21 +326,20 @@ fn heat_in<const W: usize>(
         })
         .collect();
     let area = size.area();
-    let mut heat = Heat {
+    let empty = || Heat {
         ship: vec![0.0; area],
         mine: vec![0.0; area],
         samples: 0.0,
     };
-    let mut plain = Heat {
-        ship: vec![0.0; area],
-        mine: vec![0.0; area],
-        samples: 0.0,
-    };
+    // Per source (the uniform model, the Perelman model): weighed by importance and by the
+    // salvo answers, and by importance alone (for when no layout explains the answers).
+    let mut heat = [empty(), empty()];
+    let mut plain = [empty(), empty()];
     let mut buf = Vec::new();
     let model = crate::mixture::Model::new(view, field, &problem, rng, &mut buf);
-    let from_model = model
-        .as_ref()
-        .map_or(0, |m| (m.weight * budget.samples as f64).round() as usize);
+    let share = model.as_ref().map_or(0.0, |m| m.weight);
+    let salvo = view.ruleset.salvo.is_some();
+    let from_model = (share * budget.samples as f64).round() as usize;
     for s in 0..budget.samples {
         if s % 16 == 15
             && budget
@@ -337,15 +348,21 @@ fn heat_in<const W: usize>(
         {
             break;
         }
-        let layout = match &model {
-            Some(m) if s < from_model => m.sample(&problem, rng, &mut buf),
-            _ => problem.sample(rng, &mut buf),
+        let (source, layout) = match &model {
+            Some(m) if s < from_model => (1, m.sample(rng, &mut buf)),
+            _ => (0, problem.sample(rng, &mut buf)),
         };
-        let Some((ships, mines)) = layout else {
+        let Some((ships, mines, importance)) = layout else {
             continue;
         };
+        // In salvo games the answers weigh the layouts; importance weights on top leave too
+        // few layouts that count (the hard level hit less with them).
+        let importance = if salvo { 1.0 } else { importance };
         let w = weight(&ships, &mines, &answers);
-        for (h, w) in [(&mut heat, w), (&mut plain, 1.0)] {
+        for (h, w) in [
+            (&mut heat[source], w * importance),
+            (&mut plain[source], importance),
+        ] {
             if w > 0.0 {
                 h.samples += w;
                 ships.ones().for_each(|i| h.ship[i] += w);
@@ -354,6 +371,32 @@ fn heat_in<const W: usize>(
         }
     }
     // Answers no layout explains (a ship sunk since, unseen) are better ignored than obeyed.
-    let heat = if heat.samples > 0.0 { heat } else { plain };
+    let pick_source = |i: usize| {
+        if heat[i].samples > 0.0 {
+            &heat[i]
+        } else {
+            &plain[i]
+        }
+    };
+    let (uniform, perelman) = (pick_source(0), pick_source(1));
+    // The two models mixed by the Perelman model's share (all of it to the one that has
+    // layouts, when the other has none).
+    let share = match (uniform.samples > 0.0, perelman.samples > 0.0) {
+        (true, true) => share,
+        (false, true) => 1.0,
+        (true, false) => 0.0,
+        (false, false) => return None,
+    };
+    let mut out = empty();
+    out.samples = 1.0;
+    for (h, part) in [(uniform, 1.0 - share), (perelman, share)] {
+        if part > 0.0 {
+            for i in 0..area {
+                out.ship[i] += part * h.ship[i] / h.samples;
+                out.mine[i] += part * h.mine[i] / h.samples;
+            }
+        }
+    }
+    let heat = out;
     (heat.samples > 0.0).then_some(heat)
 }
