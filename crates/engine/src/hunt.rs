@@ -110,8 +110,8 @@ pub(crate) fn normal(view: &View, field: &FieldView, rng: &mut impl Rng) -> Opti
             return Some(c);
         }
     }
-    // Hunt: the parity of the smallest ship afloat, among cells where the largest ship afloat
-    // still fits (a line of open cells through it).
+    // Hunt: the parity of the smallest ship afloat, and of those cells the ones the most
+    // placements of the ships afloat cover (lines of open cells through it).
     let sizes = afloat_sizes(view, field);
     let smallest = usize::from(sizes.iter().copied().min().unwrap_or(1).max(1));
     let mut best: Vec<(u32, Coord)> = Vec::new();
@@ -119,9 +119,12 @@ pub(crate) fn normal(view: &View, field: &FieldView, rng: &mut impl Rng) -> Opti
         if smallest > 1 && (usize::from(c.x) + usize::from(c.y)) % smallest != 0 {
             continue;
         }
-        let largest = sizes.iter().copied().max().unwrap_or(1);
-        let fits = u32::from(line_placements(field, &bad, c, largest) > 0);
-        best.push((fits, c));
+        // How many ways the ships afloat could lie over it: the more, the likelier a hit.
+        let ways: u32 = sizes
+            .iter()
+            .map(|&n| line_placements(field, &bad, c, n))
+            .sum();
+        best.push((ways, c));
     }
     if best.is_empty() {
         return easy(field, rng);
