@@ -4,8 +4,9 @@
 //!
 //! A layout is built on bit boards ([`Bits`]) from precomputed placement tables: first an item
 //! through every hit (never wholly on hits, which would have sunk it), then the rest largest
-//! first, each uniformly among the placements still free, as [`random_fleet`] places them.
-//! In land-sea-air the enemy's border is secret: each layout narrows it as its units stand
+//! first, each uniformly among the placements still free. Each layout carries the product of
+//! the choices it had, so that the weighted layouts stand for the uniform prior that
+//! [`random_fleet`] draws from (see [`Problem::fill`]). In land-sea-air the enemy's border is secret: each layout narrows it as its units stand
 //! ([`Shore`]), starting from what the sunk units tell. A share of the samples may come from the
 //! Perelman model instead (`mixture.rs`).
 //!
