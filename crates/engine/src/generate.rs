@@ -496,7 +496,7 @@ fn perelman_ring<const W: usize>(ruleset: &Ruleset, rng: &mut impl Rng) -> Optio
 
 /// A layout of Perelman's family (RULES.md, seed 001): every multi-cell ship on the field's
 /// outer ring, in any of the many ways they can share it, the single-cell ships spread over
-/// the rest, mines at random ([`perelman_ring`]). In land-sea-air, or where the ring cannot
+/// the rest, mines at random. In land-sea-air, or where the ring cannot
 /// take the fleet (a crowded custom field), the big ships are pressed towards a corner
 /// instead, with more and more randomness, and at last it falls back to [`random_fleet`].
 ///
