@@ -39,7 +39,7 @@ pub fn apply_move(
 
 /// Puts in the outbox what a move makes visible besides the live message: the private
 /// fields it changed, and the mine question it asked or answered.
-pub fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
+fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
     for seat in changed_fields(rec, events) {
         if !rec.is_ai_seat(seat) {
             rec.push_effect(Effect::Dm { seat: seat.0 });
@@ -121,7 +121,7 @@ pub fn place_fleets(
 /// The seats whose private message these events change: the fields shot at (and their
 /// teammates, who see them), the seats whose "your turn" line changes, and everyone's when
 /// the game ends or time ran out.
-pub fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
+fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
     let all: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
     let mut actor = None;
     let mut fields = Vec::new();

@@ -62,7 +62,7 @@ async fn change_aim<T, E: From<ActionError>>(
 }
 
 /// A target button: the shooter aims at another field (cells picked so far are dropped).
-pub async fn choose_target(
+async fn choose_target(
     ctx: &Ctx,
     q: &CallbackQuery,
     lang: Lang,
@@ -105,7 +105,7 @@ impl From<ActionError> for NotPicked {
 
 /// A cell button in a salvo game: picks the cell, or drops it when it was picked.
 #[allow(clippy::too_many_arguments)]
-pub async fn pick(
+async fn pick(
     ctx: &Ctx,
     q: &CallbackQuery,
     lang: Lang,
@@ -169,7 +169,7 @@ pub async fn pick(
 }
 
 /// The salvo's Fire button: the picked cells, as they stand when the salvo is applied.
-pub async fn fire_salvo(
+async fn fire_salvo(
     ctx: &Ctx,
     q: &CallbackQuery,
     lang: Lang,

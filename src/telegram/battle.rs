@@ -8,7 +8,7 @@ use super::group::battle_viewport;
 pub use super::own_field::own_field_text;
 use super::play::accepted;
 use super::play::after;
-use super::play::apply_move;
+use super::play::apply_and_answer;
 use super::play::battle_press;
 use super::play::play;
 use super::play::play_with;
@@ -105,7 +105,7 @@ pub async fn fire_at_once(
                 _ => SeatId(target),
             };
             let action = Action::Fire(seat, target, size.coord(usize::from(index)));
-            apply_move(rec, action, Some((&q.id.0, lang)), &mut rng.clone())
+            apply_and_answer(rec, action, Some((&q.id.0, lang)), &mut rng.clone())
                 .map_err(NotFired::Refused)
         })
         .await;

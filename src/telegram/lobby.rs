@@ -495,7 +495,7 @@ pub async fn on_play(
 /// A duel against the bot in the user's private chat: the game is created with both seats
 /// taken and the bot's fleet locked, the user is told, and their placement editor opens.
 /// `Some(key)`: why not (a localisation key).
-pub async fn play_private(
+async fn play_private(
     ctx: &Ctx,
     user: &User,
     lang: Lang,

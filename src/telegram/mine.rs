@@ -17,7 +17,7 @@ use teloxide::types::CallbackQuery;
 
 /// A cell button of the question: gives the cell up.
 #[allow(clippy::too_many_arguments)]
-pub async fn give_up(
+async fn give_up(
     ctx: &Ctx,
     q: &CallbackQuery,
     lang: Lang,

@@ -39,7 +39,7 @@ pub async fn play_with(
     ctx.store
         .transition_due(id, Some(&due), |rec| {
             let action = choose(rec)?;
-            apply_move(rec, action, press, &mut rng.clone())
+            apply_and_answer(rec, action, press, &mut rng.clone())
         })
         .await
 }
@@ -51,7 +51,7 @@ pub async fn after(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) -> Handl
 }
 
 /// What follows a move: the sender wakes, and the bot moves if it is its turn.
-pub fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) {
+fn follow_up(ctx: &Ctx, id: GameId, done: &Committed<Vec<Event>>) {
     super::outbox::kick(ctx, id);
     if !done.record.game.is_finished() {
         super::play::wake(ctx, &done.record, id);
@@ -140,14 +140,14 @@ pub async fn tick_forever(ctx: Ctx) {
 
 /// The most time the bot may think about one move (the hard level stops sampling then; on
 /// the classic field it needs far less).
-pub const THINKING: Duration = Duration::from_millis(1500);
+const THINKING: Duration = Duration::from_millis(1500);
 
 /// The lease covers the pause, the thinking and the move's own requests.
-pub const MARGIN: Duration = Duration::from_secs(4);
+const MARGIN: Duration = Duration::from_secs(4);
 
 /// How long the handler of the last Ready has to send the battle's message before the timer
 /// does it in its place.
-pub const BEGIN_GRACE: Duration = Duration::from_secs(5);
+const BEGIN_GRACE: Duration = Duration::from_secs(5);
 
 /// How long one replica holds the right to move for the bot.
 pub fn lease(ctx: &Ctx) -> Duration {
@@ -187,7 +187,7 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
 }
 
 /// Moves for the bot for as long as it is its turn and this replica holds the lease.
-pub async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
+async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
     loop {
         let (rec, _) = ctx.store.load_game(id).await?;
         let Some(seat) = rec.ai_to_move() else {
@@ -207,7 +207,7 @@ pub async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
 
 /// One move: "typing…", a pause, the choice on the blocking pool, then the shot, applied
 /// only if the game is still as the bot saw it. `false` when nothing was played.
-pub async fn think_and_move(
+async fn think_and_move(
     ctx: &Ctx,
     id: GameId,
     rec: &GameRecord,
@@ -329,7 +329,7 @@ pub const NAME_IN_ANSWER: usize = 32;
 
 /// The words for the shooter's answer; in games of more than two fields, a fleet it sank
 /// is named too, so the shooter turns to another field.
-pub fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
+fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
     let size = rec.game.ruleset().size();
     let mut out = String::new();
     for e in events {
@@ -412,7 +412,7 @@ pub fn refusal(lang: Lang, e: &ActionError) -> String {
 
 /// [`crate::app::apply_move`] in a transition, and the answer a press earned kept with the
 /// move: should the answer be lost, the press's update comes again and gets it.
-pub fn apply_move(
+pub fn apply_and_answer(
     rec: &mut GameRecord,
     action: Action,
     press: Option<(&str, Lang)>,

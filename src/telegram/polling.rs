@@ -26,6 +26,8 @@ pub enum PollError {
     Network(String),
     /// Telegram answered with an error.
     Api { code: i64, description: String },
+    /// Telegram asked to wait this many seconds (429).
+    RetryAfter(u64),
     /// The answer was not the JSON Telegram sends.
     Json(String),
 }
@@ -35,6 +37,7 @@ impl fmt::Display for PollError {
         match self {
             PollError::Network(e) => write!(f, "getUpdates: {e}"),
             PollError::Api { code, description } => write!(f, "getUpdates: {code} {description}"),
+            PollError::RetryAfter(secs) => write!(f, "getUpdates: retry after {secs} s"),
             PollError::Json(e) => write!(f, "getUpdates: bad answer: {e}"),
         }
     }
@@ -163,8 +166,7 @@ impl Fetcher {
             serde_json::from_str(text).map_err(|e| PollError::Json(e.to_string()))?;
         if !answer.ok {
             if let Some(secs) = answer.parameters.and_then(|p| p.retry_after) {
-                log::info!("getUpdates: retry after {secs} s");
-                tokio::time::sleep(Duration::from_secs(secs)).await;
+                return Err(PollError::RetryAfter(secs));
             }
             return Err(PollError::Api {
                 code: answer.error_code,
@@ -208,9 +210,15 @@ impl Poller {
                 r = self.fetcher.fetch(TIMEOUT, 100) => r,
             };
             if let Err(e) = fetched {
-                // After a pause that grows with each error in a row, as teloxide's polling.
-                let pause = Duration::from_secs(1 << self.errors.min(6));
-                self.errors = self.errors.saturating_add(1);
+                // After the pause Telegram asked for, else one that grows with each error in
+                // a row, as teloxide's polling.
+                let pause = match e {
+                    PollError::RetryAfter(secs) => Duration::from_secs(secs),
+                    _ => {
+                        self.errors = self.errors.saturating_add(1);
+                        Duration::from_secs(1 << (self.errors - 1).min(6))
+                    }
+                };
                 tokio::select! {
                     () = self.flag.as_mut() => {}
                     () = tokio::time::sleep(pause) => {}

@@ -114,15 +114,23 @@ pub(crate) fn normal(view: &View, field: &FieldView, rng: &mut impl Rng) -> Opti
     // placements of the ships afloat cover (lines of open cells through it).
     let sizes = afloat_sizes(view, field);
     let smallest = usize::from(sizes.iter().copied().min().unwrap_or(1).max(1));
+    // Each size afloat once, with how many ships have it.
+    let mut kinds: Vec<(u8, u32)> = Vec::new();
+    for &n in &sizes {
+        match kinds.iter_mut().find(|k| k.0 == n) {
+            Some(k) => k.1 += 1,
+            None => kinds.push((n, 1)),
+        }
+    }
     let mut best: Vec<(u32, Coord)> = Vec::new();
     for c in size.cells().filter(|&c| candidate(c)) {
         if smallest > 1 && (usize::from(c.x) + usize::from(c.y)) % smallest != 0 {
             continue;
         }
         // How many ways the ships afloat could lie over it: the more, the likelier a hit.
-        let ways: u32 = sizes
+        let ways: u32 = kinds
             .iter()
-            .map(|&n| line_placements(field, &bad, c, n))
+            .map(|&(n, count)| count * line_placements(field, &bad, c, n))
             .sum();
         best.push((ways, c));
     }

@@ -86,13 +86,16 @@ impl<const W: usize> Model<W> {
         if family.items.iter().any(|i| i.0.list.is_empty()) {
             return None;
         }
-        let big_tables = |t: &dyn Fn(Kind) -> Rc<Table<W>>| -> Vec<Rc<Table<W>>> {
-            big.iter().map(|&k| t(k)).collect()
-        };
-        let all = |k: Kind| table::<W>(size, ruleset.touching(), ruleset.shapes(), k);
-        let on_ring = |k: Kind| Rc::new(restrict(&all(k), |p| p.subset_of(&ring)));
-        let uniform = likelihood::<W>(&big_tables(&all), &problem.empty, rng, buf);
-        let perelman = likelihood::<W>(&big_tables(&on_ring), &problem.empty, rng, buf);
+        let all: Vec<Rc<Table<W>>> = big
+            .iter()
+            .map(|&k| table::<W>(size, ruleset.touching(), ruleset.shapes(), k))
+            .collect();
+        let on_ring: Vec<Rc<Table<W>>> = all
+            .iter()
+            .map(|t| Rc::new(restrict(t, |p| p.subset_of(&ring))))
+            .collect();
+        let uniform = likelihood::<W>(&all, &problem.empty, rng, buf);
+        let perelman = likelihood::<W>(&on_ring, &problem.empty, rng, buf);
         if perelman <= 0.0 {
             return None;
         }
