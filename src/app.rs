@@ -90,13 +90,13 @@ pub fn cell_of(rec: &GameRecord, index: u16) -> Option<Coord> {
 }
 
 /// The bot's fleet for a level: random for easy; random or Perelman's for normal; for hard,
-/// the layout the engine chooses to be dear for a strong shooter.
+/// and learning, the layout the engine chooses to be dear for a strong shooter.
 pub fn fleet(ruleset: &Ruleset, level: Level, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
     match level {
         Level::Easy => random_fleet(ruleset, rng),
         Level::Normal if rng.gen_bool(0.5) => random_fleet(ruleset, rng),
         Level::Normal => perelman_fleet(ruleset, rng),
-        Level::Hard => hard_fleet(ruleset, rng),
+        Level::Hard | Level::Learning => hard_fleet(ruleset, rng),
     }
 }
 

@@ -2,7 +2,7 @@
 //! engine and the same locales as the bot, for people without a bot token and for developers.
 //!
 //! ```text
-//! cargo run --release -- play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+//! cargo run --release -- play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
 //! ```
 //!
 //! The language comes from `--lang`, else from the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`:

@@ -276,3 +276,39 @@ async fn a_crash_right_after_the_last_fleet_is_locked_still_begins_the_battle() 
     let waits = play_against_the_bot(&app, chat, &alice, &battle).await;
     assert!(waits > 0, "the bot never had a turn");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
+    let app = App::spawn().await;
+    let bob = app.player(8002, "Bob", "ru");
+    let chat = 8002;
+    app.tg.send_command(chat, &bob, "/play обучаемый");
+    app.tg
+        .wait_for_text(chat, "(обучаемый)", wait())
+        .await
+        .expect("the game against the learning bot begins");
+    place_and_ready(&app, &bob).await;
+    let battle = app.message_with_button(chat, "f:").await;
+    let waits = play_against_the_bot(&app, chat, &bob, &battle).await;
+    assert!(waits > 0, "the bot never had a turn");
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+    // Bob's fleet, and only his (not the bot's), is what the bot learns from: once, in this
+    // chat's list and in everyone's.
+    let store = app.store().await;
+    let ruleset = engine::Ruleset::default().to_string();
+    let mut learned = None;
+    for _ in 0..100 {
+        let (mine, all) = store.layouts(chat, &ruleset).await.unwrap();
+        if !mine.is_empty() {
+            learned = Some((mine, all));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (mine, all) = learned.expect("the revealed fleet is counted");
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert_eq!(all, mine);
+    let mut habits = engine::Habits::new();
+    assert!(habits.observe_code(&mine[0], 100, 1.0));
+    assert_eq!(mine[0].split(' ').count(), 10, "a whole classic fleet");
+}

@@ -712,3 +712,48 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     assert!(!store.due(u64::MAX / 2).await.unwrap().contains(&id));
 }
 on_both!(a_transition_sets_the_games_deadline_with_the_change);
+
+async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
+    use morskoy_boy::store::{ALL_LAYOUTS, CHAT_LAYOUTS};
+    let store = common::store(target).await;
+    let (chat, other) = (-700_001, -700_002);
+    let code = |i: usize| format!("{},{} {}", i % 90, i % 90 + 1, i % 90 + 5);
+    store
+        .observe_layouts(GameId(1), chat, "classic", &[code(0), code(1)])
+        .await
+        .unwrap();
+    // Settled again after a crash: nothing more is counted.
+    store
+        .observe_layouts(GameId(1), chat, "classic", &[code(0), code(1)])
+        .await
+        .unwrap();
+    let (mine, all) = store.layouts(chat, "classic").await.unwrap();
+    assert_eq!(mine, vec![code(1), code(0)], "newest first, once");
+    assert_eq!(all.len(), 2);
+    assert_eq!(store.layouts(other, "classic").await.unwrap().0.len(), 0);
+    assert_eq!(
+        store.layouts(chat, "big").await.unwrap().0.len(),
+        0,
+        "per ruleset"
+    );
+    for g in 2..(ALL_LAYOUTS as u64 + 3) {
+        let c = if g % 2 == 0 { chat } else { other };
+        store
+            .observe_layouts(GameId(g), c, "classic", &[code(g as usize)])
+            .await
+            .unwrap();
+    }
+    let (mine, all) = store.layouts(chat, "classic").await.unwrap();
+    assert_eq!(
+        mine.len(),
+        CHAT_LAYOUTS as usize,
+        "a chat keeps its newest layouts"
+    );
+    assert_eq!(
+        all.len(),
+        ALL_LAYOUTS as usize,
+        "all chats together are capped too"
+    );
+    assert_eq!(all[0], code(ALL_LAYOUTS as usize + 2));
+}
+on_both!(revealed_layouts_are_counted_once_per_game_and_capped);

@@ -2,7 +2,7 @@
 
 term-usage =
     Морска битка срещу компютъра, в терминала.
-    Стартиране: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+    Стартиране: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
       --lang    езикът (по подразбиране — от LANG)
       --level   колко добре играе компютърът (по подразбиране normal)
       --seed    едно и също число — една и съща игра (също MB_SEED)
@@ -12,6 +12,7 @@ term-missing-value = След { $option } трябва стойност. Пом�
 term-level-easy = лесно
 term-level-normal = нормално
 term-level-hard = трудно
+term-level-learning = учещо (учи се от игрите в чатовете; тук играе като трудно)
 term-title = Морска битка срещу компютъра, ниво: { $level }.
 term-seed = Зърно: { $seed } (същата игра отново: --seed { $seed }).
 term-layout-prompt = Enter — тази подредба, r — друга случайна, p — подредбата на Перелман, q — изход:

@@ -35,7 +35,7 @@ help =
     Each player places their fleet here, in a private chat with me: tap both ends of a ship, or press Random.
     In the battle, tap a cell under the battle message, or reply to it with a cell such as <code>b6</code>.
     A hit or a sink shoots again; a miss passes the turn. /surrender gives up.
-    /play starts a game against me (easy, normal or hard): here at once, or in a group with me seated.
+    /play starts a game against me (easy, normal, hard, or learning — hard that learns how this chat places its ships): here at once, or in a group with me seated.
 rules-classic =
     <b>Classic rules</b>
     Each player hides a 10×10 fleet: one battleship (4 cells), two cruisers (3), three destroyers (2) and four torpedo boats (1).
@@ -194,7 +194,8 @@ ai-name-nth = 🤖 Bot { $n } ({ $level })
 ai-level-easy = easy
 ai-level-normal = normal
 ai-level-hard = hard
-play-bad-level = I don't know the level “{ $level }”: try /play easy, /play normal or /play hard.
+ai-level-learning = learning
+play-bad-level = I don't know the level “{ $level }”: try /play easy, /play normal, /play hard or /play learning.
 play-started = A game against the bot ({ $level }). Place your fleet below; the battle begins as soon as you press Ready.
 btn-play-bot = 🤖 Play against the bot
 ai-seated = The bot takes a seat.

@@ -2,7 +2,7 @@
 
 term-usage =
     Sea Battle against the computer, in the terminal.
-    Usage: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+    Usage: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
       --lang    the language (default: from LANG)
       --level   how well the computer plays (default: normal)
       --seed    the same number gives the same game (also MB_SEED)
@@ -12,6 +12,7 @@ term-missing-value = { $option } needs a value. Try: morskoy-boy play --help
 term-level-easy = easy
 term-level-normal = normal
 term-level-hard = hard
+term-level-learning = learning (it learns from games in chats; here it plays as hard)
 term-title = Sea Battle against the computer, level: { $level }.
 term-seed = Seed: { $seed } (play the same game again with --seed { $seed }).
 term-layout-prompt = Enter — take this layout, r — another random one, p — Perelman's layout, q — quit:

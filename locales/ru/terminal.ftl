@@ -2,7 +2,7 @@
 
 term-usage =
     Морской бой против компьютера, в терминале.
-    Запуск: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard] [--seed N]
+    Запуск: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
       --lang    язык (по умолчанию — из LANG)
       --level   насколько хорошо играет компьютер (по умолчанию normal)
       --seed    одно и то же число — одна и та же игра (также MB_SEED)
@@ -12,6 +12,7 @@ term-missing-value = После { $option } нужно значение. Спр�
 term-level-easy = лёгкий
 term-level-normal = обычный
 term-level-hard = трудный
+term-level-learning = обучаемый (учится на играх в чатах; здесь играет как трудный)
 term-title = Морской бой против компьютера, уровень: { $level }.
 term-seed = Зерно: { $seed } (ту же игру можно сыграть ещё раз с --seed { $seed }).
 term-layout-prompt = Enter — взять эту расстановку, r — другая случайная, p — расстановка Перельмана, q — выйти:

@@ -8,16 +8,20 @@
 //!
 //! Options: `--ruleset classic|big|lsa` (the field; classic by default), `--placements` (score
 //! placements instead: the shots the hard shooter needs against each generator — random,
-//! Perelman and the hard level's own [`hard_fleet`]), `--levels easy,normal,hard`,
+//! Perelman and the hard level's own [`hard_fleet`]), `--learning` (the learning level against
+//! plain hard, in chats of habitual placers: see [`learning`]), `--levels easy,normal,hard`,
 //! `--threads N` (games in parallel; the figures do not depend on it, the times do).
 
-use engine::ai::{choose_shot, hard_fleet, Level};
+use engine::ai::{choose_shot_within, hard_fleet, Budget, Level};
 use engine::{
-    perelman_fleet, random_fleet, Action, Fleet, Game, PlayerId, Ruleset, RulesetError, SeatId,
+    perelman_fleet, random_fleet, Action, Fleet, Game, Habits, PlayerId, Ruleset, RulesetError,
+    SeatId,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
+use rand::Rng;
 use rand::SeedableRng;
+use std::sync::Arc;
 use std::time::Instant;
 
 fn arg(name: &str) -> Option<String> {
@@ -62,6 +66,19 @@ impl Generator {
 /// ever shoots at water, so the count is the AI's alone. Returns the shots and the
 /// milliseconds of each move.
 fn play(r: &Ruleset, level: Level, generator: Generator, seed: u64) -> (u32, Vec<f64>) {
+    play_against(r, level, &Budget::default(), seed, |rng| {
+        generator.fleet(r, rng).unwrap()
+    })
+}
+
+/// As [`play`], against the fleet `theirs` draws, with the shooter thinking within `budget`.
+fn play_against(
+    r: &Ruleset,
+    level: Level,
+    budget: &Budget,
+    seed: u64,
+    theirs: impl FnOnce(&mut StdRng) -> Fleet,
+) -> (u32, Vec<f64>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut game = Game::new(r.clone());
     for p in [1, 2] {
@@ -69,7 +86,7 @@ fn play(r: &Ruleset, level: Level, generator: Generator, seed: u64) -> (u32, Vec
     }
     game.apply(Action::Start, 0, &mut rng).unwrap();
     let mine = random_fleet(r, &mut rng).unwrap();
-    let theirs = generator.fleet(r, &mut rng).unwrap();
+    let theirs = theirs(&mut rng);
     let mut water: Vec<_> = r
         .size()
         .cells()
@@ -85,7 +102,9 @@ fn play(r: &Ruleset, level: Level, generator: Generator, seed: u64) -> (u32, Vec
         let action = if game.turn() == SeatId(0) {
             let view = game.view_for(SeatId(0));
             let started = Instant::now();
-            let (target, cell) = choose_shot(&view, SeatId(0), level, &mut rng).expect("a shot");
+            let (target, cell) =
+                choose_shot_within(&view, SeatId(0), level, &mut rng, budget.clone())
+                    .expect("a shot");
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             shots += 1;
             Action::Fire(SeatId(0), target, cell)
@@ -167,6 +186,10 @@ fn main() {
             .collect(),
         None => Level::ALL.to_vec(),
     };
+    if std::env::args().any(|a| a == "--learning") {
+        learning(&r, name, games, seed, threads);
+        return;
+    }
     let placements = std::env::args().any(|a| a == "--placements");
     if placements {
         println!("Placements against the hard shooter, {name}, {games} games a row, seed {seed}");
@@ -184,5 +207,188 @@ fn main() {
         for generator in [Generator::Random, Generator::Perelman] {
             row(&r, level, generator, games, seed, threads);
         }
+    }
+}
+
+/// How a simulated player places, habitually.
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    /// Exactly uniform layouts ([`random_fleet`]).
+    Uniform,
+    /// Ships along two favourite sides of the field: of 40 random layouts, the one with the
+    /// most ship cells on those sides.
+    Edges,
+    /// Multi-cell ships packed near a favourite corner: of 40 random layouts, the one whose
+    /// multi-cell ships stand nearest to it.
+    Corner,
+    /// Two favourite layouts, the first seven times in ten.
+    Repeater,
+}
+
+impl Style {
+    const ALL: [Style; 4] = [Style::Uniform, Style::Edges, Style::Corner, Style::Repeater];
+
+    fn name(self) -> &'static str {
+        match self {
+            Style::Uniform => "uniform",
+            Style::Edges => "edges",
+            Style::Corner => "corner",
+            Style::Repeater => "repeater",
+        }
+    }
+}
+
+/// One simulated player: a style and its personal favourites.
+struct Person {
+    style: Style,
+    /// Favourite sides (left, top, right, bottom) or corner (the first two entries).
+    sides: [bool; 4],
+    favourites: Vec<Fleet>,
+}
+
+impl Person {
+    fn new(style: Style, r: &Ruleset, rng: &mut StdRng) -> Person {
+        let mut sides = [false; 4];
+        let first = rng.gen_range(0..4);
+        sides[first] = true;
+        sides[(first + rng.gen_range(1..4)) % 4] = true;
+        let favourites = if style == Style::Repeater {
+            (0..2).map(|_| random_fleet(r, rng).unwrap()).collect()
+        } else {
+            Vec::new()
+        };
+        Person {
+            style,
+            sides,
+            favourites,
+        }
+    }
+
+    fn fleet(&self, r: &Ruleset, rng: &mut StdRng) -> Fleet {
+        let size = r.size();
+        let (w, h) = (size.width - 1, size.height - 1);
+        let best_of = |rng: &mut StdRng, score: &dyn Fn(&Fleet) -> i64| {
+            (0..40)
+                .map(|_| random_fleet(r, rng).unwrap())
+                .max_by_key(score)
+                .unwrap()
+        };
+        match self.style {
+            Style::Uniform => random_fleet(r, rng).unwrap(),
+            Style::Edges => best_of(rng, &|f: &Fleet| {
+                f.ship_cells()
+                    .filter(|c| {
+                        (self.sides[0] && c.x == 0)
+                            || (self.sides[1] && c.y == 0)
+                            || (self.sides[2] && c.x == w)
+                            || (self.sides[3] && c.y == h)
+                    })
+                    .count() as i64
+            }),
+            Style::Corner => {
+                let (cx, cy) = (
+                    if self.sides[0] { 0 } else { w },
+                    if self.sides[1] { 0 } else { h },
+                );
+                best_of(rng, &|f: &Fleet| {
+                    -f.ships()
+                        .iter()
+                        .filter(|s| s.cells.len() > 1)
+                        .flat_map(|s| s.cells.iter())
+                        .map(|c| i64::from(c.x.abs_diff(cx).max(c.y.abs_diff(cy))))
+                        .sum::<i64>()
+                })
+            }
+            Style::Repeater => {
+                let k = usize::from(!rng.gen_bool(0.7));
+                self.favourites[k].clone()
+            }
+        }
+    }
+}
+
+/// Observed games before the learning level plays.
+const OBSERVED: usize = 200;
+/// Chats (players) of each style.
+const CHATS: u64 = 10;
+
+/// The learning level against plain hard: for each style, [`CHATS`] chats each with one player
+/// of it; the bot sees [`OBSERVED`] of the player's layouts revealed, then both levels shoot at
+/// the same next layouts (`games` in all, over the chats). Prints each level's mean shots and
+/// the paired difference (hard minus learning) with its 95 % interval.
+fn learning(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
+    println!(
+        "Learning against hard, {name}, {CHATS} chats a style, {OBSERVED} layouts seen each, \
+         {games} games a style, seed {seed}"
+    );
+    println!("style      games  hard   learning  hard − learning (95% CI)  learning ms/move p99");
+    let per_chat = games.div_ceil(CHATS);
+    for style in Style::ALL {
+        let chats: Vec<u64> = (0..CHATS).collect();
+        let chunk = chats.len().div_ceil(threads.max(1) as usize).max(1);
+        let results: Vec<(f64, f64, Vec<f64>)> = std::thread::scope(|s| {
+            let handles: Vec<_> = chats
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut out = Vec::new();
+                        for &chat in part {
+                            let base = seed
+                                .wrapping_mul(1_000_003)
+                                .wrapping_add(chat * 7919 + style as u64 * 104_729);
+                            let mut rng = StdRng::seed_from_u64(base);
+                            let person = Person::new(style, r, &mut rng);
+                            let mut habits = Habits::new();
+                            for _ in 0..OBSERVED {
+                                habits.observe(&person.fleet(r, &mut rng), r.size(), 1.0);
+                            }
+                            let learned = Budget::default().learning(Arc::new(habits));
+                            for g in 0..per_chat {
+                                let game_seed = base.wrapping_add(1 + g);
+                                let layout = person.fleet(r, &mut rng);
+                                let (hard, _) = play_against(
+                                    r,
+                                    Level::Hard,
+                                    &Budget::default(),
+                                    game_seed,
+                                    |_| layout.clone(),
+                                );
+                                let (learn, times) =
+                                    play_against(r, Level::Learning, &learned, game_seed, |_| {
+                                        layout.clone()
+                                    });
+                                out.push((f64::from(hard), f64::from(learn), times));
+                            }
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a bench thread"))
+                .collect()
+        });
+        let n = results.len() as f64;
+        let hard = results.iter().map(|r| r.0).sum::<f64>() / n;
+        let learn = results.iter().map(|r| r.1).sum::<f64>() / n;
+        let diffs: Vec<f64> = results.iter().map(|r| r.0 - r.1).collect();
+        let mean = diffs.iter().sum::<f64>() / n;
+        let sd =
+            (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+        let half = 1.96 * sd / n.sqrt();
+        let mut times: Vec<f64> = results.into_iter().flat_map(|r| r.2).collect();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{:<9} {:>6}  {:>5.2}  {:>8.2}  {:>+6.2} ({:+.2} to {:+.2})  {:>22.3}",
+            style.name(),
+            n,
+            hard,
+            learn,
+            mean,
+            mean - half,
+            mean + half,
+            percentile(&times, 0.99),
+        );
     }
 }

@@ -8,10 +8,12 @@
 //! [`Store`] works again once Redis is back.
 //!
 //! The key schema is in `keys.rs`; the connection (one server or a cluster) in `conn.rs`;
-//! the active-game pointers in `pointers.rs`; settings, statistics and handled updates in
+//! the active-game pointers in `pointers.rs`; the layouts the learning level learns from in
+//! `habits.rs`; settings, statistics and handled updates in
 //! `settings.rs`; turn-timer deadlines and the group redraw lease in `timing.rs`.
 
 mod conn;
+mod habits;
 pub mod keys;
 mod outbox;
 mod pointers;
@@ -19,6 +21,7 @@ mod settings;
 mod timing;
 
 pub use conn::Conn;
+pub use habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
 pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
 pub use outbox::Release;
 

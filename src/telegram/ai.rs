@@ -26,6 +26,7 @@ pub fn level_words(lang: Lang, level: Level) -> String {
         Level::Easy => "ai-level-easy",
         Level::Normal => "ai-level-normal",
         Level::Hard => "ai-level-hard",
+        Level::Learning => "ai-level-learning",
     };
     t(lang, key)
 }
@@ -51,6 +52,8 @@ mod tests {
         assert_eq!(parse_level("hard"), Some(Level::Hard));
         assert_eq!(parse_level(" Сильный "), Some(Level::Hard));
         assert_eq!(parse_level("лесен"), Some(Level::Easy));
+        assert_eq!(parse_level("Обучаемый"), Some(Level::Learning));
+        assert_eq!(parse_level("learning"), Some(Level::Learning));
         assert_eq!(parse_level("genius"), None);
         assert_ne!(
             name(Lang::En, Level::Easy, ai_player(0)),

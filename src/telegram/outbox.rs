@@ -594,6 +594,29 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) {
                 .await;
         }
     }
+    // What the learning level learns from: every fleet a person placed, revealed at the end
+    // of a game that came to battle (not one cancelled while fleets were placed).
+    let size = rec.game.ruleset().size();
+    let seats = rec.game.seats().len();
+    let finished = matches!(rec.game.phase(), Phase::Finished { .. })
+        && (0..seats).all(|i| rec.game.fleet(SeatId(i as u8)).is_some());
+    let codes: Vec<String> = rec
+        .game
+        .seats()
+        .iter()
+        .enumerate()
+        .filter(|(_, seat)| finished && !crate::record::is_ai(seat.player))
+        .filter_map(|(i, _)| rec.game.fleet(SeatId(i as u8)))
+        .map(|f| engine::layout_code(f, size))
+        .collect();
+    let ruleset = rec.game.ruleset().to_string();
+    if let Err(e) = ctx
+        .store
+        .observe_layouts(id, rec.chat, &ruleset, &codes)
+        .await
+    {
+        log::warn!("game {id}: its layouts were not counted: {e}");
+    }
     log::info!("game {id} finished");
 }
 

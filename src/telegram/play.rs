@@ -9,8 +9,12 @@ use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::GameRecord;
 use crate::store::{Committed, GameId, StoreError};
-use engine::ai::{choose_give_up, choose_salvo_informed, choose_shot_within, Budget, SalvoReport};
+use engine::ai::{
+    choose_give_up, choose_salvo_informed, choose_shot_within, Budget, Level, SalvoReport,
+};
+use engine::Habits;
 use engine::{Action, ActionError, Event, Phase, PlayerId, SeatId, ShotResult};
+use std::sync::Arc;
 use std::time::Duration;
 use teloxide::payloads::SendMessageSetters;
 use teloxide::prelude::*;
@@ -234,8 +238,26 @@ async fn think_and_move(
         })
         .collect();
     let mut rng = ctx.fork();
-    let budget = Budget::until(std::time::Instant::now() + THINKING);
+    let mut budget = Budget::until(std::time::Instant::now() + THINKING);
+    // The learning level learns from the layouts revealed in this chat and in all chats;
+    // without them (Redis away) it plays as hard.
+    let learned = if level == Level::Learning {
+        let ruleset = rec.game.ruleset().to_string();
+        match ctx.store.layouts(rec.chat, &ruleset).await {
+            Ok(codes) => Some(codes),
+            Err(e) => {
+                log::warn!("game {id}: no layouts to learn from: {e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let area = rec.game.ruleset().size().area();
     let choice = tokio::task::spawn_blocking(move || {
+        if let Some((chat, all)) = learned {
+            budget = budget.learning(Arc::new(Habits::from_codes(&chat, &all, area)));
+        }
         if mine {
             choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
         } else if view.ruleset.salvo.is_some() {

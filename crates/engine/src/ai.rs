@@ -7,6 +7,8 @@
 //! - [`Level::Hard`]: sample whole-fleet layouts consistent with everything seen (a mixture of
 //!   uniform and Perelman-packed layouts, `sampler.rs` and `mixture.rs`), and shoot the cell
 //!   most often covered by a ship, shunning likely mines.
+//! - [`Level::Learning`]: as hard, with a third model in the mixture — how people actually
+//!   placed in the games the bot has seen end ([`Habits`], given in the [`Budget`]).
 //!
 //! Every ruleset of RULES.md §3 is played: [`choose_shot`] (and [`choose_shot_within`], with a
 //! bound on thinking) picks the field and the cell, [`choose_salvo`] the cells of a salvo,
@@ -15,6 +17,7 @@
 
 use crate::coord::Coord;
 use crate::event::SeatId;
+use crate::habits::Habits;
 use crate::hunt::{easy, excluded, normal, open, wounded};
 use crate::sampler::heat;
 use crate::view::{FieldView, Mark, View};
@@ -23,6 +26,7 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use crate::ai_fleet::hard_fleet;
@@ -40,11 +44,19 @@ pub enum Level {
     Normal,
     /// The posterior over whole-fleet layouts, by sampling.
     Hard,
+    /// As hard, with a prior that learns how people place from the fleets revealed at the end
+    /// of games.
+    Learning,
 }
 
 impl Level {
     /// Every level.
-    pub const ALL: [Level; 3] = [Level::Easy, Level::Normal, Level::Hard];
+    pub const ALL: [Level; 4] = [Level::Easy, Level::Normal, Level::Hard, Level::Learning];
+
+    /// Whether the level samples layouts (hard and learning).
+    pub fn samples(self) -> bool {
+        matches!(self, Level::Hard | Level::Learning)
+    }
 }
 
 impl fmt::Display for Level {
@@ -53,6 +65,7 @@ impl fmt::Display for Level {
             Level::Easy => "easy",
             Level::Normal => "normal",
             Level::Hard => "hard",
+            Level::Learning => "learning",
         })
     }
 }
@@ -69,13 +82,16 @@ impl FromStr for Level {
 
 /// How long the hard level may think about one decision: at most `samples` layouts, and (if
 /// set) no more once `deadline` has passed. A deadline makes the choice depend on the machine's
-/// speed; without one the choice depends only on the view and the random source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// speed; without one the choice depends only on the view and the random source. The learning
+/// level also takes what it has learned here.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Budget {
     /// Layouts to sample at most.
     pub samples: usize,
     /// When to stop sampling, if ever.
     pub deadline: Option<Instant>,
+    /// How people placed, for [`Level::Learning`] (ignored by the other levels).
+    pub habits: Option<Arc<Habits>>,
 }
 
 impl Default for Budget {
@@ -83,6 +99,7 @@ impl Default for Budget {
         Budget {
             samples: SAMPLES,
             deadline: None,
+            habits: None,
         }
     }
 }
@@ -93,6 +110,14 @@ impl Budget {
         Budget {
             deadline: Some(deadline),
             ..Budget::default()
+        }
+    }
+
+    /// The same budget, with `habits` for the learning level.
+    pub fn learning(self, habits: Arc<Habits>) -> Budget {
+        Budget {
+            habits: Some(habits),
+            ..self
         }
     }
 }
@@ -170,10 +195,22 @@ pub(crate) fn aim<'a>(
     reports: &[SalvoReport],
     rng: &mut impl Rng,
 ) -> Option<(&'a FieldView, Option<Ranks>)> {
+    // Only the learning level uses what was learned.
+    let plain;
+    let budget = if level == Level::Learning || budget.habits.is_none() {
+        budget
+    } else {
+        plain = Budget {
+            habits: None,
+            ..budget.clone()
+        };
+        &plain
+    };
     let targets = targets(view, seat);
     // Finish a wounded ship first, wherever it is.
     if let Some(f) = targets.iter().find(|f| !wounded(f).is_empty()) {
-        let ranks = (level == Level::Hard)
+        let ranks = level
+            .samples()
             .then(|| ranked(view, f, budget, reports, rng))
             .flatten();
         return Some((f, ranks));
@@ -184,7 +221,7 @@ pub(crate) fn aim<'a>(
             .iter()
             .max_by(|a, b| density(view, a).total_cmp(&density(view, b)))
             .map(|&f| (f, None)),
-        Level::Hard => {
+        Level::Hard | Level::Learning => {
             let mut best: Option<(&FieldView, Option<Ranks>)> = None;
             for &f in &targets {
                 let ranks = ranked(view, f, budget, reports, rng);
@@ -224,7 +261,7 @@ pub fn choose_shot_within(
     let (field, ranks) = aim(view, seat, level, &budget, &[], rng)?;
     let cell = match (level, ranks) {
         (Level::Easy, _) => easy(field, rng),
-        (Level::Hard, Some(r)) if !r.is_empty() => Some(r[0].1),
+        (Level::Hard | Level::Learning, Some(r)) if !r.is_empty() => Some(r[0].1),
         _ => normal(view, field, rng),
     }?;
     Some((field.seat, cell))

@@ -87,7 +87,9 @@ pub fn choose_salvo_informed(
     let want = n.min(all.len());
     let mut cells: Vec<Coord> = match (level, ranks) {
         (Level::Easy, _) => Vec::new(),
-        (Level::Hard, Some(r)) => r.into_iter().map(|(_, c)| c).take(want).collect(),
+        (Level::Hard | Level::Learning, Some(r)) => {
+            r.into_iter().map(|(_, c)| c).take(want).collect()
+        }
         _ => {
             // Normal: its choice again and again, each chosen cell marked as shot.
             let mut f = field.clone();

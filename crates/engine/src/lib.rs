@@ -67,6 +67,7 @@ mod event;
 mod fleet;
 mod game;
 mod generate;
+mod habits;
 mod hunt;
 mod kind;
 mod mixture;
@@ -89,6 +90,7 @@ pub use event::*;
 pub use fleet::{contact, halo, Contact, Fleet, Ship, ShipId};
 pub use game::{Game, MineChoice, Phase, Seat};
 pub use generate::{perelman_fleet, random_fleet};
+pub use habits::{layout_code, Habits};
 pub use kind::{Force, Kind};
 pub use notation::*;
 pub use ruleset::{

@@ -176,3 +176,71 @@ fn the_answers_to_earlier_salvoes_make_the_hard_level_hit_more() {
         "{informed} hits informed, {blind} without the answers"
     );
 }
+
+/// Shots `level` needs to sink `theirs` (seat 1 only ever misses).
+fn shots_to_sink(r: &Ruleset, level: Level, budget: &Budget, theirs: &Fleet, seed: u64) -> u32 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(r.clone());
+    for p in [1, 2] {
+        game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+    }
+    game.apply(Action::Start, 0, &mut rng).unwrap();
+    let mine = random_fleet(r, &mut rng).unwrap();
+    let mut water: Vec<Coord> = r
+        .size()
+        .cells()
+        .filter(|&c| mine.ship_at(c).is_none())
+        .collect();
+    game.apply(Action::Ready(SeatId(0), mine), 0, &mut rng)
+        .unwrap();
+    game.apply(Action::Ready(SeatId(1), theirs.clone()), 0, &mut rng)
+        .unwrap();
+    let mut shots = 0;
+    while !game.is_finished() {
+        let action = if game.turn() == SeatId(0) {
+            let view = game.view_for(SeatId(0));
+            let (t, c) =
+                ai::choose_shot_within(&view, SeatId(0), level, &mut rng, budget.clone()).unwrap();
+            shots += 1;
+            Action::Fire(SeatId(0), t, c)
+        } else {
+            Action::Fire(SeatId(1), SeatId(0), water.pop().unwrap())
+        };
+        game.apply(action, 0, &mut rng).unwrap();
+    }
+    shots
+}
+
+#[test]
+fn the_learning_level_finds_a_layout_it_has_seen_often_far_sooner_than_hard() {
+    let r = Ruleset::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let favourite = random_fleet(&r, &mut rng).unwrap();
+    // A chat where one player keeps the same layout, among others who place at random.
+    let mut codes = Vec::new();
+    for i in 0..60 {
+        let f = if i % 2 == 0 {
+            favourite.clone()
+        } else {
+            random_fleet(&r, &mut rng).unwrap()
+        };
+        codes.push(layout_code(&f, r.size()));
+    }
+    let habits = Habits::from_codes(&codes, &codes, r.size().area());
+    let learned = Budget::default().learning(std::sync::Arc::new(habits));
+    let (mut hard, mut learning, mut learning_without) = (0, 0, 0);
+    for seed in 0..4 {
+        hard += shots_to_sink(&r, Level::Hard, &learned, &favourite, seed);
+        learning += shots_to_sink(&r, Level::Learning, &learned, &favourite, seed);
+        learning_without +=
+            shots_to_sink(&r, Level::Learning, &Budget::default(), &favourite, seed);
+    }
+    assert!(
+        learning + 4 * 15 < hard,
+        "learning {learning} shots against hard {hard} in 4 games"
+    );
+    assert!(
+        learning + 4 * 15 < learning_without,
+        "with nothing learned the level is hard: {learning_without} against {learning}"
+    );
+}

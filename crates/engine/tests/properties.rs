@@ -454,11 +454,25 @@ proptest! {
     fn the_ai_only_shoots_legally_and_finishes_every_game(
         r in rulesets(),
         seed in any::<u64>(),
-        level in prop_oneof![Just(ai::Level::Easy), Just(ai::Level::Normal), Just(ai::Level::Hard)],
+        level in prop_oneof![
+            Just(ai::Level::Easy),
+            Just(ai::Level::Normal),
+            Just(ai::Level::Hard),
+            Just(ai::Level::Learning),
+        ],
     ) {
-        // The hard level thinks with fewer layouts here on big fields (the benchmark measures it).
-        let budget = ai::Budget { samples: if r.size().area() > 100 { 24 } else { 120 }, deadline: None };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        // The hard level thinks with fewer layouts here on big fields (the benchmark measures it);
+        // the learning level has seen a few layouts of the ruleset.
+        let mut habits = Habits::new();
+        for _ in 0..3 {
+            habits.observe(&random_fleet(&r, &mut rng).unwrap(), r.size(), 1.0);
+        }
+        let budget = ai::Budget {
+            samples: if r.size().area() > 100 { 24 } else { 120 },
+            deadline: None,
+            habits: Some(std::sync::Arc::new(habits)),
+        };
         let mut game = new_game(&r, &mut rng, seed % 2 == 0);
         let limit = (r.size().area() + 2 * usize::from(r.mines)) * r.seats() + 10;
         for _ in 0..limit {
@@ -475,7 +489,7 @@ proptest! {
                 let seat = game.turn();
                 let view = game.view_for(seat);
                 if r.salvo.is_some() {
-                    let (target, cells) = ai::choose_salvo_within(&view, seat, level, &mut rng, budget)
+                    let (target, cells) = ai::choose_salvo_within(&view, seat, level, &mut rng, budget.clone())
                         .ok_or_else(|| TestCaseError::fail("the AI found no salvo"))?;
                     prop_assert!(game.can_target(seat, target), "{:?} cannot shoot at {:?}", seat, target);
                     for &c in &cells {
@@ -483,7 +497,7 @@ proptest! {
                     }
                     Action::Salvo(seat, target, cells)
                 } else {
-                    let (target, cell) = ai::choose_shot_within(&view, seat, level, &mut rng, budget)
+                    let (target, cell) = ai::choose_shot_within(&view, seat, level, &mut rng, budget.clone())
                         .ok_or_else(|| TestCaseError::fail("the AI found no shot"))?;
                     prop_assert!(game.can_target(seat, target), "{:?} cannot shoot at {:?}", seat, target);
                     prop_assert!(!view.field(target).mark(cell).is_known(), "the AI chose a known cell {}", cell);

@@ -1,0 +1,104 @@
+//! How people place: the layouts revealed at the end of games, per chat and over all chats,
+//! for the learning level (`engine::Habits`). Capped lists of layout codes, newest first.
+
+use super::{GameId, Keys, Store, StoreError};
+
+/// Layouts kept per chat and ruleset.
+pub const CHAT_LAYOUTS: isize = 200;
+/// Layouts kept over all chats, per ruleset.
+pub const ALL_LAYOUTS: isize = 1000;
+/// A chat's layouts are dropped after this long without a game (seconds).
+const CHAT_TTL: i64 = 180 * 24 * 3600;
+
+impl Keys {
+    /// The layouts revealed in a chat's games of one ruleset (a list, newest first).
+    pub fn chat_layouts(&self, chat: i64, ruleset: &str) -> String {
+        format!("{}:chat:{chat}:layouts:{ruleset}", self.namespace())
+    }
+
+    /// The layouts revealed in every chat's games of one ruleset (a list, newest first).
+    pub fn all_layouts(&self, ruleset: &str) -> String {
+        format!("{}:layouts:{ruleset}", self.namespace())
+    }
+
+    /// Marks a game's layouts as counted, so a second settling does not count them again.
+    pub fn layouts_counted(&self, id: GameId) -> String {
+        format!(
+            "{}:{}:layouts-counted",
+            self.namespace(),
+            Self::game_tag(id)
+        )
+    }
+}
+
+impl Store {
+    /// Counts the layouts of a game that ended in `chat`: once per game, however often it is
+    /// settled.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn observe_layouts(
+        &self,
+        id: GameId,
+        chat: i64,
+        ruleset: &str,
+        codes: &[String],
+    ) -> Result<(), StoreError> {
+        if codes.is_empty()
+            || !self
+                .set_once(self.keys.layouts_counted(id), 24 * 3600)
+                .await?
+        {
+            return Ok(());
+        }
+        for (key, cap, ttl) in [
+            (
+                self.keys.chat_layouts(chat, ruleset),
+                CHAT_LAYOUTS,
+                Some(CHAT_TTL),
+            ),
+            (self.keys.all_layouts(ruleset), ALL_LAYOUTS, None),
+        ] {
+            let mut pipe = redis::pipe();
+            pipe.lpush(&key, codes).ignore();
+            pipe.ltrim(&key, 0, cap - 1).ignore();
+            if let Some(ttl) = ttl {
+                pipe.expire(&key, ttl).ignore();
+            }
+            self.run(|mut c| async move { pipe.query_async::<()>(&mut c).await })
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The layouts revealed in `chat`'s games of `ruleset`, and in every chat's.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn layouts(
+        &self,
+        chat: i64,
+        ruleset: &str,
+    ) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let mut out = Vec::new();
+        for key in [
+            self.keys.chat_layouts(chat, ruleset),
+            self.keys.all_layouts(ruleset),
+        ] {
+            let list: Vec<String> = self
+                .run(|mut c| async move {
+                    redis::cmd("LRANGE")
+                        .arg(key)
+                        .arg(0)
+                        .arg(-1)
+                        .query_async(&mut c)
+                        .await
+                })
+                .await?;
+            out.push(list);
+        }
+        let all = out.pop().unwrap_or_default();
+        let chat = out.pop().unwrap_or_default();
+        Ok((chat, all))
+    }
+}
