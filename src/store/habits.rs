@@ -1,7 +1,7 @@
 //! How people place: the layouts revealed at the end of games, per chat and over all chats,
 //! for the learning level (`engine::Habits`). Capped lists of layout codes, newest first.
 
-use super::{GameId, Keys, Store, StoreError};
+use super::{GameId, Store, StoreError};
 
 /// Layouts kept per chat and ruleset.
 pub const CHAT_LAYOUTS: isize = 200;
@@ -9,27 +9,6 @@ pub const CHAT_LAYOUTS: isize = 200;
 pub const ALL_LAYOUTS: isize = 1000;
 /// A chat's layouts are dropped after this long without a game (seconds).
 const CHAT_TTL: i64 = 180 * 24 * 3600;
-
-impl Keys {
-    /// The layouts revealed in a chat's games of one ruleset (a list, newest first).
-    pub fn chat_layouts(&self, chat: i64, ruleset: &str) -> String {
-        format!("{}:chat:{chat}:layouts:{ruleset}", self.namespace())
-    }
-
-    /// The layouts revealed in every chat's games of one ruleset (a list, newest first).
-    pub fn all_layouts(&self, ruleset: &str) -> String {
-        format!("{}:layouts:{ruleset}", self.namespace())
-    }
-
-    /// Marks a game's layouts as counted, so a second settling does not count them again.
-    pub fn layouts_counted(&self, id: GameId) -> String {
-        format!(
-            "{}:{}:layouts-counted",
-            self.namespace(),
-            Self::game_tag(id)
-        )
-    }
-}
 
 impl Store {
     /// Counts the layouts of a game that ended in `chat`: once per game, however often it is

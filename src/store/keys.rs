@@ -138,6 +138,21 @@ impl Keys {
         format!("{}:{{c:{chat}}}:said:{user}:{what}", self.ns)
     }
 
+    /// The layouts revealed in a chat's games of one ruleset (a list, newest first).
+    pub fn chat_layouts(&self, chat: i64, ruleset: &str) -> String {
+        format!("{}:chat:{chat}:layouts:{ruleset}", self.ns)
+    }
+
+    /// The layouts revealed in every chat's games of one ruleset (a list, newest first).
+    pub fn all_layouts(&self, ruleset: &str) -> String {
+        format!("{}:layouts:{ruleset}", self.ns)
+    }
+
+    /// Marks a game's layouts as counted, so a second settling does not count them again.
+    pub fn layouts_counted(&self, id: GameId) -> String {
+        format!("{}:{}:layouts-counted", self.ns, Self::game_tag(id))
+    }
+
     /// A Telegram update already handled.
     pub fn update(&self, update_id: u32) -> String {
         format!("{}:upd:{update_id}", self.ns)

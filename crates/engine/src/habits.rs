@@ -1,37 +1,38 @@
-//! How people place their fleets, as the learning level sees it: the places their ships took in
-//! games that ended (where each ship stood, by its size), counted over many revealed layouts.
+//! How people place their fleets, as the learning level sees it: the layouts revealed at the
+//! end of games, each with how often it was seen.
 //!
-//! The learning level's prior is a third model beside the uniform and the Perelman ones
-//! (`mixture.rs`): layouts drawn with each ship's place weighted by how often people put a
-//! ship of that size there, against how often the uniform model would,
-//! `(seen + ALPHA) / (expected + ALPHA)` — a smoothed ratio that is 1 where people do what
-//! chance does, and grows where they keep coming back (the same edge, the same corner, the
-//! very same layout). The model's prior weight grows with the games seen,
-//! `games / (games + TRUST)`, and the evidence of each game weighs it against the others as it
-//! goes.
+//! Many people reuse a layout they like. The learning level's prior is a third model beside
+//! the uniform and the Perelman ones (`mixture.rs`): the remembered layouts that fit everything
+//! seen so far, each as often as it was seen. Its prior weight is [`Habits::trust`], the share
+//! of the games seen whose layout repeated an earlier one — near 1 in a chat of people who
+//! repeat themselves, near 0 where every layout is new, so people who place afresh lose
+//! nothing to it.
 //!
 //! Layouts travel as text ([`layout_code`], [`Habits::observe_code`]): ships separated by
 //! spaces, each a comma-separated list of cell indices (`y * width + x`).
 
-use crate::coord::{Coord, Size};
+use crate::coord::Size;
 use crate::fleet::Fleet;
 use std::collections::HashMap;
 
-/// Pseudo-games added to every place's count: how much chance is trusted over what was seen.
-pub const ALPHA: f64 = 3.0;
-/// Games seen after which the learned model holds half the prior.
-pub const TRUST: f64 = 20.0;
 /// What every chat's layouts weigh together beside one chat's own, in games: people in
 /// general are a hint, the people of this chat the evidence.
 pub const OVERALL: f64 = 20.0;
 
-/// Counts of the places ships took, over revealed layouts of one field.
+/// A layout: its ships, each as its cell indices in order, the ships in order.
+type Layout = Vec<Vec<u16>>;
+
+/// Revealed layouts of one field, with how often each was seen.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Habits {
-    /// Weighted count of ships at each place: (ship size, its cell indices in order).
-    places: HashMap<(u8, Vec<u16>), f64>,
+    /// Distinct layouts and their weighted counts.
+    layouts: Vec<(Layout, f64)>,
+    /// Where each layout is in `layouts`.
+    index: HashMap<Layout, usize>,
     /// Weighted count of layouts seen.
     games: f64,
+    /// Weighted count of layouts seen that had been seen before.
+    repeats: f64,
 }
 
 /// `fleet`'s ships as text: ships separated by spaces, cell indices by commas.
@@ -59,15 +60,18 @@ impl Habits {
     }
 
     /// What the bot knows of a chat: its own layouts (each counted once) and every chat's
-    /// (together counted as at most [`OVERALL`] games), as [`layout_code`] texts on a field of
-    /// `area` cells; texts that are not layouts are skipped.
+    /// (together counted as at most [`OVERALL`] games; the chat's own among them not again),
+    /// as [`layout_code`] texts on a field of `area` cells; texts that are not layouts are
+    /// skipped.
     pub fn from_codes(chat: &[String], all: &[String], area: usize) -> Habits {
         let mut h = Habits::new();
         for code in chat {
             h.observe_code(code, area, 1.0);
         }
-        let each = (OVERALL / all.len().max(1) as f64).min(1.0);
-        for code in all {
+        let own: std::collections::HashSet<&String> = chat.iter().collect();
+        let others: Vec<&String> = all.iter().filter(|c| !own.contains(c)).collect();
+        let each = (OVERALL / others.len().max(1) as f64).min(1.0);
+        for code in others {
             h.observe_code(code, area, each);
         }
         h
@@ -109,42 +113,48 @@ impl Habits {
         true
     }
 
-    fn observe_cells(&mut self, ships: Vec<Vec<u16>>, weight: f64) {
-        for mut cells in ships {
+    fn observe_cells(&mut self, mut ships: Vec<Vec<u16>>, weight: f64) {
+        for cells in &mut ships {
             cells.sort_unstable();
-            let key = (cells.len() as u8, cells);
-            *self.places.entry(key).or_insert(0.0) += weight;
+        }
+        ships.sort_unstable();
+        match self.index.get(&ships) {
+            Some(&i) => {
+                self.layouts[i].1 += weight;
+                self.repeats += weight;
+            }
+            None => {
+                self.index.insert(ships.clone(), self.layouts.len());
+                self.layouts.push((ships, weight));
+            }
         }
         self.games += weight;
     }
 
-    /// Adds `other`'s counts, each scaled by `scale`.
-    pub fn merge(&mut self, other: &Habits, scale: f64) {
-        for (k, v) in &other.places {
-            *self.places.entry(k.clone()).or_insert(0.0) += v * scale;
-        }
-        self.games += other.games * scale;
+    /// The distinct layouts seen, with their weighted counts.
+    pub(crate) fn layouts(&self) -> impl Iterator<Item = (&Layout, f64)> {
+        self.layouts.iter().map(|(l, w)| (l, *w))
     }
 
-    /// The weighted count of ships of `size` cells seen on exactly `cells`.
-    pub fn seen(&self, size: u8, cells: &[Coord], field: Size) -> f64 {
-        let mut key: Vec<u16> = cells.iter().map(|&c| field.index(c) as u16).collect();
-        key.sort_unstable();
-        self.seen_indices(size, key)
+    /// How often `fleet` was seen (weighted).
+    pub fn seen(&self, fleet: &Fleet, size: Size) -> f64 {
+        let mut ships: Layout = fleet
+            .ships()
+            .iter()
+            .map(|s| {
+                let mut c: Vec<u16> = s.cells.iter().map(|&c| size.index(c) as u16).collect();
+                c.sort_unstable();
+                c
+            })
+            .collect();
+        ships.sort_unstable();
+        self.index.get(&ships).map_or(0.0, |&i| self.layouts[i].1)
     }
 
-    pub(crate) fn seen_indices(&self, size: u8, key: Vec<u16>) -> f64 {
-        self.places.get(&(size, key)).copied().unwrap_or(0.0)
-    }
-
-    /// The prior weight of the learned model.
+    /// The prior weight of the remembered layouts: the share of games whose layout had been
+    /// seen before, `(repeats + 0.1) / (games + 1)`, at most 0.95.
     pub fn trust(&self) -> f64 {
-        self.games / (self.games + TRUST)
-    }
-
-    /// The weight of a place seen `seen` times where chance would put `expected` ships.
-    pub fn weight(seen: f64, expected: f64) -> f64 {
-        (seen + ALPHA) / (expected + ALPHA)
+        ((self.repeats + 0.1) / (self.games + 1.0)).min(0.95)
     }
 }
 
@@ -164,9 +174,7 @@ mod tests {
         a.observe(&f, r.size(), 1.0);
         assert!(b.observe_code(&code, r.size().area(), 1.0));
         assert_eq!(a, b);
-        for s in f.ships() {
-            assert_eq!(a.seen(s.cells.len() as u8, &s.cells, r.size()), 1.0);
-        }
+        assert_eq!(a.seen(&f, r.size()), 1.0);
         assert!(!b.observe_code("1,2 x", 100, 1.0));
         assert!(!b.observe_code("100", 100, 1.0));
         assert!(!b.observe_code("", 100, 1.0));
@@ -182,11 +190,33 @@ mod tests {
             .collect();
         let h = Habits::from_codes(&codes[..10], &codes, 100);
         assert!((h.games() - (10.0 + OVERALL)).abs() < 1e-9, "{}", h.games());
+        assert_eq!(
+            h.trust(),
+            0.1 / (h.games() + 1.0),
+            "the chat's own layouts are not counted twice"
+        );
         let few = Habits::from_codes(&[], &codes[..5], 100);
         assert!(
             (few.games() - 5.0).abs() < 1e-9,
             "a few layouts count fully"
         );
-        assert!(h.trust() > few.trust());
+        assert!(
+            h.trust() < 0.1,
+            "random layouts do not repeat: {}",
+            h.trust()
+        );
+        let mut again = Habits::new();
+        for _ in 0..10 {
+            again.observe_code(&codes[0], 100, 1.0);
+        }
+        assert!(
+            again.trust() > 0.8,
+            "one layout ten times: {}",
+            again.trust()
+        );
+        assert_eq!(
+            again.seen(&random_fleet(&r, &mut rng).unwrap(), r.size()),
+            0.0
+        );
     }
 }

@@ -6,14 +6,16 @@
 //!   multi-cell ship's places cut down to the field's outer ring and every single-cell ship's
 //!   to the cells off it, so it follows any packing of the edges, as consistent with the view
 //!   as the uniform model is.
-//! - The learned one (the learning level only): the same sampler with each place weighed by
-//!   how often people put a ship there ([`Habits`]).
+//! - The remembered one (the learning level only): the layouts revealed in earlier games
+//!   ([`Habits`]) that fit everything seen, each as often as it was seen; its prior is the share
+//!   of those games whose layout repeated an earlier one, so it matters for people who reuse
+//!   their layouts and fades for people who do not.
 //!
 //! The models are weighed by how well each explains the cells known empty: the chance that the
 //! multi-cell ships of a layout of each model avoid them, by sequential importance sampling
 //! (each ship, largest first, among the places free of earlier ships; the weight is the share
-//! of them, by weight where places have weights, that avoid the empty cells). Each model's
-//! posterior weight is the share of the layouts it draws.
+//! of them that avoid the empty cells; for the remembered layouts, the share of them that fit
+//! everything seen). Each model's posterior weight is the share of the layouts it draws.
 //!
 //! [`perelman_fleet`]: crate::perelman_fleet
 
@@ -25,7 +27,7 @@ use crate::sampler::Problem;
 use crate::tables::{table, Table};
 use crate::view::{FieldView, View};
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use std::rc::Rc;
 
 /// The prior weight of the Perelman model.
@@ -33,17 +35,49 @@ pub const PERELMAN_PRIOR: f64 = 0.5;
 /// Importance samples for each model's likelihood.
 const SIS_SAMPLES: usize = 48;
 
-/// One model of how the enemy placed: its sampling problem and its posterior weight.
+/// Remembered layouts' ship cells afloat, by weight.
+type Recalled<const W: usize> = Vec<(Bits<W>, f64)>;
+
+/// How a model draws its layouts.
+pub(crate) enum Draw<const W: usize> {
+    /// The field's own problem: the uniform model.
+    Plain,
+    /// Another problem: the Perelman model.
+    Problem(Problem<W>),
+    /// Remembered layouts consistent with the view: their ship cells afloat, by weight.
+    Recall(Recalled<W>),
+}
+
+/// One model of how the enemy placed: how it draws and its posterior weight.
 pub(crate) struct Source<const W: usize> {
-    /// The problem to draw layouts from; `None` for the plain one (the uniform model).
-    pub problem: Option<Problem<W>>,
+    /// How it draws.
+    pub draw: Draw<W>,
     /// The posterior weight: the share of the layouts drawn from this model.
     pub weight: f64,
 }
 
+impl<const W: usize> Source<W> {
+    /// One layout: ship cells, mine cells and importance weight.
+    pub fn sample(
+        &self,
+        plain: &Problem<W>,
+        rng: &mut impl Rng,
+        buf: &mut Vec<(u16, u32)>,
+    ) -> Option<(Bits<W>, Bits<W>, f64)> {
+        match &self.draw {
+            Draw::Plain => plain.sample(rng, buf),
+            Draw::Problem(p) => p.sample(rng, buf),
+            Draw::Recall(layouts) => layouts
+                .choose_weighted(rng, |l| l.1)
+                .ok()
+                .map(|l| (l.0, Bits::EMPTY, 1.0)),
+        }
+    }
+}
+
 /// The models for one decision, weighed by how well each explains the cells known empty: the
-/// uniform one first, then the Perelman one where it applies, then the learned one where
-/// `habits` are given (`habits.rs`). The weights add up to 1.
+/// uniform one first, then the Perelman one where it applies, then, where `habits` are given,
+/// the layouts remembered (`habits.rs`). The weights add up to 1.
 pub(crate) fn sources<const W: usize>(
     view: &View,
     field: &FieldView,
@@ -54,75 +88,58 @@ pub(crate) fn sources<const W: usize>(
 ) -> Vec<Source<W>> {
     let ruleset = &view.ruleset;
     let size = field.size;
+    let recall = habits
+        .filter(|h| h.games() > 0.0 && !ruleset.has_terrain())
+        .and_then(|h| recalled(view, problem, h));
     let big: Vec<Kind> = ruleset
         .fleet()
         .into_iter()
         .filter(|k| k.size() > 1)
         .collect();
+    let ring = ring_model(view, field, problem, &big);
+    if ring.is_none() && recall.is_none() {
+        return vec![Source {
+            draw: Draw::Plain,
+            weight: 1.0,
+        }];
+    }
     let all: Vec<Rc<Table<W>>> = big
         .iter()
         .map(|&k| table::<W>(size, ruleset.touching(), ruleset.shapes(), k))
         .collect();
-    let learned = habits
-        .filter(|h| h.games() > 0.0 && !ruleset.has_terrain())
-        .map(|h| {
-            let trust = h.trust();
-            let weigh = |t: &Table<W>, kind_size: u8| -> Rc<Vec<f64>> {
-                let alike = ruleset
-                    .fleet()
-                    .into_iter()
-                    .filter(|k| k.size() == kind_size)
-                    .count();
-                let expected = h.games() * alike as f64 / t.list.len().max(1) as f64;
-                Rc::new(
-                    t.list
-                        .iter()
-                        .map(|p| {
-                            let key = p.cells.ones().map(|i| i as u16).collect();
-                            Habits::weight(h.seen_indices(kind_size, key), expected)
-                        })
-                        .collect(),
-                )
-            };
-            let mut family = problem.clone();
-            family.weights = family
-                .items
-                .iter()
-                .map(|it| Some(weigh(&it.0, it.2)))
-                .collect();
-            let weights: Vec<Option<Rc<Vec<f64>>>> = all
-                .iter()
-                .zip(&big)
-                .map(|(t, k)| Some(weigh(t, k.size())))
-                .collect();
-            (family, weights, trust)
-        });
-    let learned_prior = learned.as_ref().map_or(0.0, |l| l.2);
-    let ring = ring_model(view, field, problem, &all);
-    if ring.is_none() && learned.is_none() {
-        return vec![Source {
-            problem: None,
-            weight: 1.0,
-        }];
-    }
-    // (problem, prior, likelihood)
-    let uniform = likelihood::<W>(&all, &[], &problem.empty, rng, buf);
-    let mut out = vec![(None, 1.0 - learned_prior, uniform)];
-    if let Some((ring, on_ring)) = ring {
-        let perelman = likelihood::<W>(&on_ring, &[], &problem.empty, rng, buf);
+    let recall_prior = recall.as_ref().map_or(0.0, |r| r.1);
+    // (draw, prior, likelihood)
+    let uniform = if ring.is_some() {
+        likelihood::<W>(&all, &problem.empty, rng, buf)
+    } else {
+        // Only for the remembered layouts: from a source of its own, so that what the
+        // learning level adds leaves the hard level's choices as they were.
+        let mut side = rand::rngs::StdRng::seed_from_u64(fingerprint(problem));
+        likelihood::<W>(&all, &problem.empty, &mut side, buf)
+    };
+    let mut out = vec![(Draw::Plain, 1.0 - recall_prior, uniform)];
+    if let Some(ring) = ring {
+        let on_ring: Vec<Rc<Table<W>>> = all
+            .iter()
+            .map(|t| Rc::new(restrict(t, |p| p.subset_of(&ring.1))))
+            .collect();
+        let perelman = likelihood::<W>(&on_ring, &problem.empty, rng, buf);
         if perelman > 0.0 {
             out[0].1 *= 1.0 - PERELMAN_PRIOR;
-            out.push((Some(ring), (1.0 - learned_prior) * PERELMAN_PRIOR, perelman));
+            out.push((
+                Draw::Problem(ring.0),
+                (1.0 - recall_prior) * PERELMAN_PRIOR,
+                perelman,
+            ));
         }
     }
-    if let Some((family, weights, prior)) = learned {
-        let l = likelihood::<W>(&all, &weights, &problem.empty, rng, buf);
-        out.push((Some(family), prior, l));
+    if let Some((layouts, prior, l)) = recall {
+        out.push((Draw::Recall(layouts), prior, l));
     }
     let total: f64 = out.iter().map(|s| s.1 * s.2).sum();
     out.into_iter()
-        .map(|(problem, prior, l)| Source {
-            problem,
+        .map(|(draw, prior, l)| Source {
+            draw,
             weight: if total > 0.0 {
                 prior * l / total
             } else {
@@ -132,17 +149,71 @@ pub(crate) fn sources<const W: usize>(
         .collect()
 }
 
-/// The Perelman model's problem for `field`, and its multi-cell ships' places on the ring,
-/// or `None` where it does not apply (land-sea-air, salvoes, a fleet of single cells) or the
-/// view rules it out.
+/// The remembered layouts consistent with the view (their ship cells afloat, by weight), the
+/// model's prior ([`Habits::trust`]) and its likelihood: the weighted share of remembered
+/// layouts consistent with everything seen. (The other models' likelihoods count the empty
+/// cells only, which is generous to them: a few remembered layouts that happen to fit do not
+/// outweigh chance.) `None` when no remembered layout fits the view.
+fn recalled<const W: usize>(
+    view: &View,
+    problem: &Problem<W>,
+    habits: &Habits,
+) -> Option<(Recalled<W>, f64, f64)> {
+    let size = view.ruleset.size();
+    let area = size.area();
+    let mut sizes: Vec<usize> = view
+        .ruleset
+        .fleet()
+        .iter()
+        .map(|k| usize::from(k.size()))
+        .collect();
+    sizes.sort_unstable();
+    let may_hold = problem.free | problem.hits | problem.sunk;
+    let (mut total, mut fit) = (0.0, 0.0);
+    let mut fits = Vec::new();
+    for (ships, w) in habits.layouts() {
+        let mut lens: Vec<usize> = ships.iter().map(Vec::len).collect();
+        lens.sort_unstable();
+        if lens != sizes || ships.iter().flatten().any(|&i| usize::from(i) >= area) {
+            continue;
+        }
+        let mut cells = Bits::<W>::EMPTY;
+        for &i in ships.iter().flatten() {
+            cells.set(usize::from(i));
+        }
+        total += w;
+        if cells.subset_of(&may_hold)
+            && problem.hits.subset_of(&cells)
+            && problem.sunk.subset_of(&cells)
+        {
+            fit += w;
+            fits.push((cells.minus(&problem.sunk), w));
+        }
+    }
+    (!fits.is_empty() && total > 0.0).then(|| (fits, habits.trust(), fit / total))
+}
+
+/// A number that stands for what the view shows (for a random source of its own).
+fn fingerprint<const W: usize>(problem: &Problem<W>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for b in [&problem.empty, &problem.hits, &problem.sunk] {
+        b.ones().for_each(|i| i.hash(&mut h));
+        u8::MAX.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The Perelman model's problem for `field` and the field's outer ring, or `None` where it
+/// does not apply (land-sea-air, salvoes, a fleet of single cells) or the view rules it out.
 fn ring_model<const W: usize>(
     view: &View,
     field: &FieldView,
     problem: &Problem<W>,
-    all: &[Rc<Table<W>>],
-) -> Option<(Problem<W>, Vec<Rc<Table<W>>>)> {
+    big: &[Kind],
+) -> Option<(Problem<W>, Bits<W>)> {
     let ruleset = &view.ruleset;
-    if ruleset.has_terrain() || ruleset.salvo.is_some() || all.is_empty() {
+    if ruleset.has_terrain() || ruleset.salvo.is_some() || big.is_empty() {
         return None;
     }
     let size = field.size;
@@ -177,11 +248,7 @@ fn ring_model<const W: usize>(
     if family.items.iter().any(|i| i.0.list.is_empty()) {
         return None;
     }
-    let on_ring = all
-        .iter()
-        .map(|t| Rc::new(restrict(t, |p| p.subset_of(&ring))))
-        .collect();
-    Some((family, on_ring))
+    Some((family, ring))
 }
 
 /// The places of `t` that `keep` keeps, indexed anew.
@@ -197,10 +264,9 @@ fn restrict<const W: usize>(t: &Table<W>, keep: impl Fn(&Bits<W>) -> bool) -> Ta
 }
 
 /// The chance that multi-cell ships drawn on `tables`' places (largest first, each among
-/// the places free of earlier ships, by the places' `weights` where given) avoid `empty`.
+/// the places free of earlier ships) avoid `empty`.
 fn likelihood<const W: usize>(
     tables: &[Rc<Table<W>>],
-    weights: &[Option<Rc<Vec<f64>>>],
     empty: &Bits<W>,
     rng: &mut impl Rng,
     buf: &mut Vec<(u16, u32)>,
@@ -209,42 +275,23 @@ fn likelihood<const W: usize>(
     for _ in 0..SIS_SAMPLES {
         let mut taken = Bits::<W>::EMPTY;
         let mut weight = 1.0;
-        for (i, t) in tables.iter().enumerate() {
-            let w = |k: usize| match weights.get(i) {
-                Some(Some(w)) => w[k],
-                _ => 1.0,
-            };
+        for t in tables {
             buf.clear();
-            let (mut prior, mut fit) = (0.0, 0.0);
+            let mut prior = 0u32;
             for (k, p) in t.list.iter().enumerate() {
                 if !p.cells.intersects(&taken) {
-                    prior += w(k);
+                    prior += 1;
                     if !p.cells.intersects(empty) {
-                        fit += w(k);
                         buf.push((0, k as u32));
                     }
                 }
             }
-            if buf.is_empty() || fit <= 0.0 {
+            let Some(&(_, k)) = buf.choose(rng) else {
                 weight = 0.0;
                 break;
-            }
-            let chosen = if weights.is_empty() {
-                buf.choose(rng).map_or(0, |&(_, k)| k)
-            } else {
-                let mut r = rng.gen::<f64>() * fit;
-                let mut chosen = buf[buf.len() - 1].1;
-                for &(_, k) in buf.iter() {
-                    r -= w(k as usize);
-                    if r < 0.0 {
-                        chosen = k;
-                        break;
-                    }
-                }
-                chosen
             };
-            weight *= fit / prior;
-            taken = taken | t.list[chosen as usize].zone;
+            weight *= buf.len() as f64 / f64::from(prior);
+            taken = taken | t.list[k as usize].zone;
         }
         total += weight;
     }

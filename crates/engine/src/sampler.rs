@@ -57,9 +57,6 @@ pub(crate) struct Problem<const W: usize> {
     pub sunk: Bits<W>,
     /// Where each force may stand, before any item afloat is placed.
     pub shore: Shore<W>,
-    /// Per item, a weight for each of its places (the learned model, `habits.rs`); `None`
-    /// (the uniform and Perelman models) where every place weighs the same.
-    pub weights: Vec<Option<Rc<Vec<f64>>>>,
 }
 
 /// Connected groups of sunk cells and the forces of the sunk kinds of their size.
@@ -155,45 +152,7 @@ impl<const W: usize> Problem<W> {
             empty,
             sunk,
             shore,
-            weights: Vec::new(),
         }
-    }
-
-    /// The weight of place `k` of item `i`.
-    fn place_weight(&self, i: usize, k: u32) -> f64 {
-        match self.weights.get(i) {
-            Some(Some(w)) => w[k as usize],
-            _ => 1.0,
-        }
-    }
-
-    /// One of the choices in `buf` (item, place): uniformly, or by the places' weights where
-    /// item `item` (or, with `None`, each choice's own item) has them; with the choices' total
-    /// weight (their number when uniform).
-    fn choose(
-        &self,
-        buf: &[(u16, u32)],
-        item: Option<usize>,
-        rng: &mut impl Rng,
-    ) -> Option<((u16, u32), f64)> {
-        let of = |&(i, _): &(u16, u32)| item.unwrap_or(usize::from(i));
-        let weighed = |c: &(u16, u32)| matches!(self.weights.get(of(c)), Some(Some(_)));
-        if self.weights.is_empty() || !buf.iter().any(weighed) {
-            return buf.choose(rng).map(|&c| (c, buf.len() as f64));
-        }
-        let w = |c: &(u16, u32)| self.place_weight(of(c), c.1);
-        let total: f64 = buf.iter().map(w).sum();
-        if total <= 0.0 {
-            return None;
-        }
-        let mut r = rng.gen::<f64>() * total;
-        for c in buf {
-            r -= w(c);
-            if r < 0.0 {
-                return Some((*c, total));
-            }
-        }
-        buf.last().map(|&c| (c, total))
     }
 
     /// One consistent layout: the ship cells, the mine cells and its importance weight (see
@@ -218,10 +177,7 @@ impl<const W: usize> Problem<W> {
     /// chance 1/∏(places open at each step), which favours layouts whose early items left
     /// few places to the later ones. Its weight is that product: weighted so, the layouts
     /// stand for the uniform distribution over all layouts consistent with the view
-    /// (sequential importance sampling), as `random_fleet` draws them. Where the places have
-    /// weights (the learned model), each step picks by them and the product is of the open
-    /// places' total weights, so the layouts stand for the distribution that gives each layout
-    /// the product of its places' weights.
+    /// (sequential importance sampling), as `random_fleet` draws them.
     pub fn fill(
         &self,
         preset: Option<(&Bits<W>, &Bits<W>)>,
@@ -260,8 +216,8 @@ impl<const W: usize> Problem<W> {
                     }
                 }
             }
-            let ((i, k), total) = self.choose(buf, None, rng)?;
-            weight *= total;
+            let &(i, k) = buf.choose(rng)?;
+            weight *= buf.len() as f64;
             let (t, force, _) = &self.items[usize::from(i)];
             let p = &t.list[k as usize];
             if !shore.stand(&p.cells, *force) {
@@ -278,10 +234,9 @@ impl<const W: usize> Problem<W> {
             if used >> i & 1 == 1 {
                 continue;
             }
-            pick(t, &open, *force, &shore, buf);
-            let ((_, k), total) = self.choose(buf, Some(i), rng)?;
-            weight *= total;
-            let p = &t.list[k as usize];
+            let k = pick(t, &open, *force, &shore, rng, buf)?;
+            weight *= buf.len() as f64;
+            let p = &t.list[k];
             if !shore.stand(&p.cells, *force) {
                 return None;
             }
@@ -290,10 +245,9 @@ impl<const W: usize> Problem<W> {
         }
         let mut mines = Bits::EMPTY;
         for _ in 0..self.mines {
-            pick(&self.single, &open, Force::Sea, &shore, buf);
-            let &(_, k) = buf.choose(rng)?;
+            let k = pick(&self.single, &open, Force::Sea, &shore, rng, buf)?;
             weight *= buf.len() as f64;
-            let p = &self.single.list[k as usize];
+            let p = &self.single.list[k];
             if !shore.stand(&p.cells, Force::Sea) {
                 return None;
             }
@@ -304,20 +258,22 @@ impl<const W: usize> Problem<W> {
     }
 }
 
-/// The placements of `t` wholly on `open` cells, on their terrain, into `buf`.
+/// A random placement of `t` wholly on `open` cells, on its terrain.
 fn pick<const W: usize>(
     t: &Table<W>,
     open: &Bits<W>,
     force: Force,
     shore: &Shore<W>,
+    rng: &mut impl Rng,
     buf: &mut Vec<(u16, u32)>,
-) {
+) -> Option<usize> {
     buf.clear();
     for (k, p) in t.list.iter().enumerate() {
         if p.cells.subset_of(open) && shore.fits(&p.cells, force) {
             buf.push((0, k as u32));
         }
     }
+    buf.choose(rng).map(|&(_, k)| k as usize)
 }
 
 /// Cover weights of `field` over sampled layouts within `budget`, weighed by the answers to
@@ -376,7 +332,7 @@ fn heat_in<const W: usize>(
         mine: vec![0.0; area],
         samples: 0.0,
     };
-    // Per source (the uniform model, the Perelman model, the learned model): weighed by
+    // Per source (the uniform model, the Perelman model, the learned layouts): weighed by
     // importance and by the salvo answers, and by importance alone (for when no layout
     // explains the answers).
     let mut buf = Vec::new();
@@ -385,13 +341,13 @@ fn heat_in<const W: usize>(
     let mut heat: Vec<Heat> = sources.iter().map(|_| empty()).collect();
     let mut plain: Vec<Heat> = sources.iter().map(|_| empty()).collect();
     let salvo = view.ruleset.salvo.is_some();
-    // Layouts from each source in turn: source `j` draws the layouts numbered below
-    // `ends[j]` and from `ends[j - 1]` (the first source takes the rest).
+    // Layouts from each source in turn: source `j` (from the second on) draws the layouts
+    // numbered from `ends[j - 2]` (or 0) below `ends[j - 1]`; the first source the rest.
     let mut ends = Vec::with_capacity(sources.len());
-    let mut from = 0usize;
+    let mut upto = 0usize;
     for src in sources.iter().skip(1) {
-        from += (src.weight * budget.samples as f64).round() as usize;
-        ends.push(from);
+        upto += (src.weight * budget.samples as f64).round() as usize;
+        ends.push(upto);
     }
     for s in 0..budget.samples {
         if s % 16 == 15
@@ -402,8 +358,8 @@ fn heat_in<const W: usize>(
             break;
         }
         let source = ends.iter().position(|&e| s < e).map_or(0, |j| j + 1);
-        let from = sources[source].problem.as_ref().unwrap_or(&problem);
-        let Some((ships, mines, importance)) = from.sample(rng, &mut buf) else {
+        let Some((ships, mines, importance)) = sources[source].sample(&problem, rng, &mut buf)
+        else {
             continue;
         };
         // In salvo games the answers weigh the layouts; importance weights on top leave too
@@ -431,17 +387,18 @@ fn heat_in<const W: usize>(
             }
         })
         .collect();
-    // The models mixed by their weights, shared out among those that drew layouts.
+    // The models mixed by their weights, shared out among those that drew layouts (all to
+    // one that has layouts when the others have none).
+    let with_layouts = picked.iter().filter(|h| h.samples > 0.0).count();
+    if with_layouts == 0 {
+        return None;
+    }
     let drawn: f64 = picked
         .iter()
         .zip(&sources)
         .filter(|(h, _)| h.samples > 0.0)
         .map(|(_, s)| s.weight)
         .sum();
-    let with_layouts = picked.iter().filter(|h| h.samples > 0.0).count();
-    if with_layouts == 0 {
-        return None;
-    }
     let mut out = empty();
     out.samples = 1.0;
     for (h, src) in picked.iter().zip(&sources) {
