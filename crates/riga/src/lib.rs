@@ -5,7 +5,9 @@
 //! - [`board`]: the 12 × 13 lattice — sea, land, batteries' red points, start lines, lighthouses.
 //! - [`game`]: fleets with facing, set-up, legal moves, the capture table, mines, batteries,
 //!   passes and the draw rules.
+//! - [`ai`]: the bot as an opponent at three levels.
 
+pub mod ai;
 pub mod board;
 pub mod game;
 
