@@ -192,6 +192,8 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
 
 /// Moves for the bot for as long as it is its turn and this replica holds the lease.
 async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
+    // What the learning level learned, read once for the bot's moves in a row.
+    let mut learned = None;
     loop {
         let (rec, _) = ctx.store.load_game(id).await?;
         let Some(seat) = rec.ai_to_move() else {
@@ -201,7 +203,7 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
             log::debug!("game {id}: another replica moves for the bot");
             return Ok(());
         }
-        let moved = think_and_move(ctx, id, &rec, seat).await;
+        let moved = think_and_move(ctx, id, &rec, seat, &mut learned).await;
         let _ = ctx.store.drop_ai_lease(id).await;
         if !moved? {
             return Ok(());
@@ -216,6 +218,7 @@ async fn think_and_move(
     id: GameId,
     rec: &GameRecord,
     seat: SeatId,
+    learned: &mut Option<Arc<Habits>>,
 ) -> Result<bool, super::BotError> {
     log::debug!("game {id}: the bot thinks for seat {}", seat.0);
     let _ = ctx
@@ -241,23 +244,24 @@ async fn think_and_move(
     let mut budget = Budget::until(std::time::Instant::now() + THINKING);
     // The learning level learns from the layouts revealed in this chat and in all chats;
     // without them (Redis away) it plays as hard.
-    let learned = if level == Level::Learning {
+    if level == Level::Learning && learned.is_none() {
         let ruleset = rec.game.ruleset().to_string();
+        let area = rec.game.ruleset().size().area();
         match ctx.store.layouts(rec.chat, &ruleset).await {
-            Ok(codes) => Some(codes),
-            Err(e) => {
-                log::warn!("game {id}: no layouts to learn from: {e}");
-                None
+            Ok((chat, all)) => {
+                let habits =
+                    tokio::task::spawn_blocking(move || Habits::from_codes(&chat, &all, area))
+                        .await
+                        .ok();
+                *learned = habits.map(Arc::new);
             }
+            Err(e) => log::warn!("game {id}: no layouts to learn from: {e}"),
         }
-    } else {
-        None
-    };
-    let area = rec.game.ruleset().size().area();
+    }
+    if let Some(habits) = learned.as_ref().filter(|_| level == Level::Learning) {
+        budget = budget.learning(habits.clone());
+    }
     let choice = tokio::task::spawn_blocking(move || {
-        if let Some((chat, all)) = learned {
-            budget = budget.learning(Arc::new(Habits::from_codes(&chat, &all, area)));
-        }
         if mine {
             choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
         } else if view.ruleset.salvo.is_some() {

@@ -35,6 +35,24 @@ pub struct Habits {
     repeats: f64,
 }
 
+/// `fleet`'s ships as cell indices, as given.
+fn layout_of(fleet: &Fleet, size: Size) -> Layout {
+    fleet
+        .ships()
+        .iter()
+        .map(|s| s.cells.iter().map(|&c| size.index(c) as u16).collect())
+        .collect()
+}
+
+/// `ships` in the one order every layout is compared in: cells and ships sorted.
+fn normalised(mut ships: Layout) -> Layout {
+    for cells in &mut ships {
+        cells.sort_unstable();
+    }
+    ships.sort_unstable();
+    ships
+}
+
 /// `fleet`'s ships as text: ships separated by spaces, cell indices by commas.
 pub fn layout_code(fleet: &Fleet, size: Size) -> String {
     let ships: Vec<String> = fleet
@@ -84,12 +102,7 @@ impl Habits {
 
     /// Counts one layout, `weight` times.
     pub fn observe(&mut self, fleet: &Fleet, size: Size, weight: f64) {
-        let cells: Vec<Vec<u16>> = fleet
-            .ships()
-            .iter()
-            .map(|s| s.cells.iter().map(|&c| size.index(c) as u16).collect())
-            .collect();
-        self.observe_cells(cells, weight);
+        self.observe_cells(layout_of(fleet, size), weight);
     }
 
     /// Counts one layout given as [`layout_code`] text, `weight` times; `false` (and nothing
@@ -113,11 +126,8 @@ impl Habits {
         true
     }
 
-    fn observe_cells(&mut self, mut ships: Vec<Vec<u16>>, weight: f64) {
-        for cells in &mut ships {
-            cells.sort_unstable();
-        }
-        ships.sort_unstable();
+    fn observe_cells(&mut self, ships: Layout, weight: f64) {
+        let ships = normalised(ships);
         match self.index.get(&ships) {
             Some(&i) => {
                 self.layouts[i].1 += weight;
@@ -138,16 +148,7 @@ impl Habits {
 
     /// How often `fleet` was seen (weighted).
     pub fn seen(&self, fleet: &Fleet, size: Size) -> f64 {
-        let mut ships: Layout = fleet
-            .ships()
-            .iter()
-            .map(|s| {
-                let mut c: Vec<u16> = s.cells.iter().map(|&c| size.index(c) as u16).collect();
-                c.sort_unstable();
-                c
-            })
-            .collect();
-        ships.sort_unstable();
+        let ships = normalised(layout_of(fleet, size));
         self.index.get(&ships).map_or(0.0, |&i| self.layouts[i].1)
     }
 

@@ -64,6 +64,20 @@ fn captures(g: &Game, mv: Move) -> bool {
     }
 }
 
+/// The worth of `m` for the side to move, searched `depth` moves deep, the opponent's window
+/// being `their_alpha..their_beta` (a finished game is scored from the mover's side); `None`
+/// if illegal.
+fn after(g: &Game, m: Move, depth: u32, their_alpha: i32, their_beta: i32) -> Option<i32> {
+    let side = g.turn();
+    let mut next = g.clone();
+    next.play(side, m).ok()?;
+    Some(if next.outcome().is_some() {
+        evaluate(&next, side)
+    } else {
+        -negamax(&next, depth - 1, their_alpha, their_beta)
+    })
+}
+
 fn negamax(g: &Game, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     let side = g.turn();
     if depth == 0 || g.outcome().is_some() {
@@ -73,15 +87,8 @@ fn negamax(g: &Game, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     moves.sort_by_key(|&m| !captures(g, m));
     let mut best = -WIN - 1;
     for m in moves {
-        let mut next = g.clone();
-        if next.play(side, m).is_err() {
+        let Some(score) = after(g, m, depth, -beta, -alpha) else {
             continue;
-        }
-        // A finished game is scored from the mover's side.
-        let score = if next.outcome().is_some() {
-            evaluate(&next, side)
-        } else {
-            -negamax(&next, depth - 1, -beta, -alpha)
         };
         if score > best {
             best = score;
@@ -110,21 +117,13 @@ pub fn choose(g: &Game, level: Level, pick: &mut impl FnMut(usize) -> usize) -> 
         Level::Normal => 2,
         Level::Hard => 4,
     };
-    let side = g.turn();
     let mut scored = Vec::with_capacity(moves.len());
     let mut ordered = moves;
     ordered.sort_by_key(|&m| !captures(g, m));
     for m in ordered {
-        let mut next = g.clone();
-        if next.play(side, m).is_err() {
-            continue;
+        if let Some(score) = after(g, m, depth, -WIN - 1, WIN + 1) {
+            scored.push((score, m));
         }
-        let score = if next.outcome().is_some() {
-            evaluate(&next, side)
-        } else {
-            -negamax(&next, depth - 1, -WIN - 1, WIN + 1)
-        };
-        scored.push((score, m));
     }
     let best = scored.iter().map(|s| s.0).max()?;
     let top: Vec<Move> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
