@@ -141,27 +141,25 @@ impl GameRecord {
     /// on every transition, so no path that begins or ends a game can forget them; each
     /// happens once.
     pub fn derive_effects(&mut self) {
-        match self.game.phase() {
-            Phase::Battle if !self.begun => {
-                self.begun = true;
-                // The old message's buttons are of the old generation.
-                self.generation += 1;
-                if let Some(old) = self.message.take() {
-                    self.push_effect(Effect::Retire {
-                        message: old,
-                        key: "lobby-battle-started".into(),
-                    });
-                }
-                self.drawn = 0;
-                self.push_effect(Effect::LiveMessage);
-                for s in self.human_seats() {
-                    self.push_effect(Effect::Dm { seat: s.0 });
-                }
+        if let Some(riga) = &self.riga {
+            // A Riga game begins when both fleets are ordered, and its Sea Battle game (the
+            // lobby's) ends with it.
+            let (begins, ends) = (riga.game.is_some(), riga.end.is_some());
+            if begins && !self.begun {
+                self.begin_battle();
             }
+            if ends && !self.game.is_finished() {
+                let mut unused = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
+                let _ = self.game.apply(engine::Action::Cancel, 0, &mut unused);
+            }
+        }
+        match self.game.phase() {
+            Phase::Battle if !self.begun => self.begin_battle(),
             Phase::Finished { .. } if !self.announced => {
                 self.announced = true;
                 self.push_effect(Effect::Settle);
-                if self.game.fleet(SeatId(0)).is_some() {
+                let riga_played = self.riga.as_ref().is_some_and(|r| r.game.is_some());
+                if self.game.fleet(SeatId(0)).is_some() || riga_played {
                     self.push_effect(Effect::Announce);
                 }
                 // Every private field says the game is over, the winner's too.
@@ -170,6 +168,25 @@ impl GameRecord {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The battle's beginning: the lobby's message retired, the battle's own message, every
+    /// private field.
+    fn begin_battle(&mut self) {
+        self.begun = true;
+        // The old message's buttons are of the old generation.
+        self.generation += 1;
+        if let Some(old) = self.message.take() {
+            self.push_effect(Effect::Retire {
+                message: old,
+                key: "lobby-battle-started".into(),
+            });
+        }
+        self.drawn = 0;
+        self.push_effect(Effect::LiveMessage);
+        for s in self.human_seats() {
+            self.push_effect(Effect::Dm { seat: s.0 });
         }
     }
 }

@@ -5,6 +5,8 @@
 //!   cluster), `mod.rs` ([`store::Store`]: atomic transitions, settings, statistics).
 //! - `record.rs` — what is stored: [`record::GameRecord`], chat and user settings, statistics.
 //! - `lang.rs` — the bot's languages.
+//! - `riga_play.rs` — a Riga board game inside a record (set-up, timer, end); `riga_text.rs`
+//!   — its board and moves in words.
 //!
 //! The rules live in the `engine` crate (`crates/engine`), which knows nothing of Telegram or
 //! Redis.
@@ -14,6 +16,8 @@ pub mod effects;
 pub mod i18n;
 pub mod lang;
 pub mod record;
+pub mod riga_play;
+pub mod riga_text;
 pub mod store;
 pub mod telegram;
 pub mod terminal;

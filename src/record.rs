@@ -112,6 +112,10 @@ pub struct GameRecord {
     /// The game a Rematch press of this one created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<u64>,
+    /// A game of the Riga board game instead of Sea Battle (see `riga_play.rs`): its set-up,
+    /// battle and end; `Some` from the lobby on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub riga: Option<crate::riga_play::RigaPlay>,
 }
 
 fn begun_before() -> bool {
@@ -224,6 +228,7 @@ impl GameRecord {
             answers: Vec::new(),
             dm_drawn: Vec::new(),
             rematch: None,
+            riga: None,
         }
     }
 

@@ -51,8 +51,46 @@ pub enum Button {
     AiLevel(engine::ai::Level),
     /// The settings panel: an option chosen, a page opened, seats swapped, Done.
     Set(Panel, SetOp),
+    /// Riga set-up, in the private chat: this start point (west to east) is tapped; two
+    /// taps swap their ships.
+    RigaTap(GameId, u8),
+    /// Riga set-up: a random order.
+    RigaShuffle(GameId),
+    /// Riga set-up: the order is locked.
+    RigaLock(GameId),
+    /// Riga battle: this move.
+    RigaMove(GameId, u32, riga::Move),
+    /// Lobby: Sea Battle or the Riga game (creator).
+    RigaToggle(GameId, u32),
     /// Does nothing (labels, spacers).
     Noop,
+}
+
+/// A Riga move as callback data: `f3` forward, `l3` left, `r3` right, `m3` lay a mine (ship
+/// 3), `p` pass.
+fn move_code(m: riga::Move) -> String {
+    match m {
+        riga::Move::Forward(i) => format!("f{i}"),
+        riga::Move::Left(i) => format!("l{i}"),
+        riga::Move::Right(i) => format!("r{i}"),
+        riga::Move::Lay(i) => format!("m{i}"),
+        riga::Move::Pass => "p".into(),
+    }
+}
+
+fn parse_move_code(s: &str) -> Option<riga::Move> {
+    if s == "p" {
+        return Some(riga::Move::Pass);
+    }
+    let (head, rest) = s.split_at(s.char_indices().nth(1)?.0);
+    let i: u8 = rest.parse().ok()?;
+    Some(match head {
+        "f" => riga::Move::Forward(i),
+        "l" => riga::Move::Left(i),
+        "r" => riga::Move::Right(i),
+        "m" => riga::Move::Lay(i),
+        _ => return None,
+    })
 }
 
 /// Which settings a panel's button changes.
@@ -325,6 +363,11 @@ impl fmt::Display for Button {
             Button::AiLevel(l) => write!(f, "al:{l}"),
             Button::Set(Panel::Chat, op) => write!(f, "o:{op}"),
             Button::Set(Panel::Lobby(g, n), op) => write!(f, "o:{g}:{n}:{op}"),
+            Button::RigaTap(g, p) => write!(f, "qt:{g}:{p}"),
+            Button::RigaShuffle(g) => write!(f, "qr:{g}"),
+            Button::RigaLock(g) => write!(f, "qk:{g}"),
+            Button::RigaMove(g, n, m) => write!(f, "qm:{g}:{n}:{}", move_code(m)),
+            Button::RigaToggle(g, n) => write!(f, "qg:{g}:{n}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -361,6 +404,11 @@ impl Button {
             ("al", 2) => Button::AiLevel(parts[1].parse().ok()?),
             ("o", 2) => Button::Set(Panel::Chat, SetOp::parse(parts[1])?),
             ("o", 4) => Button::Set(Panel::Lobby(game()?, small(2)?), SetOp::parse(parts[3])?),
+            ("qt", 3) => Button::RigaTap(game()?, tiny(2)?),
+            ("qr", 2) => Button::RigaShuffle(game()?),
+            ("qk", 2) => Button::RigaLock(game()?),
+            ("qm", 4) => Button::RigaMove(game()?, small(2)?, parse_move_code(parts[3])?),
+            ("qg", 3) => Button::RigaToggle(game()?, small(2)?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -406,6 +454,15 @@ mod tests {
             Button::Lang(crate::lang::Lang::Bg),
             Button::Alphabet(engine::Alphabet::RussianYo),
             Button::AiLevel(engine::ai::Level::Normal),
+            Button::RigaTap(g, 11),
+            Button::RigaShuffle(g),
+            Button::RigaLock(g),
+            Button::RigaMove(g, u32::MAX, riga::Move::Forward(23)),
+            Button::RigaMove(g, u32::MAX, riga::Move::Left(0)),
+            Button::RigaMove(g, u32::MAX, riga::Move::Right(9)),
+            Button::RigaMove(g, u32::MAX, riga::Move::Lay(12)),
+            Button::RigaMove(g, u32::MAX, riga::Move::Pass),
+            Button::RigaToggle(g, u32::MAX),
             Button::Noop,
         ];
         for b in all {

@@ -16,8 +16,8 @@ use teloxide::utils::command::BotCommands;
 pub enum Command {
     /// Opens the private chat; carries a deep-link payload.
     Start(String),
-    /// Creates a game in a group.
-    Newgame,
+    /// Creates a game in a group (`riga`: of the Riga game).
+    Newgame(String),
     /// Gives up the current game.
     Surrender,
     /// Calls the game off before the battle.
@@ -98,7 +98,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
     }
     match cmd {
         Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
-        Command::Newgame => lobby::on_newgame(&ctx, &msg, &user, lang, None).await,
+        Command::Newgame(arg) => lobby::on_newgame(&ctx, &msg, &user, lang, None, &arg).await,
         Command::Play(level) => lobby::on_play(&ctx, &msg, &user, lang, &level).await,
         Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
@@ -278,8 +278,15 @@ mod tests {
     #[test]
     fn commands_parse_with_and_without_the_bot_name() {
         let parse = |text| Command::parse(text, "morskoy_bot").ok();
-        assert_eq!(parse("/newgame"), Some(Command::Newgame));
-        assert_eq!(parse("/newgame@morskoy_bot"), Some(Command::Newgame));
+        assert_eq!(parse("/newgame"), Some(Command::Newgame(String::new())));
+        assert_eq!(
+            parse("/newgame@morskoy_bot"),
+            Some(Command::Newgame(String::new()))
+        );
+        assert_eq!(
+            parse("/newgame riga"),
+            Some(Command::Newgame("riga".into()))
+        );
         assert_eq!(parse("/start j42"), Some(Command::Start("j42".into())));
         assert_eq!(parse("/play hard"), Some(Command::Play("hard".into())));
         assert_eq!(parse("/play"), Some(Command::Play(String::new())));

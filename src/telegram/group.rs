@@ -52,6 +52,9 @@ pub fn live_message(
     id: GameId,
     username: &str,
 ) -> (String, Option<InlineKeyboardMarkup>) {
+    if rec.riga.is_some() && *rec.game.phase() != Phase::Lobby {
+        return super::riga::live_message(rec, id);
+    }
     match rec.game.phase() {
         Phase::Lobby | Phase::Placement => lobby_message(rec, id, username),
         Phase::Battle => battle_message(rec, id),
@@ -67,10 +70,16 @@ fn lobby_message(
     let lang = rec.lang;
     let game = &rec.game;
     let seats = game.ruleset().seats();
+    let (title, rules) = if rec.riga.is_some() {
+        (t(lang, "rg-lobby-title"), t(lang, "rg-lobby-rules"))
+    } else {
+        (
+            t(lang, "lobby-title"),
+            escape(&render::ruleset_words(lang, game.ruleset())),
+        )
+    };
     let mut text = format!(
-        "<b>{}</b>\n{}\n\n{}",
-        t(lang, "lobby-title"),
-        escape(&render::ruleset_words(lang, game.ruleset())),
+        "<b>{title}</b>\n{rules}\n\n{}",
         ta(
             lang,
             "lobby-players",
@@ -124,7 +133,20 @@ fn lobby_message(
                 Button::Bot(id, g).to_string(),
             )]);
         }
-        rows.push(vec![super::panel::open_button(rec, id)]);
+        let game_button = if rec.riga.is_some() {
+            "rg-btn-seabattle"
+        } else {
+            "rg-btn-riga"
+        };
+        let toggle = InlineKeyboardButton::callback(
+            t(lang, game_button),
+            Button::RigaToggle(id, g).to_string(),
+        );
+        if rec.riga.is_some() {
+            rows.push(vec![toggle]);
+        } else {
+            rows.push(vec![super::panel::open_button(rec, id), toggle]);
+        }
         if let Ok(url) = format!("https://t.me/{username}?start={}", join_payload(id)).parse() {
             rows.push(vec![InlineKeyboardButton::url(
                 t(lang, "btn-open-bot"),
@@ -416,6 +438,9 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
 /// largest field), the fields are left to the battle message just above, and the layouts
 /// take as many messages as they need; the last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
+    if rec.riga.is_some() {
+        return super::riga::end_texts(rec);
+    }
     let lang = rec.lang;
     let mut reveal = vec![format!("\n\n{}", t(lang, "end-reveal"))];
     for s in 0..rec.game.seats().len() as u8 {

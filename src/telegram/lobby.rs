@@ -34,6 +34,7 @@ async fn create(
     creator: &User,
     lang: Lang,
     ruleset: Ruleset,
+    riga: bool,
 ) -> Result<GameId, StoreError> {
     let mut settings = ctx.store.chat_settings(chat).await?;
     // A group speaks the language of whoever created its first game, until /lang changes it.
@@ -47,6 +48,10 @@ async fn create(
     rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
     rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
+    if riga {
+        rec.game = Game::new(super::riga::duel(rec.game.ruleset()));
+        rec.riga = Some(crate::riga_play::RigaPlay::default());
+    }
     rec.push_effect(Effect::LiveMessage);
     let id = ctx.store.create_game(&rec).await?;
     ctx.store.set_chat_game(chat, id).await?;
@@ -54,14 +59,21 @@ async fn create(
     Ok(id)
 }
 
-/// `/newgame`: a lobby in a group; with `bot`, the bot takes a seat at that level (`/play`).
+/// `/newgame [riga]`: a lobby in a group (of the Riga game with `riga`); with `bot`, the
+/// bot takes a seat at that level (`/play`).
 pub async fn on_newgame(
     ctx: &Ctx,
     msg: &Message,
     user: &User,
     lang: Lang,
     bot: Option<engine::ai::Level>,
+    arg: &str,
 ) -> HandlerResult {
+    let (riga, rest) = super::riga::wants_riga(arg);
+    if !rest.is_empty() && bot.is_none() {
+        let words = ta(lang, "newgame-bad-arg", &[("arg", rest.into())]);
+        return reply(ctx, msg, super::render::escape(&words)).await;
+    }
     if msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
     }
@@ -75,7 +87,7 @@ pub async fn on_newgame(
         Ok(s) => s.ruleset,
         Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
     };
-    match create(ctx, chat, user, lang, ruleset).await {
+    match create(ctx, chat, user, lang, ruleset, riga).await {
         Ok(id) => {
             if ctx
                 .store
@@ -249,6 +261,14 @@ pub async fn begin_placement(
             let mut rng = rng.clone();
             rec.game.apply(Action::Start, now(), &mut rng)?;
             rec.dms = vec![None; rec.game.seats().len()];
+            if rec.riga.is_some() {
+                // The Riga set-up: each person orders their ships in the private chat.
+                super::riga::begin_setup(rec, &mut rng);
+                if let Some((query, words)) = press {
+                    rec.remember_answer(query, words, false);
+                }
+                return Ok(Vec::new());
+            }
             let events = crate::app::place_fleets(rec, now(), &mut rng)?;
             // Every person gets their editor; when only the bot plays, the battle begins
             // at once (the store adds its effects).
@@ -297,7 +317,7 @@ pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang
     if user.id.0 != rec.creator {
         return reply(ctx, msg, t(lang, "error-creator-only")).await;
     }
-    if rec.game.phase() == &Phase::Battle {
+    if rec.game.phase() == &Phase::Battle || super::riga::in_battle(&rec) {
         return reply(ctx, msg, t(lang, "cancel-in-battle")).await;
     }
     cancel(ctx, id, lang).await?;
@@ -333,6 +353,9 @@ async fn recreate(
         .unwrap_or_else(|| default_alphabet(rec.lang));
     rec.ai_level = old.ai_level;
     rec.creator = creator.id.0;
+    if old.riga.is_some() {
+        rec.riga = Some(crate::riga_play::RigaPlay::default());
+    }
     let rng = ctx.fork();
     for (seat, name) in old.game.seats().iter().zip(&old.names) {
         if rec
@@ -388,7 +411,8 @@ async fn rematch(
     }
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
     // A duel against the bot in a private chat starts again at once.
-    match play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset)).await {
+    let riga = old.riga.is_some();
+    match play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), riga).await {
         Ok(None) => Ok(()),
         Ok(Some(key)) => {
             ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
@@ -463,6 +487,8 @@ pub async fn on_play(
     lang: Lang,
     arg: &str,
 ) -> HandlerResult {
+    let (riga, arg) = super::riga::wants_riga(arg);
+    let arg = arg.as_str();
     let level = if arg.trim().is_empty() {
         let settings = if msg.chat.is_private() {
             ctx.store.user_settings(user.id.0).await.map(|s| s.ai_level)
@@ -483,9 +509,10 @@ pub async fn on_play(
         return reply(ctx, msg, super::render::escape(&words)).await;
     };
     if !msg.chat.is_private() {
-        return on_newgame(ctx, msg, user, lang, Some(level)).await;
+        let game = if riga { "riga" } else { "" };
+        return on_newgame(ctx, msg, user, lang, Some(level), game).await;
     }
-    match play_private(ctx, user, lang, level, None).await {
+    match play_private(ctx, user, lang, level, None, riga).await {
         Ok(None) => Ok(()),
         Ok(Some(key)) => reply(ctx, msg, t(lang, key)).await,
         Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
@@ -501,6 +528,7 @@ async fn play_private(
     lang: Lang,
     level: Level,
     ruleset: Option<Ruleset>,
+    riga: bool,
 ) -> Result<Option<&'static str>, StoreError> {
     let uid = user.id.0;
     if let Some(other) = ctx.store.user_game(uid).await? {
@@ -512,7 +540,10 @@ async fn play_private(
     }
     let chat = uid as i64;
     let settings = ctx.store.chat_settings(chat).await?;
-    let ruleset = ruleset.unwrap_or(settings.ruleset);
+    let mut ruleset = ruleset.unwrap_or(settings.ruleset);
+    if riga {
+        ruleset = super::riga::duel(&ruleset);
+    }
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;
     rec.alphabet = settings
@@ -529,6 +560,10 @@ async fn play_private(
         rec.names = vec![display_name(user), name(lang, level, ai_player(0))];
         rec.game.apply(Action::Start, now(), &mut rng)?;
         rec.dms = vec![None; rec.game.seats().len()];
+        if riga {
+            super::riga::begin_setup(&mut rec, &mut rng);
+            return Ok(());
+        }
         place_fleets(&mut rec, now(), &mut rng)?;
         Ok(())
     })();
@@ -536,11 +571,12 @@ async fn play_private(
         log::warn!("a game against the bot for {uid}: {e:?}");
         return Ok(Some("error-out-of-date"));
     }
-    let text = ta(
-        lang,
-        "play-started",
-        &[("level", level_words(lang, level).into())],
-    );
+    let key = if riga {
+        "rg-play-started"
+    } else {
+        "play-started"
+    };
+    let text = ta(lang, key, &[("level", level_words(lang, level).into())]);
     rec.push_effect(Effect::Notice {
         chat,
         text: super::render::escape(&text),

@@ -36,6 +36,7 @@ pub mod placement;
 pub mod play;
 pub mod polling;
 pub mod render;
+pub mod riga;
 pub mod settings;
 
 use crate::i18n::t;
@@ -395,6 +396,11 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
         Button::Bot(g, n) => lobby::on_seat_button(&ctx, &q, lang, g, n).await,
         Button::Set(panel, op) => settings::on_button(&ctx, &q, lang, panel, op).await,
+        Button::RigaTap(..)
+        | Button::RigaShuffle(..)
+        | Button::RigaLock(..)
+        | Button::RigaMove(..)
+        | Button::RigaToggle(..) => riga::on_button(&ctx, &q, lang, button).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }

@@ -520,6 +520,17 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
     let user = player.player.0;
     let lang = user_lang_by_id(ctx, user).await;
     let message = rec.dms.get(usize::from(seat)).copied().flatten();
+    if rec.riga.is_some() {
+        // A Riga game's set-up keyboard, then words about the battle: drawn from the record
+        // on every change (the private chat takes about one a second).
+        let Some((text, kb)) = super::riga::dm_view(rec, id, seat, lang) else {
+            return Ok(Ack::Done);
+        };
+        if message.is_none() && rec.game.is_finished() {
+            return Ok(Ack::Done);
+        }
+        return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
+    }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
     let (text, kb) = match (placing, message) {
         (true, Some(_)) => return Ok(Ack::Done), // the editor draws itself on every tap
@@ -537,6 +548,19 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Ack::Done),
         (false, Some(_)) => (super::own_field::own_field_text(rec, lang, s), None),
     };
+    send_or_edit(ctx, seat, user, message, rec, text, kb).await
+}
+
+/// Sends a seat's private message, or edits it when it is already there and changed.
+async fn send_or_edit(
+    ctx: &Ctx,
+    seat: u8,
+    user: u64,
+    message: Option<i32>,
+    rec: &GameRecord,
+    text: String,
+    kb: Option<InlineKeyboardMarkup>,
+) -> Result<Ack, RequestError> {
     let hash = drawing_hash(&text, &kb);
     let chat = ChatId(user as i64);
     match message {
@@ -582,7 +606,14 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) {
         }
         let user = seat.player.0;
         let _ = ctx.store.clear_user_game(user, id).await;
-        if rec.game.fleet(SeatId(i as u8)).is_some() {
+        if let Some(riga) = rec.riga.as_ref().filter(|r| r.game.is_some()) {
+            let stats = Stats {
+                games: 1,
+                wins: u64::from(riga.winner() == Some(crate::riga_play::side_of(i as u8))),
+                ..Stats::default()
+            };
+            let _ = ctx.store.add_stats(user, "riga", stats).await;
+        } else if rec.game.fleet(SeatId(i as u8)).is_some() {
             let stats = Stats {
                 games: 1,
                 wins: u64::from(winners.contains(&SeatId(i as u8))),

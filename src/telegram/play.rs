@@ -123,6 +123,9 @@ pub async fn tick_forever(ctx: Ctx) {
         for id in due {
             log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
+                Ok(Ok(done)) if done.record.riga.is_some() => {
+                    super::riga::on_due(&ctx, id).await;
+                }
                 Ok(Ok(done)) => {
                     if done.value.is_empty() {
                         // Nothing was due but, perhaps, the bot's move after a crash.
@@ -162,6 +165,9 @@ pub fn lease(ctx: &Ctx) -> Duration {
 /// after a thinker's lease would run out (so a crash mid-thought delays it by seconds); and
 /// soon after the last fleet is locked, until the battle's message is out.
 pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
+    if rec.riga.is_some() {
+        return super::riga::deadline(ctx, rec);
+    }
     let own = rec.game.next_deadline();
     if *rec.game.phase() == engine::Phase::Battle && !rec.begun {
         // The battle's message is still to be sent: should its sender die, the timer sends it.
@@ -178,6 +184,9 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
 
 /// Lets the bot move if it is its turn (in the background).
 pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
+    if rec.riga.is_some() {
+        return super::riga::wake(ctx, rec, id);
+    }
     if rec.ai_to_move().is_none() || rec.game.is_finished() {
         return;
     }

@@ -1,0 +1,344 @@
+//! A Riga game (RULES.md §5) inside a game record: the set-up of each seat, the game itself
+//! once both fleets are ordered, the turn timer and how it ended. Pure: no I/O.
+//!
+//! A Riga game uses the record's Sea Battle game for its lobby and seats only (two seats:
+//! seat 0 is North, seat 1 South). That game stays in its placement phase while the Riga
+//! game is played and is cancelled at the end, so every path that frees the chat and the
+//! players at the end of a game (the Settle effect) serves Riga games too; who won is kept
+//! here.
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use riga::{Game, Kind, Move, MoveError, Outcome, Point, Side, FLEET};
+use serde::{Deserialize, Serialize};
+
+/// How many lines of the latest moves the group's message shows.
+pub const LINES: usize = 4;
+
+/// A Riga game's state beyond the lobby.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RigaPlay {
+    /// Each seat's order of ships on its start points, west to east.
+    #[serde(default)]
+    pub orders: Vec<Vec<Kind>>,
+    /// Each seat's start point tapped first, waiting for the second to swap with.
+    #[serde(default)]
+    pub picked: Vec<Option<u8>>,
+    /// Which seats have locked their order.
+    #[serde(default)]
+    pub ready: Vec<bool>,
+    /// The game, once both orders are locked.
+    #[serde(default)]
+    pub game: Option<Game>,
+    /// The latest moves in words (the group's language), oldest first.
+    #[serde(default)]
+    pub lines: Vec<String>,
+    /// The last move's points (from, to), to mark on the board.
+    #[serde(default)]
+    pub last: Option<(Point, Point)>,
+    /// When the side to move began its turn (Unix seconds).
+    #[serde(default)]
+    pub turn_started: u64,
+    /// Whether the side to move has been reminded of the timer.
+    #[serde(default)]
+    pub reminded: bool,
+    /// How it ended, once it has.
+    #[serde(default)]
+    pub end: Option<RigaEnd>,
+}
+
+/// How a Riga game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RigaEnd {
+    /// As the rules say: a side sank the other's fleet, or a draw.
+    Played(Outcome),
+    /// A side gave up.
+    Surrendered(Side),
+    /// A side let its turn time run out.
+    TimedOut(Side),
+    /// Called off before the battle.
+    Cancelled,
+}
+
+/// Why a set-up or move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigaError {
+    /// Not a seat of this game.
+    NotASeat,
+    /// The set-up is over (the order is locked, or the battle began).
+    NotOrdering,
+    /// No such start point.
+    NoPoint,
+    /// The battle is not on.
+    NotInBattle,
+    /// The other side's turn.
+    NotYourTurn,
+    /// The rules refuse the move.
+    Rules(MoveError),
+}
+
+/// The side a seat plays.
+pub fn side_of(seat: u8) -> Side {
+    if seat == 0 {
+        Side::North
+    } else {
+        Side::South
+    }
+}
+
+/// The seat that plays a side.
+pub fn seat_of(side: Side) -> u8 {
+    match side {
+        Side::North => 0,
+        Side::South => 1,
+    }
+}
+
+/// A random order of the fleet.
+pub fn random_order(rng: &mut impl Rng) -> Vec<Kind> {
+    let mut order = FLEET.to_vec();
+    order.shuffle(rng);
+    order
+}
+
+impl RigaPlay {
+    /// The set-up of two seats, each with a random order to start from.
+    pub fn ordering(rng: &mut impl Rng) -> RigaPlay {
+        RigaPlay {
+            orders: vec![random_order(rng), random_order(rng)],
+            picked: vec![None, None],
+            ready: vec![false, false],
+            ..RigaPlay::default()
+        }
+    }
+
+    /// Whether the seats are still ordering their fleets.
+    pub fn is_ordering(&self) -> bool {
+        self.game.is_none() && self.end.is_none() && !self.orders.is_empty()
+    }
+
+    /// Whether the battle is on.
+    pub fn in_battle(&self) -> bool {
+        self.end.is_none() && self.game.is_some()
+    }
+
+    fn open_seat(&self, seat: u8) -> Result<usize, RigaError> {
+        let i = usize::from(seat);
+        if i >= self.orders.len() {
+            return Err(RigaError::NotASeat);
+        }
+        if !self.is_ordering() || self.ready[i] {
+            return Err(RigaError::NotOrdering);
+        }
+        Ok(i)
+    }
+
+    /// A tap on start point `point` of the seat's set-up: the first tap picks it, the
+    /// second swaps the two ships (the same point again drops the pick).
+    pub fn tap(&mut self, seat: u8, point: u8) -> Result<(), RigaError> {
+        let i = self.open_seat(seat)?;
+        let p = usize::from(point);
+        if p >= self.orders[i].len() {
+            return Err(RigaError::NoPoint);
+        }
+        match self.picked[i].take() {
+            None => self.picked[i] = Some(point),
+            Some(q) => self.orders[i].swap(usize::from(q), p),
+        }
+        Ok(())
+    }
+
+    /// A new random order for the seat.
+    pub fn shuffle(&mut self, seat: u8, rng: &mut impl Rng) -> Result<(), RigaError> {
+        let i = self.open_seat(seat)?;
+        self.orders[i] = random_order(rng);
+        self.picked[i] = None;
+        Ok(())
+    }
+
+    /// Locks the seat's order; when both are locked the fleets are revealed together and
+    /// the first mover is drawn by lot. `true` when the battle began.
+    pub fn lock(&mut self, seat: u8, now: u64, rng: &mut impl Rng) -> Result<bool, RigaError> {
+        let i = self.open_seat(seat)?;
+        self.ready[i] = true;
+        self.picked[i] = None;
+        if !self.ready.iter().all(|&r| r) {
+            return Ok(false);
+        }
+        let first = if rng.gen_bool(0.5) {
+            Side::North
+        } else {
+            Side::South
+        };
+        let game = Game::new(&self.orders[0], &self.orders[1], first)
+            .map_err(|_| RigaError::NotOrdering)?;
+        self.game = Some(game);
+        self.turn_started = now;
+        self.reminded = false;
+        Ok(true)
+    }
+
+    /// Plays the seat's move; the indices of the ships lost. `line` puts the move in words.
+    pub fn play(
+        &mut self,
+        seat: u8,
+        mv: Move,
+        now: u64,
+        line: impl FnOnce(&Game, Move, &[usize]) -> String,
+    ) -> Result<Vec<usize>, RigaError> {
+        if self.end.is_some() {
+            return Err(RigaError::NotInBattle);
+        }
+        let game = self.game.as_mut().ok_or(RigaError::NotInBattle)?;
+        let side = side_of(seat);
+        if game.turn() != side {
+            return Err(RigaError::NotYourTurn);
+        }
+        let before = game.clone();
+        let lost = game.play(side, mv).map_err(RigaError::Rules)?;
+        let outcome = game.outcome();
+        self.last = move_points(&before, mv);
+        self.push_line(line(&before, mv, &lost));
+        self.turn_started = now;
+        self.reminded = false;
+        if let Some(outcome) = outcome {
+            self.end = Some(RigaEnd::Played(outcome));
+        }
+        Ok(lost)
+    }
+
+    /// Adds a line to the latest moves, keeping [`LINES`].
+    pub fn push_line(&mut self, line: String) {
+        self.lines.push(line);
+        if self.lines.len() > LINES {
+            self.lines.remove(0);
+        }
+    }
+
+    /// The side to move, while the battle is on.
+    pub fn to_move(&self) -> Option<Side> {
+        self.game
+            .as_ref()
+            .filter(|_| self.end.is_none())
+            .map(Game::turn)
+    }
+
+    /// When the timer next has something to do (Unix seconds): the reminder at half the
+    /// turn's time, then the forfeit.
+    pub fn deadline(&self, turn_seconds: Option<u64>) -> Option<u64> {
+        self.to_move()?;
+        let secs = turn_seconds?;
+        Some(if self.reminded {
+            self.turn_started + secs
+        } else {
+            self.turn_started + secs / 2
+        })
+    }
+
+    /// What the timer does at `now`: `Some(false)` a reminder, `Some(true)` the side to move
+    /// forfeits (the game ends), `None` nothing yet.
+    pub fn tick(&mut self, now: u64, turn_seconds: Option<u64>) -> Option<bool> {
+        let due = self.deadline(turn_seconds)?;
+        if now < due {
+            return None;
+        }
+        let side = self.to_move()?;
+        if self.reminded {
+            self.end = Some(RigaEnd::TimedOut(side));
+            Some(true)
+        } else {
+            self.reminded = true;
+            Some(false)
+        }
+    }
+
+    /// The seat gives up; `false` when the game is not on.
+    pub fn surrender(&mut self, seat: u8) -> bool {
+        if self.end.is_some() || self.orders.is_empty() {
+            return false;
+        }
+        self.end = Some(RigaEnd::Surrendered(side_of(seat)));
+        true
+    }
+
+    /// The winning side, once decided.
+    pub fn winner(&self) -> Option<Side> {
+        match self.end? {
+            RigaEnd::Played(Outcome::Win(s)) => Some(s),
+            RigaEnd::Surrendered(s) | RigaEnd::TimedOut(s) => Some(s.other()),
+            RigaEnd::Played(Outcome::Draw) | RigaEnd::Cancelled => None,
+        }
+    }
+}
+
+/// The points a move touches: where the ship stood and where it stands after.
+pub fn move_points(before: &Game, mv: Move) -> Option<(Point, Point)> {
+    let i = match mv {
+        Move::Forward(i) | Move::Lay(i) => i,
+        Move::Left(i) | Move::Right(i) => {
+            let s = before.ships().get(usize::from(i)).copied().flatten()?;
+            return Some((s.at, s.at));
+        }
+        Move::Pass => return None,
+    };
+    let s = before.ships().get(usize::from(i)).copied().flatten()?;
+    Some((s.at, s.facing.step(s.at)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn taps_swap_ships_and_both_locks_reveal_the_fleets_together() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut r = RigaPlay::ordering(&mut rng);
+        let before = r.orders[1].clone();
+        r.tap(1, 0).unwrap();
+        r.tap(1, 11).unwrap();
+        assert_eq!(r.orders[1][0], before[11]);
+        assert_eq!(r.orders[1][11], before[0]);
+        assert_eq!(r.tap(1, 12), Err(RigaError::NoPoint));
+        assert_eq!(r.tap(2, 0), Err(RigaError::NotASeat));
+        assert!(!r.lock(0, 10, &mut rng).unwrap());
+        assert!(
+            r.game.is_none(),
+            "nothing is revealed until both are locked"
+        );
+        assert_eq!(r.tap(0, 1), Err(RigaError::NotOrdering));
+        assert!(r.lock(1, 10, &mut rng).unwrap());
+        let g = r.game.as_ref().unwrap();
+        let south: Vec<Kind> = g.ships()[12..].iter().map(|s| s.unwrap().kind).collect();
+        assert_eq!(south, r.orders[1]);
+        assert_eq!(r.lock(1, 10, &mut rng), Err(RigaError::NotOrdering));
+    }
+
+    #[test]
+    fn a_move_out_of_turn_is_refused_and_changes_nothing_and_the_timer_reminds_then_ends() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        let mut r = RigaPlay::ordering(&mut rng);
+        r.lock(0, 100, &mut rng).unwrap();
+        r.lock(1, 100, &mut rng).unwrap();
+        let mover = seat_of(r.to_move().unwrap());
+        let other = 1 - mover;
+        let copy = r.clone();
+        assert_eq!(
+            r.play(other, Move::Pass, 101, |_, _, _| String::new()),
+            Err(RigaError::NotYourTurn)
+        );
+        assert_eq!(r, copy);
+        let mv = r.game.as_ref().unwrap().legal_moves()[0];
+        r.play(mover, mv, 102, |_, _, _| "moved".into()).unwrap();
+        assert_eq!(r.lines, vec!["moved".to_owned()]);
+        assert_eq!(r.to_move(), Some(side_of(other)));
+        assert_eq!(r.deadline(Some(60)), Some(132));
+        assert_eq!(r.tick(131, Some(60)), None);
+        assert_eq!(r.tick(132, Some(60)), Some(false));
+        assert_eq!(r.tick(161, Some(60)), None);
+        assert_eq!(r.tick(162, Some(60)), Some(true));
+        assert_eq!(r.winner(), Some(side_of(mover)));
+        assert_eq!(r.to_move(), None);
+    }
+}
