@@ -17,6 +17,7 @@ pub mod i18n;
 pub mod lang;
 pub mod record;
 pub mod riga_play;
+pub mod riga_terminal;
 pub mod riga_text;
 pub mod store;
 pub mod telegram;

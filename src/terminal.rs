@@ -2,8 +2,11 @@
 //! engine and the same locales as the bot, for people without a bot token and for developers.
 //!
 //! ```text
-//! cargo run --release -- play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+//! cargo run --release -- play [--game seabattle|riga] [--lang ru|bg|en]
+//!     [--level easy|normal|hard|learning] [--seed N]
 //! ```
+//!
+//! `--game riga` plays the Riga board game (RULES.md §5) instead: see `riga_terminal.rs`.
 //!
 //! The language comes from `--lang`, else from the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`:
 //! `ru_RU.UTF-8` is Russian); the level defaults to normal; `--seed` (or `MB_SEED`) makes the
@@ -31,9 +34,32 @@ const COMPUTER: SeatId = SeatId(1);
 /// Spaces between the two fields shown side by side.
 const GAP: usize = 6;
 
+/// Which game `morskoy-boy play` plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GameChoice {
+    /// Sea Battle, the bot's game.
+    #[default]
+    SeaBattle,
+    /// The Riga board game (RULES.md §5), in `riga_terminal.rs`.
+    Riga,
+}
+
+impl std::str::FromStr for GameChoice {
+    type Err = ();
+    fn from_str(s: &str) -> Result<GameChoice, ()> {
+        match s {
+            "seabattle" | "sea-battle" => Ok(GameChoice::SeaBattle),
+            "riga" => Ok(GameChoice::Riga),
+            _ => Err(()),
+        }
+    }
+}
+
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
+    /// Which game to play.
+    pub game: GameChoice,
     /// The language of every message, and the column letters (Russian, Bulgarian or Latin).
     pub lang: Lang,
     /// How well the AI plays.
@@ -81,6 +107,8 @@ pub enum Outcome {
     Won,
     /// The AI sank the player's fleet.
     Lost,
+    /// Neither won (the Riga game's draws).
+    Draw,
     /// The player quit (`q` or the end of the input).
     Quit,
 }
@@ -126,6 +154,7 @@ pub fn parse_args(
             .map_err(|_| ArgError::BadValue(name.to_owned(), v.to_owned()))
     };
     let mut opts = Options {
+        game: GameChoice::SeaBattle,
         lang,
         level: Level::Normal,
         seed: match env_seed.filter(|s| !s.trim().is_empty()) {
@@ -144,7 +173,7 @@ pub fn parse_args(
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
             _ => (arg.as_str(), None),
         };
-        if !["--lang", "--level", "--seed"].contains(&name) {
+        if !["--game", "--lang", "--level", "--seed"].contains(&name) {
             return Err(ArgError::UnknownOption(arg.clone()));
         }
         let value = match inline.or_else(|| args.next().cloned()) {
@@ -153,6 +182,13 @@ pub fn parse_args(
         };
         let bad = || ArgError::BadValue(name.to_owned(), value.clone());
         match name {
+            "--game" => {
+                opts.game = value
+                    .trim()
+                    .to_ascii_lowercase()
+                    .parse()
+                    .map_err(|()| bad())?
+            }
             "--lang" => {
                 opts.lang = value
                     .trim()
@@ -206,7 +242,11 @@ pub fn main(args: impl IntoIterator<Item = String>) -> i32 {
     let stdin = io::stdin();
     // Piped input is not shown by a terminal: echo it, so the transcript reads as a dialogue.
     let echo = !stdin.is_terminal();
-    match run(&opts, &mut stdin.lock(), &mut out, echo) {
+    let played = match opts.game {
+        GameChoice::SeaBattle => run(&opts, &mut stdin.lock(), &mut out, echo),
+        GameChoice::Riga => crate::riga_terminal::run(&opts, &mut stdin.lock(), &mut out, echo),
+    };
+    match played {
         Ok(_) => 0,
         // Output closed early (`| head`): nothing more to say.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => 0,
@@ -219,7 +259,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> i32 {
 
 /// A one-letter answer in lower case, forgiving the Russian keyboard layout: the keys of
 /// `r`, `p` and `q` type `\u{43a}`, `\u{437}` and `\u{439}` there.
-fn layout_key(line: &str) -> &str {
+pub(crate) fn layout_key(line: &str) -> &str {
     match line {
         "r" | "R" | "\u{43a}" | "\u{41a}" => "r",
         "p" | "P" | "\u{437}" | "\u{417}" => "p",
@@ -238,7 +278,7 @@ fn read_line(input: &mut impl BufRead) -> io::Result<Option<String>> {
 }
 
 /// Shows `prompt`, then reads a line (echoing it when `echo`).
-fn ask(
+pub(crate) fn ask(
     prompt: &str,
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -578,6 +618,22 @@ mod tests {
             Err(ArgError::UnknownOption("--colour".into()))
         );
         assert!(parse_args(&[], Lang::En, Some("x")).is_err());
+        assert_eq!(
+            parse_args(&args("--game riga"), Lang::En, None)
+                .unwrap()
+                .game,
+            GameChoice::Riga
+        );
+        assert_eq!(
+            parse_args(&args("--game=SeaBattle"), Lang::En, None)
+                .unwrap()
+                .game,
+            GameChoice::SeaBattle
+        );
+        assert_eq!(
+            parse_args(&args("--game chess"), Lang::En, None),
+            Err(ArgError::BadValue("--game".into(), "chess".into()))
+        );
     }
 
     #[test]
@@ -613,6 +669,7 @@ mod tests {
                 script.push('\n');
             }
             let opts = Options {
+                game: GameChoice::SeaBattle,
                 lang,
                 level: Level::Easy,
                 seed: Some(1),

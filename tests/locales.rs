@@ -91,6 +91,7 @@ fn every_key_the_bot_uses_exists_in_every_locale() {
                     "settings-",
                     "ai-",
                     "play-",
+                    "riga-",
                 ]
                 .iter()
                 .any(|p| part.starts_with(p))
@@ -116,23 +117,33 @@ fn every_key_the_bot_uses_exists_in_every_locale() {
     }
 }
 
+/// The string literals beginning with `prefix` (and holding no `{`) in the code of the given
+/// source files, their tests left out.
+fn literal_keys(files: &[&str], prefix: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    for file in files {
+        let source =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        let code = source.split("#[cfg(test)]").next().unwrap();
+        used.extend(
+            code.split('"')
+                .skip(1)
+                .step_by(2)
+                .filter(|s| s.starts_with(prefix) && !s.contains('{'))
+                .map(str::to_owned),
+        );
+    }
+    used
+}
+
 #[test]
 fn the_terminal_uses_every_term_key_and_every_one_it_uses_exists() {
     let en: BTreeMap<String, BTreeSet<String>> = messages("en")
         .into_iter()
         .filter(|(k, _)| k.starts_with("term-"))
         .collect();
-    let source =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/terminal.rs"))
-            .unwrap();
-    let code = source.split("#[cfg(test)]").next().unwrap();
-    let mut used: BTreeSet<String> = code
-        .split('"')
-        .skip(1)
-        .step_by(2)
-        .filter(|s| s.starts_with("term-") && !s.contains('{'))
-        .map(str::to_owned)
-        .collect();
+    // Sea Battle's terminal and the Riga game's.
+    let mut used = literal_keys(&["src/terminal.rs", "src/riga_terminal.rs"], "term-");
     for level in engine::ai::Level::ALL {
         used.insert(format!("term-level-{level}"));
     }
@@ -145,6 +156,66 @@ fn the_terminal_uses_every_term_key_and_every_one_it_uses_exists() {
     }
     let unused: Vec<_> = en.keys().filter(|k| !used.contains(*k)).collect();
     assert!(unused.is_empty(), "keys nothing uses: {unused:?}");
+}
+
+#[test]
+fn the_riga_text_uses_every_riga_key_and_every_one_it_uses_exists() {
+    let en: BTreeSet<String> = messages("en")
+        .into_keys()
+        .filter(|k| k.starts_with("riga-"))
+        .collect();
+    let used = literal_keys(&["src/riga_text.rs", "src/riga_terminal.rs"], "riga-");
+    assert!(used.len() > 40, "{used:?}");
+    for key in &used {
+        assert!(
+            en.contains(key),
+            "the Riga text uses {key}, which no locale has"
+        );
+    }
+    let unused: Vec<_> = en.iter().filter(|k| !used.contains(*k)).collect();
+    assert!(unused.is_empty(), "keys nothing uses: {unused:?}");
+}
+
+#[test]
+fn riga_counts_take_russian_and_bulgarian_plural_forms() {
+    let draw = |lang, n: i64| ta(lang, "riga-end-draw-quiet", &[("moves", n.into())]);
+    for (n, word) in [
+        (1, "ход"),
+        (2, "хода"),
+        (4, "хода"),
+        (5, "ходов"),
+        (11, "ходов"),
+        (21, "ход"),
+        (60, "ходов"),
+    ] {
+        let text = draw(Lang::Ru, n);
+        assert!(text.contains(&format!(" {n} {word} ")), "{n}: {text}");
+    }
+    for (n, word) in [(1, "ход"), (2, "хода"), (60, "хода")] {
+        let text = draw(Lang::Bg, n);
+        assert!(text.contains(&format!(" {n} {word} ")), "{n}: {text}");
+    }
+    let fleet = |lang, ships: i64, mines: i64| {
+        ta(
+            lang,
+            "riga-fleet",
+            &[
+                ("side", "X".into()),
+                ("ships", ships.into()),
+                ("mines", mines.into()),
+            ],
+        )
+    };
+    assert_eq!(
+        fleet(Lang::Ru, 12, 0),
+        "X: 12 кораблей на плаву, 0 мин в запасе"
+    );
+    assert_eq!(
+        fleet(Lang::Ru, 2, 1),
+        "X: 2 корабля на плаву, 1 мина в запасе"
+    );
+    assert_eq!(fleet(Lang::Bg, 1, 2), "X: 1 кораб на вода, 2 мини в запас");
+    assert_eq!(fleet(Lang::En, 1, 1), "X: 1 ship afloat, 1 mine left");
 }
 
 #[test]

@@ -1,8 +1,13 @@
 //! The offline try-out, `morskoy-boy play`: the real binary plays a whole scripted game on
-//! piped stdin, with no token and no Redis.
+//! piped stdin, with no token and no Redis; the Riga game (`--game riga`) also in-process.
 
-use morskoy_boy::i18n::ta;
+use engine::ai::Level;
+use morskoy_boy::i18n::{t, ta};
 use morskoy_boy::lang::Lang;
+use morskoy_boy::riga_terminal;
+use morskoy_boy::riga_text::{legend, point, side_name};
+use morskoy_boy::terminal::{GameChoice, Options, Outcome};
+use riga::{Point, Side};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -186,4 +191,144 @@ fn locale_names_and_the_russian_keyboard_layout_are_understood() {
     assert!(out.status.success());
     assert_eq!(stdout.matches("Ваш флот").count(), 2, "{stdout}");
     assert!(stdout.contains("Игра прервана"), "{stdout}");
+}
+
+/// Plays the Riga game in-process with `script` (echoed, as when piped) and returns the
+/// outcome and the transcript.
+fn riga(lang: Lang, seed: u64, script: &str) -> (Outcome, String) {
+    let opts = Options {
+        game: GameChoice::Riga,
+        lang,
+        level: Level::Easy,
+        seed: Some(seed),
+        help: false,
+    };
+    let mut out = Vec::new();
+    let outcome = riga_terminal::run(&opts, &mut script.as_bytes(), &mut out, true).unwrap();
+    (outcome, text(&out))
+}
+
+#[test]
+fn riga_scripted_games_in_every_language_move_ships_show_the_bot_s_moves_and_quit() {
+    for (lang, first, second) in [
+        (Lang::Ru, "д11 вперёд", "д10 в"),
+        (Lang::Bg, "д11 напред", "д10 н"),
+        (Lang::En, "e11 forward", "e10 f"),
+    ] {
+        for seed in [1, 2] {
+            let script = format!("\n{first}\n{second}\nq\n");
+            let (outcome, out) = riga(lang, seed, &script);
+            assert_eq!(outcome, Outcome::Quit, "{lang}:\n{out}");
+            let south = side_name(lang, Side::South);
+            let north = side_name(lang, Side::North);
+            // Both typed moves were played: the ship went from row 11 to row 9.
+            let column = point(lang, Point { col: 4, row: 0 }).replace('1', "");
+            for (from, to) in [(11, 10), (10, 9)] {
+                let step = format!(" {column}{from} → {column}{to}");
+                assert!(
+                    out.lines()
+                        .any(|l| l.starts_with(&format!("{south}: ")) && l.ends_with(&step)),
+                    "{lang}: no {step}:\n{out}"
+                );
+            }
+            // The bot answered each (and may have opened).
+            let bot = out
+                .lines()
+                .filter(|l| l.starts_with(&format!("{north}: ")))
+                .count();
+            assert!(bot >= 2, "{lang}: the bot's moves are not shown:\n{out}");
+            assert!(out.contains(&t(lang, "term-quit")), "{lang}:\n{out}");
+            // The board, with the legend and the fleets.
+            assert!(out.contains(&legend(lang)), "{lang}");
+            assert!(out.contains(&format!("{south}: 12 ")), "{lang}:\n{out}");
+        }
+    }
+}
+
+#[test]
+fn riga_illegal_moves_are_refused_in_words_and_change_nothing() {
+    let order = "К П П Э Э Э Э Э Э С С Т";
+    let refused = ["а11 мина", "пас", "а5 вперёд", "hello", "м11 вправо вправо"];
+    let mut with_refusals = format!("{order}\n\n");
+    for line in refused {
+        with_refusals.push_str(line);
+        with_refusals.push('\n');
+    }
+    with_refusals.push_str("а11 вперёд\nq\n");
+    let plain = format!("{order}\n\nа11 вперёд\nq\n");
+    for seed in 0..4 {
+        let (_, out) = riga(Lang::Ru, seed, &with_refusals);
+        for reason in [
+            "Мины ставит только тральщик.",
+            "Пропустить ход можно, только когда ходить нечем.",
+            "Там нет вашего корабля.",
+            "Не понял ход: нужны точка и действие, например д11 вперёд.",
+        ] {
+            assert!(out.contains(reason), "no {reason:?}:\n{out}");
+        }
+        assert!(out.contains("Юг: крейсер а11 → а10"), "{out}");
+        // Without the refused lines and their answers, the same game as without them.
+        let (_, expected) = riga(Lang::Ru, seed, &plain);
+        let kept: Vec<&str> = out
+            .lines()
+            .filter(|l| !refused.iter().any(|r| l.ends_with(&format!(": {r}"))))
+            .filter(|l| !l.starts_with("Мины ") && !l.starts_with("Пропустить ход"))
+            .filter(|l| !l.starts_with("Там нет ") && !l.starts_with("Не понял ход"))
+            .collect();
+        assert_eq!(kept, expected.lines().collect::<Vec<_>>(), "seed {seed}");
+    }
+}
+
+#[test]
+fn riga_set_up_takes_a_typed_order_reshuffles_and_quits() {
+    let (outcome, out) = riga(Lang::En, 4, "r\nD D D D D D S S C P P M\nx\nq\n");
+    assert_eq!(outcome, Outcome::Quit);
+    assert!(
+        out.contains("Your ships, west to east: DD DD DD DD DD DD SS SS CR PS PS MS"),
+        "{out}"
+    );
+    assert!(out.contains("D↑D↑D↑D↑D↑D↑S↑S↑C↑P↑P↑M↑"), "{out}");
+    assert!(out.contains("Not understood: press Enter"), "{out}");
+    assert_eq!(out.matches("Your ships, west to east").count(), 3, "{out}");
+    for script in ["", "\n", "q\n"] {
+        let (outcome, out) = riga(Lang::Bg, 1, script);
+        assert_eq!(outcome, Outcome::Quit);
+        assert!(out.contains("Играта е прекъсната"), "{out}");
+    }
+}
+
+#[test]
+fn riga_is_played_by_the_binary_and_the_help_tells_of_it() {
+    let out = play(
+        &[
+            "--game", "riga", "--lang", "en", "--level", "easy", "--seed", "7",
+        ],
+        "\ne11 forward\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        stdout.contains("The Riga Sea Battle board game"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" e11 → e10"), "{stdout}");
+    assert!(stdout.contains("North: "), "{stdout}");
+    assert!(stdout.contains("Game abandoned"), "{stdout}");
+    let again = play(
+        &[
+            "--game", "riga", "--lang", "en", "--level", "easy", "--seed", "7",
+        ],
+        "\ne11 forward\nq\n",
+    );
+    assert_eq!(text(&again.stdout), stdout, "the seed replays the game");
+    for lang in ["ru", "bg", "en"] {
+        let help = play(&["--help", "--lang", lang], "");
+        assert!(
+            text(&help.stdout).contains("--game seabattle|riga"),
+            "{lang}"
+        );
+    }
+    let bad = play(&["--game", "chess", "--lang", "en"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--game does not take «chess»"));
 }

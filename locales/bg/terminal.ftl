@@ -1,8 +1,9 @@
 # Морска битка в терминала: `morskoy-boy play` (src/terminal.rs)
 
 term-usage =
-    Морска битка срещу компютъра, в терминала.
-    Стартиране: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Морска битка срещу компютъра, в терминала (или настолната игра „Рига“: --game riga).
+    Стартиране: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+      --game    коя игра: seabattle (по подразбиране) или riga — рижката настолна игра от 1986 г.
       --lang    езикът (по подразбиране — от LANG)
       --level   колко добре играе компютърът (по подразбиране normal)
       --seed    едно и също число — една и съща игра (също MB_SEED)
@@ -44,3 +45,14 @@ term-shots = Вие изстреляхте { $you ->
        *[other] { $ai } изстрела
     }.
 term-quit = Играта е прекъсната. Заповядайте пак: morskoy-boy play
+
+## Настолната игра „Рига“: `morskoy-boy play --game riga` (src/riga_terminal.rs)
+term-riga-title = Рижката морска битка срещу компютъра, ниво: { $level }.
+term-riga-sides = Вие сте Юг (долу, главни букви), компютърът е Север (горе, малки букви).
+term-riga-order = Вашите кораби от запад на изток: { $order }
+term-riga-setup-prompt = Enter — този ред, r — разбъркване, или въведете буквите на 12-те кораба от запад на изток (например { $example }); q — изход:
+term-riga-setup-unknown = Не е разбрано: натиснете Enter, въведете r или q или буквите на всичките 12 кораба от запад на изток, например { $example }.
+term-riga-first-you = Жребият: вие играете първи.
+term-riga-first-ai = Жребият: компютърът играе първи.
+term-riga-example = д11 напред
+term-riga-prompt = Вашият ход: точка и действие — н напред, л наляво, д надясно, м мина (например { $example }); ? — легендата, q — изход:

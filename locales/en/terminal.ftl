@@ -1,8 +1,9 @@
 # Sea Battle in the terminal: `morskoy-boy play` (src/terminal.rs)
 
 term-usage =
-    Sea Battle against the computer, in the terminal.
-    Usage: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Sea Battle against the computer, in the terminal (or the Riga board game: --game riga).
+    Usage: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+      --game    which game: seabattle (default) or riga, the Riga board game of 1986
       --lang    the language (default: from LANG)
       --level   how well the computer plays (default: normal)
       --seed    the same number gives the same game (also MB_SEED)
@@ -44,3 +45,14 @@ term-shots = You fired { $you ->
        *[other] { $ai } shots
     }.
 term-quit = Game abandoned. Come back any time: morskoy-boy play
+
+## The Riga board game: `morskoy-boy play --game riga` (src/riga_terminal.rs)
+term-riga-title = The Riga Sea Battle board game against the computer, level: { $level }.
+term-riga-sides = You are South (at the bottom, capital letters); the computer is North (at the top, small letters).
+term-riga-order = Your ships, west to east: { $order }
+term-riga-setup-prompt = Enter — take this order, r — shuffle again, or type the 12 ships' letters west to east (e.g. { $example }); q — quit:
+term-riga-setup-unknown = Not understood: press Enter, type r or q, or the letters of all 12 ships west to east, e.g. { $example }.
+term-riga-first-you = The lot says: you move first.
+term-riga-first-ai = The lot says: the computer moves first.
+term-riga-example = e11 forward
+term-riga-prompt = Your move: a point and what to do — f forward, l left, r right, m lay a mine (e.g. { $example }); ? — the legend, q — quit:

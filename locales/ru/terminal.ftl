@@ -1,8 +1,9 @@
 # Морской бой в терминале: `morskoy-boy play` (src/terminal.rs)
 
 term-usage =
-    Морской бой против компьютера, в терминале.
-    Запуск: morskoy-boy play [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Морской бой против компьютера, в терминале (или настольная игра «Рига»: --game riga).
+    Запуск: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+      --game    какая игра: seabattle (по умолчанию) или riga — рижская настольная игра 1986 года
       --lang    язык (по умолчанию — из LANG)
       --level   насколько хорошо играет компьютер (по умолчанию normal)
       --seed    одно и то же число — одна и та же игра (также MB_SEED)
@@ -47,3 +48,14 @@ term-shots = Вы сделали { $you ->
        *[many] { $ai } выстрелов
     }.
 term-quit = Игра прервана. Возвращайтесь: morskoy-boy play
+
+## Настольная игра «Рига»: `morskoy-boy play --game riga` (src/riga_terminal.rs)
+term-riga-title = Рижский морской бой против компьютера, уровень: { $level }.
+term-riga-sides = Вы — Юг (внизу, заглавные буквы), компьютер — Север (вверху, строчные).
+term-riga-order = Ваши корабли с запада на восток: { $order }
+term-riga-setup-prompt = Enter — принять этот порядок, r — перемешать, или введите буквы 12 кораблей с запада на восток (например { $example }); q — выйти:
+term-riga-setup-unknown = Не понял: нажмите Enter, введите r или q или буквы всех 12 кораблей с запада на восток, например { $example }.
+term-riga-first-you = Жребий: вы ходите первым.
+term-riga-first-ai = Жребий: первым ходит компьютер.
+term-riga-example = д11 вперёд
+term-riga-prompt = Ваш ход: точка и действие — в вперёд, л влево, п вправо, м поставить мину (например { $example }); ? — условные знаки, q — выйти:
