@@ -140,7 +140,7 @@ pub fn run(
     writeln!(out, "{}", t(lang, "term-riga-sides"))?;
     writeln!(out, "{}", legend(lang))?;
     let quit = |out: &mut dyn Write| -> io::Result<Outcome> {
-        writeln!(out, "{}", t(lang, "term-quit"))?;
+        writeln!(out, "{}", t(lang, "term-riga-quit"))?;
         Ok(Outcome::Quit)
     };
 
@@ -333,7 +333,7 @@ mod tests {
             let outcome = run(&opts(lang, 3), &mut script.as_bytes(), &mut out, false).unwrap();
             let text = String::from_utf8(out).unwrap();
             assert_ne!(outcome, Outcome::Quit, "{lang}:\n{text}");
-            let end = t(lang, "term-quit");
+            let end = t(lang, "term-riga-quit");
             assert!(!text.contains(&end), "{lang}:\n{text}");
         }
     }

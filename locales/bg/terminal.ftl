@@ -56,3 +56,4 @@ term-riga-first-you = Жребият: вие играете първи.
 term-riga-first-ai = Жребият: компютърът играе първи.
 term-riga-example = д11 напред
 term-riga-prompt = Вашият ход: точка и действие — н напред, л наляво, д надясно, м мина (например { $example }); ? — легендата, q — изход:
+term-riga-quit = Играта е прекъсната. Заповядайте пак: morskoy-boy play --game riga

@@ -56,3 +56,4 @@ term-riga-first-you = The lot says: you move first.
 term-riga-first-ai = The lot says: the computer moves first.
 term-riga-example = e11 forward
 term-riga-prompt = Your move: a point and what to do — f forward, l left, r right, m lay a mine (e.g. { $example }); ? — the legend, q — quit:
+term-riga-quit = Game abandoned. Come back any time: morskoy-boy play --game riga

@@ -59,3 +59,4 @@ term-riga-first-you = Жребий: вы ходите первым.
 term-riga-first-ai = Жребий: первым ходит компьютер.
 term-riga-example = д11 вперёд
 term-riga-prompt = Ваш ход: точка и действие — в вперёд, л влево, п вправо, м поставить мину (например { $example }); ? — условные знаки, q — выйти:
+term-riga-quit = Игра прервана. Возвращайтесь: morskoy-boy play --game riga
