@@ -198,7 +198,7 @@ impl RigaPlay {
         let before = game.clone();
         let lost = game.play(side, mv).map_err(RigaError::Rules)?;
         let outcome = game.outcome();
-        self.last = move_points(&before, mv);
+        self.last = crate::riga_text::move_points(&before, mv);
         self.push_line(line(&before, mv, &lost));
         self.turn_started = now;
         self.reminded = false;
@@ -270,20 +270,6 @@ impl RigaPlay {
             RigaEnd::Played(Outcome::Draw) | RigaEnd::Cancelled => None,
         }
     }
-}
-
-/// The points a move touches: where the ship stood and where it stands after.
-pub fn move_points(before: &Game, mv: Move) -> Option<(Point, Point)> {
-    let i = match mv {
-        Move::Forward(i) | Move::Lay(i) => i,
-        Move::Left(i) | Move::Right(i) => {
-            let s = before.ships().get(usize::from(i)).copied().flatten()?;
-            return Some((s.at, s.at));
-        }
-        Move::Pass => return None,
-    };
-    let s = before.ships().get(usize::from(i)).copied().flatten()?;
-    Some((s.at, s.facing.step(s.at)?))
 }
 
 #[cfg(test)]

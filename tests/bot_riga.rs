@@ -235,7 +235,7 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
             app.tg
                 .send_reply(group, who, "a7 forward", battle.message_id);
             app.tg
-                .wait_for_text(7102, "None of your ships is there", wait())
+                .wait_for_text(7102, "You have no ship there", wait())
                 .await
                 .expect("the refusal goes to the writer's private chat");
             assert_eq!(riga_game(&record(&app, game).await).moves(), before);
@@ -281,6 +281,17 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
         .await
         .expect("the final board says who won");
     assert!(last.text.contains("Ben"), "{}", last.text);
+    // Every capture was told in the group with both ships' names.
+    let told = last
+        .versions
+        .iter()
+        .filter(|v| v.contains("South: cruiser") && v.contains(", sank "))
+        .count();
+    assert!(
+        told >= 12,
+        "{told} versions tell a capture: {:?}",
+        last.versions
+    );
     app.message_with_button(group, "r:").await;
     // Every version of the battle's message has no fewer sunk ships than the one before.
     let afloat = |text: &str| -> Vec<u32> {
@@ -413,4 +424,128 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
     );
     let texts = app.tg.all_texts(chat).join("\n");
     assert!(texts.contains("Alice surrenders"), "{texts}");
+}
+
+async fn wait_for_the_crash(app: &mut App) {
+    let deadline = std::time::Instant::now() + wait();
+    while !app.bot_has_exited() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bot did not crash"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits until the game has nothing left to send (a kill before that would hit the window
+/// between a send and its record, which no test here is about).
+async fn settled(app: &App, game: u64) {
+    let deadline = std::time::Instant::now() + wait();
+    while !record(app, game).await.outbox.is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "game {game} never settles"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Messages of `chat` that ever had a move button.
+fn battles(app: &App, chat: i64) -> usize {
+    app.tg
+        .messages(chat)
+        .iter()
+        .filter(|m| m.history.iter().any(|s| s.text.contains("to move")))
+        .count()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent_twice() {
+    let mut app = App::spawn().await;
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "riga-lock".into()));
+    app.start_bot().await;
+    let group = -7401;
+    let a = app.player(7401, "Ann", "en");
+    let b = app.player(7402, "Ben", "en");
+    app.tg.group(group, "Riga");
+    app.welcomed(&a).await;
+    app.welcomed(&b).await;
+    app.tg.send_command(group, &a, "/newgame riga");
+    let lobby = app.message_with_button(group, "j:").await;
+    app.press(group, &b, lobby.message_id, &data(&lobby, "j:"))
+        .await;
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("2. "),
+            wait(),
+        )
+        .await
+        .expect("both players are in");
+    app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    let game: u64 = data(&lobby, "s:")
+        .split(':')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // Ann locks (the bot crashes after storing it), then Ben, after a restart (it crashes
+    // again): the battle appears once, and the game goes on.
+    for p in [&a, &b] {
+        let chat = p.id.0 as i64;
+        let setup = app.message_with_button(chat, "qk:").await;
+        app.tg
+            .press_stale(chat, p, setup.message_id, &data(&setup, "qk:"));
+        wait_for_the_crash(&mut app).await;
+        app.kill_bot();
+        app.start_bot().await;
+        settled(&app, game).await;
+    }
+    let battle = app.message_with_button(group, "qm:").await;
+    settled(&app, game).await;
+    assert_eq!(battles(&app, group), 1, "{:?}", app.tg.all_texts(group));
+    // A move stored, then a crash before anything is sent: the move reaches the group.
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "riga-move".into()));
+    app.start_bot().await;
+    let rec = record(&app, game).await;
+    let g = riga_game(&rec);
+    let who = if g.turn() == Side::North { &a } else { &b };
+    let wanted = format!("qm:{game}:{}:{}", rec.generation, code(idle_move(&g)));
+    app.tg.press_stale(group, who, battle.message_id, &wanted);
+    wait_for_the_crash(&mut app).await;
+    app.restart_bot().await;
+    let rec = record(&app, game).await;
+    assert_eq!(
+        riga_game(&rec).moves(),
+        g.moves() + 1,
+        "the move was stored"
+    );
+    let line = rec.riga.as_ref().unwrap().lines.last().unwrap().clone();
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == battle.message_id && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .unwrap_or_else(|| {
+            let ids: Vec<(i32, bool)> = app
+                .tg
+                .messages(group)
+                .iter()
+                .map(|m| (m.message_id, m.text.contains(&line)))
+                .collect();
+            panic!(
+                "the stored move «{line}» does not reach the group ({}): {ids:?}",
+                battle.message_id
+            )
+        });
+    // Pressed again, the same button is refused and changes nothing.
+    let answer = app.press(group, who, battle.message_id, &wanted).await;
+    assert!(answer.show_alert, "{answer:?}");
+    assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
+    assert_eq!(battles(&app, group), 1);
 }

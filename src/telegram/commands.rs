@@ -24,8 +24,8 @@ pub enum Command {
     Cancel,
     /// How to play.
     Help,
-    /// The rules.
-    Rules,
+    /// The rules (`riga`: of the Riga board game).
+    Rules(String),
     /// Chooses the language.
     Lang,
     /// The chat's settings: the rules of its games, the column letters, the bot's level.
@@ -103,7 +103,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
-        Command::Rules => on_rules(&ctx, &msg, lang).await,
+        Command::Rules(arg) => on_rules(&ctx, &msg, lang, &arg).await,
         Command::Settings => super::settings::on_command(&ctx, &msg, &user, lang).await,
         Command::Lang => {
             let kb = InlineKeyboardMarkup::new(vec![Lang::ALL
@@ -135,7 +135,10 @@ pub async fn chat_lang(ctx: &Ctx, msg: &Message, user: &teloxide::types::User) -
 }
 
 /// `/rules`: the rules of the chat's next game, in the chat's language.
-async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
+async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerResult {
+    if super::riga::wants_riga(arg).0 {
+        return reply(ctx, msg, t(lang, "rg-rules")).await;
+    }
     let ruleset = ctx
         .store
         .chat_settings(msg.chat.id.0)
@@ -150,6 +153,7 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
             super::render::escape(&super::render::ruleset_words(lang, &ruleset))
         );
     }
+    text.push_str(&format!("\n\n{}", t(lang, "rg-rules-hint")));
     reply(ctx, msg, text).await
 }
 

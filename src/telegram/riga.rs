@@ -26,8 +26,7 @@ use crate::riga_play::{seat_of, side_of, RigaEnd, RigaError, RigaPlay};
 use crate::riga_text;
 use crate::store::{GameId, StoreError};
 use engine::{Action, Phase, PlayerId, SeatId};
-use riga::notation::ParseError;
-use riga::{Move, MoveError, Outcome};
+use riga::{Move, Outcome};
 use teloxide::prelude::*;
 use teloxide::types::{
     CallbackQuery, ChatAction, ChatId, InlineKeyboardButton, InlineKeyboardMarkup,
@@ -332,25 +331,15 @@ fn refusal_key(e: RigaError) -> &'static str {
         RigaError::NotOrdering | RigaError::NoPoint => "error-out-of-date",
         RigaError::NotInBattle => "error-game-over",
         RigaError::NotYourTurn => "shot-not-your-turn",
-        RigaError::Rules(m) => match m {
-            MoveError::Over => "error-game-over",
-            MoveError::NotYourTurn => "shot-not-your-turn",
-            MoveError::NoSuchShip => "rg-refused-no-ship",
-            MoveError::Blocked => "rg-refused-blocked",
-            MoveError::OwnShip => "rg-refused-own-ship",
-            MoveError::CannotSink => "rg-refused-cannot-sink",
-            MoveError::NotAMinesweeper => "rg-refused-not-minesweeper",
-            MoveError::NoMinesLeft => "rg-refused-no-mines",
-            MoveError::AlreadyMined => "rg-refused-mined",
-            MoveError::MustMove => "rg-refused-must-move",
-            MoveError::BadSetup => "error-out-of-date",
-        },
+        // The rules' refusals are put in words with the position (see `play_move`).
+        RigaError::Rules(_) => "error-out-of-date",
     }
 }
 
 /// Why a press is not played.
 enum NotPlayed {
     Again(String, bool),
+    Text(String),
     Words(&'static str),
     Refused(RigaError),
 }
@@ -395,6 +384,7 @@ async fn play_move(
     ctx: &Ctx,
     id: GameId,
     user: u64,
+    lang: Lang,
     press: Option<(&str, u32)>,
     mv: impl Fn(&GameRecord) -> Result<Move, NotPlayed>,
 ) -> Result<Result<GameRecord, NotPlayed>, StoreError> {
@@ -419,15 +409,21 @@ async fn play_move(
                 return Err(NotPlayed::Words("error-not-a-player"));
             };
             let m = mv(rec)?;
-            let lang = rec.lang;
+            let group_lang = rec.lang;
             let r = rec
                 .riga
                 .as_mut()
                 .ok_or(NotPlayed::Words("error-out-of-date"))?;
+            let before = r.game.clone();
             r.play(seat.0, m, now(), |before, m, lost| {
-                riga_text::move_line(lang, before, m, lost)
+                riga_text::move_line(group_lang, before, m, lost)
             })
-            .map_err(NotPlayed::Refused)?;
+            .map_err(|e| match (e, &before) {
+                (RigaError::Rules(e), Some(game)) => {
+                    NotPlayed::Text(riga_text::move_error(lang, game, m, e))
+                }
+                (e, _) => NotPlayed::Refused(e),
+            })?;
             if let Some((query, _)) = press {
                 rec.remember_answer(query, &t(lang, "rg-move-done"), false);
             }
@@ -447,12 +443,11 @@ fn follow_up(ctx: &Ctx, id: GameId, rec: &GameRecord) {
 pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     match button {
         Button::RigaMove(id, generation, mv) => {
-            let done = play_move(ctx, id, q.from.id.0, Some((&q.id.0, generation)), |_| {
-                Ok(mv)
-            })
-            .await;
+            let press = Some((q.id.0.as_str(), generation));
+            let done = play_move(ctx, id, q.from.id.0, lang, press, |_| Ok(mv)).await;
             match done {
                 Ok(Ok(rec)) => {
+                    super::crash_point("riga-move");
                     answer(ctx, q, t(lang, "rg-move-done"), false).await?;
                     follow_up(ctx, id, &rec);
                     Ok(())
@@ -474,6 +469,7 @@ async fn answer_refusal(ctx: &Ctx, q: &CallbackQuery, lang: Lang, e: NotPlayed) 
     match e {
         NotPlayed::Again(text, alert) => answer(ctx, q, text, alert).await,
         NotPlayed::Words(key) => answer(ctx, q, t(lang, key), true).await,
+        NotPlayed::Text(text) => answer(ctx, q, text, true).await,
         NotPlayed::Refused(e) => answer(ctx, q, t(lang, refusal_key(e)), true).await,
     }
 }
@@ -524,6 +520,9 @@ async fn setup_press(
         .await;
     match done {
         Ok(Ok(c)) => {
+            if matches!(button, Button::RigaLock(_)) {
+                super::crash_point("riga-lock");
+            }
             answer(ctx, q, c.value, false).await?;
             follow_up(ctx, id, &c.record);
             Ok(())
@@ -614,19 +613,15 @@ pub async fn on_text(
         return reply(ctx, msg, t(lang, "error-not-a-player")).await;
     }
     let text = text.to_owned();
-    let done = play_move(ctx, id, user.id.0, None, |rec| {
+    let example = t(lang, "rg-typed-example");
+    let done = play_move(ctx, id, user.id.0, lang, None, |rec| {
         let game = rec
             .riga
             .as_ref()
             .and_then(|r| r.game.as_ref())
             .ok_or(NotPlayed::Words("error-game-over"))?;
-        riga::notation::parse_move(&text, game).map_err(|e| {
-            NotPlayed::Words(match e {
-                ParseError::Form => "rg-typed-form",
-                ParseError::OffBoard => "rg-typed-off-board",
-                ParseError::NoShip => "rg-refused-no-ship",
-            })
-        })
+        riga::notation::parse_move(&text, game)
+            .map_err(|e| NotPlayed::Text(riga_text::parse_error(lang, &e, &example)))
     })
     .await;
     let words = match done {
@@ -636,6 +631,7 @@ pub async fn on_text(
         }
         Ok(Err(NotPlayed::Again(text, _))) => text,
         Ok(Err(NotPlayed::Words(key))) => t(lang, key),
+        Ok(Err(NotPlayed::Text(text))) => text,
         Ok(Err(NotPlayed::Refused(e))) => t(lang, refusal_key(e)),
         Err(e) => t(lang, super::store_error_key(&e)),
     };
