@@ -463,7 +463,7 @@ fn battles(app: &App, chat: i64) -> usize {
 async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent_twice() {
     let mut app = App::spawn().await;
     app.kill_bot();
-    app.env.push(("MB_CRASH_AT".into(), "riga-lock".into()));
+    app.env.push(("MB_CRASH_AT".into(), "riga_lock".into()));
     app.start_bot().await;
     let group = -7401;
     let a = app.player(7401, "Ann", "en");
@@ -508,7 +508,7 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     assert_eq!(battles(&app, group), 1, "{:?}", app.tg.all_texts(group));
     // A move stored, then a crash before anything is sent: the move reaches the group.
     app.kill_bot();
-    app.env.push(("MB_CRASH_AT".into(), "riga-move".into()));
+    app.env.push(("MB_CRASH_AT".into(), "riga_move".into()));
     app.start_bot().await;
     let rec = record(&app, game).await;
     let g = riga_game(&rec);
@@ -548,4 +548,44 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     assert!(answer.show_alert, "{answer:?}");
     assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
     assert_eq!(battles(&app, group), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_only() {
+    let app = App::spawn().await;
+    let group = -7501;
+    let a = app.player(7501, "Ann", "en");
+    let b = app.player(7502, "Ben", "en");
+    app.tg.group(group, "Riga");
+    let (lobby, _) = open_lobby(&app, group, &a).await;
+    assert!(!lobby.text.contains("Riga board game"), "{}", lobby.text);
+    let toggle = data(&lobby, "qg:");
+    // Not the creator: refused, nothing changes.
+    let answer = app.press(group, &b, lobby.message_id, &toggle).await;
+    assert!(answer.show_alert, "{answer:?}");
+    let game: u64 = toggle.split(':').nth(1).unwrap().parse().unwrap();
+    assert!(record(&app, game).await.riga.is_none());
+    let answer = app.press(group, &a, lobby.message_id, &toggle).await;
+    assert!(!answer.show_alert, "{answer:?}");
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains("Riga board game"),
+            wait(),
+        )
+        .await
+        .expect("the lobby becomes a Riga lobby");
+    assert!(record(&app, game).await.riga.is_some());
+    // And back.
+    let answer = app.press(group, &a, lobby.message_id, &toggle).await;
+    assert!(!answer.show_alert, "{answer:?}");
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && !m.text.contains("Riga board game"),
+            wait(),
+        )
+        .await
+        .expect("the lobby is Sea Battle's again");
+    assert!(record(&app, game).await.riga.is_none());
 }

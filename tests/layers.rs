@@ -6,7 +6,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-const FLOWS: &[&str] = &["lobby", "placement", "battle", "aim", "mine", "settings"];
+const FLOWS: &[&str] = &[
+    "lobby",
+    "placement",
+    "battle",
+    "aim",
+    "mine",
+    "settings",
+    "riga",
+];
 
 /// A file's code without its unit tests.
 fn code(path: &Path) -> String {

@@ -202,9 +202,6 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
         );
         return Ok(());
     }
-    if rec.riga.is_some() {
-        return super::riga::on_text(&ctx, &msg, id, &rec, text).await;
-    }
     let lang = super::user_lang(&ctx, &user).await;
     let Some(seat) = rec.game.seat_of(PlayerId(user.id.0)) else {
         return reply(&ctx, &msg, t(lang, "error-not-a-player")).await;
@@ -268,9 +265,6 @@ pub async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> 
         Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
     };
     let seat = match ctx.store.load_game(id).await {
-        Ok((rec, _)) if rec.riga.is_some() => {
-            return super::riga::on_surrender(ctx, msg, id, user.id.0, lang).await;
-        }
         Ok((rec, _)) => rec.game.seat_of(PlayerId(user.id.0)),
         Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
     };

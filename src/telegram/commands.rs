@@ -100,7 +100,12 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
         Command::Newgame(arg) => lobby::on_newgame(&ctx, &msg, &user, lang, None, &arg).await,
         Command::Play(level) => lobby::on_play(&ctx, &msg, &user, lang, &level).await,
-        Command::Surrender => battle::on_surrender(&ctx, &msg, &user, lang).await,
+        Command::Surrender => {
+            match super::riga::on_surrender_command(&ctx, &msg, user.id.0, lang).await {
+                Some(result) => result,
+                None => battle::on_surrender(&ctx, &msg, &user, lang).await,
+            }
+        }
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Rules(arg) => on_rules(&ctx, &msg, lang, &arg).await,
@@ -136,7 +141,7 @@ pub async fn chat_lang(ctx: &Ctx, msg: &Message, user: &teloxide::types::User) -
 
 /// `/rules`: the rules of the chat's next game, in the chat's language.
 async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerResult {
-    if super::riga::wants_riga(arg).0 {
+    if super::riga_core::wants_riga(arg).0 {
         return reply(ctx, msg, t(lang, "rg-rules")).await;
     }
     let ruleset = ctx

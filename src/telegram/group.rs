@@ -53,7 +53,7 @@ pub fn live_message(
     username: &str,
 ) -> (String, Option<InlineKeyboardMarkup>) {
     if rec.riga.is_some() && *rec.game.phase() != Phase::Lobby {
-        return super::riga::live_message(rec, id);
+        return super::riga_view::live_message(rec, id);
     }
     match rec.game.phase() {
         Phase::Lobby | Phase::Placement => lobby_message(rec, id, username),
@@ -439,7 +439,7 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
 /// take as many messages as they need; the last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
     if rec.riga.is_some() {
-        return super::riga::end_texts(rec);
+        return super::riga_view::end_texts(rec);
     }
     let lang = rec.lang;
     let mut reveal = vec![format!("\n\n{}", t(lang, "end-reveal"))];

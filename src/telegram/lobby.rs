@@ -49,7 +49,7 @@ async fn create(
     rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
     if riga {
-        rec.game = Game::new(super::riga::duel(rec.game.ruleset()));
+        rec.game = Game::new(super::riga_core::duel(rec.game.ruleset()));
         rec.riga = Some(crate::riga_play::RigaPlay::default());
     }
     rec.push_effect(Effect::LiveMessage);
@@ -69,7 +69,7 @@ pub async fn on_newgame(
     bot: Option<engine::ai::Level>,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, rest) = super::riga::wants_riga(arg);
+    let (riga, rest) = super::riga_core::wants_riga(arg);
     if !rest.is_empty() && bot.is_none() {
         let words = ta(lang, "newgame-bad-arg", &[("arg", rest.into())]);
         return reply(ctx, msg, super::render::escape(&words)).await;
@@ -263,7 +263,7 @@ pub async fn begin_placement(
             rec.dms = vec![None; rec.game.seats().len()];
             if rec.riga.is_some() {
                 // The Riga set-up: each person orders their ships in the private chat.
-                super::riga::begin_setup(rec, &mut rng);
+                super::riga_core::begin_setup(rec, &mut rng);
                 if let Some((query, words)) = press {
                     rec.remember_answer(query, words, false);
                 }
@@ -317,7 +317,7 @@ pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang
     if user.id.0 != rec.creator {
         return reply(ctx, msg, t(lang, "error-creator-only")).await;
     }
-    if rec.game.phase() == &Phase::Battle || super::riga::in_battle(&rec) {
+    if rec.game.phase() == &Phase::Battle || super::riga_core::in_battle(&rec) {
         return reply(ctx, msg, t(lang, "cancel-in-battle")).await;
     }
     cancel(ctx, id, lang).await?;
@@ -487,7 +487,7 @@ pub async fn on_play(
     lang: Lang,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, arg) = super::riga::wants_riga(arg);
+    let (riga, arg) = super::riga_core::wants_riga(arg);
     let arg = arg.as_str();
     let level = if arg.trim().is_empty() {
         let settings = if msg.chat.is_private() {
@@ -542,7 +542,7 @@ async fn play_private(
     let settings = ctx.store.chat_settings(chat).await?;
     let mut ruleset = ruleset.unwrap_or(settings.ruleset);
     if riga {
-        ruleset = super::riga::duel(&ruleset);
+        ruleset = super::riga_core::duel(&ruleset);
     }
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;
@@ -561,7 +561,7 @@ async fn play_private(
         rec.game.apply(Action::Start, now(), &mut rng)?;
         rec.dms = vec![None; rec.game.seats().len()];
         if riga {
-            super::riga::begin_setup(&mut rec, &mut rng);
+            super::riga_core::begin_setup(&mut rec, &mut rng);
             return Ok(());
         }
         place_fleets(&mut rec, now(), &mut rng)?;

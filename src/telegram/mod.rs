@@ -37,6 +37,8 @@ pub mod play;
 pub mod polling;
 pub mod render;
 pub mod riga;
+pub mod riga_core;
+pub mod riga_view;
 pub mod settings;
 
 use crate::i18n::t;
@@ -474,7 +476,10 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
             return handled(&ctx, &update, result).await;
         }
     }
-    let result = battle::on_text(ctx.clone(), msg).await;
+    let result = match riga::on_reply(&ctx, &msg).await {
+        Some(result) => result,
+        None => battle::on_text(ctx.clone(), msg).await,
+    };
     handled(&ctx, &update, result).await
 }
 

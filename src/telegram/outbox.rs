@@ -523,7 +523,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
     if rec.riga.is_some() {
         // A Riga game's set-up keyboard, then words about the battle: drawn from the record
         // on every change (the private chat takes about one a second).
-        let Some((text, kb)) = super::riga::dm_view(rec, id, seat, lang) else {
+        let Some((text, kb)) = super::riga_view::dm_view(rec, id, seat, lang) else {
             return Ok(Ack::Done);
         };
         if message.is_none() && rec.game.is_finished() {

@@ -124,7 +124,7 @@ pub async fn tick_forever(ctx: Ctx) {
             log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
                 Ok(Ok(done)) if done.record.riga.is_some() => {
-                    super::riga::on_due(&ctx, id).await;
+                    super::riga_core::on_due(&ctx, id).await;
                 }
                 Ok(Ok(done)) => {
                     if done.value.is_empty() {
@@ -166,7 +166,7 @@ pub fn lease(ctx: &Ctx) -> Duration {
 /// soon after the last fleet is locked, until the battle's message is out.
 pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     if rec.riga.is_some() {
-        return super::riga::deadline(ctx, rec);
+        return super::riga_core::deadline(ctx, rec);
     }
     let own = rec.game.next_deadline();
     if *rec.game.phase() == engine::Phase::Battle && !rec.begun {
@@ -185,7 +185,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
 /// Lets the bot move if it is its turn (in the background).
 pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
     if rec.riga.is_some() {
-        return super::riga::wake(ctx, rec, id);
+        return super::riga_core::wake(ctx, rec, id);
     }
     if rec.ai_to_move().is_none() || rec.game.is_finished() {
         return;
