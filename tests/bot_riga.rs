@@ -589,3 +589,51 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
         .expect("the lobby is Sea Battle's again");
     assert!(record(&app, game).await.riga.is_none());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_who_lets_the_turn_timer_run_out_is_reminded_then_loses() {
+    let app = App::spawn().await;
+    let group = -7601;
+    let a = app.player(7601, "Ann", "en");
+    let b = app.player(7602, "Ben", "en");
+    app.set_rules(
+        group,
+        engine::Ruleset {
+            timer: engine::TurnTimer::OneMinute,
+            ..engine::Ruleset::default()
+        },
+    )
+    .await;
+    let (game, battle) = riga_duel(&app, group, &a, &b).await;
+    let rec = record(&app, game).await;
+    let late = riga_game(&rec).turn();
+    let name = if late == Side::North { "Ann" } else { "Ben" };
+    // Nobody moves: a reminder at half time, then the side to move loses.
+    let ended = app
+        .tg
+        .wait_for(
+            group,
+            |m| m.message_id == battle.message_id && m.text.contains("ran out of time"),
+            std::time::Duration::from_secs(90),
+        )
+        .await
+        .expect("the turn timer ends the game");
+    assert!(
+        ended.text.contains(&format!("{name} ran out of time")),
+        "{}",
+        ended.text
+    );
+    assert!(
+        ended
+            .versions
+            .iter()
+            .any(|v| v.contains(&format!("{name}, your move:"))),
+        "no reminder: {:?}",
+        ended.versions
+    );
+    assert_eq!(
+        record(&app, game).await.riga.unwrap().end,
+        Some(RigaEnd::TimedOut(late))
+    );
+    app.message_with_button(group, "r:").await;
+}
