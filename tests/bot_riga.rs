@@ -576,6 +576,22 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
         .await
         .expect("the lobby becomes a Riga lobby");
     assert!(record(&app, game).await.riga.is_some());
+    // A Riga lobby has no Sea Battle rules: /settings shows the chat's defaults instead.
+    app.tg.send_command(group, &a, "/settings");
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id > lobby.message_id
+                    && m.callback_data()
+                        .iter()
+                        .any(|d| d.matches(':').count() == 1 && d.starts_with("o:"))
+            },
+            wait(),
+        )
+        .await
+        .expect("the chat's settings panel");
+    assert_eq!(record(&app, game).await.panel, None);
     // And back.
     let answer = app.press(group, &a, lobby.message_id, &toggle).await;
     assert!(!answer.show_alert, "{answer:?}");

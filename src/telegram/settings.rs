@@ -76,7 +76,8 @@ async fn on_lobby_button(
         if rec.game.is_finished() {
             return answer(ctx, q, t(lang, "error-game-over"), true).await;
         }
-        if rec.generation != generation || *rec.game.phase() != Phase::Lobby {
+        // A Riga lobby (switched from Sea Battle while the panel was open) keeps its rules.
+        if rec.generation != generation || *rec.game.phase() != Phase::Lobby || rec.riga.is_some() {
             return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
         }
         if q.from.id.0 != rec.creator {
@@ -295,7 +296,10 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
                 return super::chat::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
             }
         };
-        if let Some((id, rec)) = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby) {
+        // A Riga lobby has no Sea Battle rules to set: /settings there edits the chat's
+        // defaults.
+        let lobby = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby && r.riga.is_none());
+        if let Some((id, rec)) = lobby {
             if user.id.0 != rec.creator {
                 return super::chat::reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;
             }
