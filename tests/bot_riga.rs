@@ -253,7 +253,7 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
             assert!(played, "the typed move was not played");
             continue;
         }
-        let wanted = format!("qm:{game}:{}:{}", rec.generation, code(m));
+        let wanted = format!("qm:{game}:{}:{}", riga_game(&rec).moves(), code(m));
         // The other player's press of the same button is refused and changes nothing.
         if moves == 3 {
             let other = &players[usize::from(side != Side::South)];
@@ -262,6 +262,12 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
             assert_eq!(riga_game(&record(&app, game).await), g);
         }
         press_shown(&app, group, who, battle.message_id, &wanted).await;
+        if moves == 5 {
+            // A second tap of the same button (a slow client) plays nothing more.
+            let answer = app.press(group, who, battle.message_id, &wanted).await;
+            assert!(answer.show_alert, "{answer:?}");
+            assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
+        }
     }
     let rec = record(&app, game).await;
     assert_eq!(
@@ -328,7 +334,11 @@ async fn sixty_moves_with_no_loss_are_a_draw() {
         let g = riga_game(&rec);
         assert_eq!(g.quiet(), n);
         let who = &players[usize::from(g.turn() == Side::South)];
-        let wanted = format!("qm:{game}:{}:{}", rec.generation, code(idle_move(&g)));
+        let wanted = format!(
+            "qm:{game}:{}:{}",
+            riga_game(&rec).moves(),
+            code(idle_move(&g))
+        );
         press_shown(&app, group, who, battle.message_id, &wanted).await;
     }
     let rec = record(&app, game).await;
@@ -354,7 +364,11 @@ async fn sixty_moves_with_no_loss_are_a_draw() {
     let seen: Vec<u32> = last.versions.iter().filter_map(|v| quiet(v)).collect();
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     // A press after the end changes nothing.
-    let stale = format!("qm:{game}:{}:{}", rec.generation, code(Move::Left(0)));
+    let stale = format!(
+        "qm:{game}:{}:{}",
+        riga_game(&rec).moves(),
+        code(Move::Left(0))
+    );
     let answer = app
         .press(group, &players[0], battle.message_id, &stale)
         .await;
@@ -400,7 +414,11 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
         let rec = record(&app, game).await;
         let g = riga_game(&rec);
         assert_eq!(g.turn(), Side::North, "the bot has not moved");
-        let wanted = format!("qm:{game}:{}:{}", rec.generation, code(idle_move(&g)));
+        let wanted = format!(
+            "qm:{game}:{}:{}",
+            riga_game(&rec).moves(),
+            code(idle_move(&g))
+        );
         press_shown(&app, chat, &alice, battle.message_id, &wanted).await;
         let mut answered = false;
         for _ in 0..400 {
@@ -513,7 +531,11 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     let rec = record(&app, game).await;
     let g = riga_game(&rec);
     let who = if g.turn() == Side::North { &a } else { &b };
-    let wanted = format!("qm:{game}:{}:{}", rec.generation, code(idle_move(&g)));
+    let wanted = format!(
+        "qm:{game}:{}:{}",
+        riga_game(&rec).moves(),
+        code(idle_move(&g))
+    );
     app.tg.press_stale(group, who, battle.message_id, &wanted);
     wait_for_the_crash(&mut app).await;
     app.restart_bot().await;

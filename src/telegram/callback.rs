@@ -58,7 +58,7 @@ pub enum Button {
     RigaShuffle(GameId),
     /// Riga set-up: the order is locked.
     RigaLock(GameId),
-    /// Riga battle: this move.
+    /// Riga battle: this move, in the position after this many moves.
     RigaMove(GameId, u32, riga::Move),
     /// Lobby: Sea Battle or the Riga game (creator).
     RigaToggle(GameId, u32),

@@ -71,14 +71,21 @@ async fn play_move(
             if rec.game.is_finished() {
                 return Err(NotPlayed::Words("error-game-over"));
             }
-            if let Some((_, generation)) = press {
-                if generation != rec.generation {
-                    return Err(NotPlayed::Words("error-out-of-date"));
-                }
-            }
             let Some(seat) = rec.game.seat_of(PlayerId(user)) else {
                 return Err(NotPlayed::Words("error-not-a-player"));
             };
+            // A button names the position it was drawn for (the number of moves played): a
+            // press of an older one (a second tap, a slow client) plays nothing.
+            if let Some((_, drawn_at)) = press {
+                let played = rec
+                    .riga
+                    .as_ref()
+                    .and_then(|r| r.game.as_ref())
+                    .map(riga::Game::moves);
+                if played != Some(drawn_at) {
+                    return Err(NotPlayed::Words("error-out-of-date"));
+                }
+            }
             let m = mv(rec)?;
             let group_lang = rec.lang;
             let r = rec
@@ -107,8 +114,8 @@ async fn play_move(
 /// A press of a Riga button.
 pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     match button {
-        Button::RigaMove(id, generation, mv) => {
-            let press = Some((q.id.0.as_str(), generation));
+        Button::RigaMove(id, drawn_at, mv) => {
+            let press = Some((q.id.0.as_str(), drawn_at));
             let done = play_move(ctx, id, q.from.id.0, lang, press, |_| Ok(mv)).await;
             match done {
                 Ok(Ok(rec)) => {

@@ -159,7 +159,8 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKey
     if rec.is_ai_seat(SeatId(seat_of(side))) {
         return None;
     }
-    let g = rec.generation;
+    // The buttons name the position they are drawn for (see `riga.rs`).
+    let g = game.moves();
     let moves = game.legal_moves();
     let button = |label: String, mv: Move| {
         InlineKeyboardButton::callback(label, Button::RigaMove(id, g, mv).to_string())
