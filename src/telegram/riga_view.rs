@@ -176,11 +176,18 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKey
         let Some(ship) = ship.filter(|s| s.side == side) else {
             continue;
         };
-        let own: Vec<Move> = moves
+        let mut own: Vec<Move> = moves
             .iter()
             .copied()
             .filter(|m| ship_of(*m) == Some(i as u8))
             .collect();
+        // Forward first, then the turns, then a mine, on every row.
+        own.sort_by_key(|m| match m {
+            Move::Forward(_) => 0,
+            Move::Left(_) => 1,
+            Move::Right(_) => 2,
+            Move::Lay(_) | Move::Pass => 3,
+        });
         if own.is_empty() {
             continue;
         }
