@@ -1,23 +1,35 @@
 //! The bot as a Riga opponent, from the whole position (the game has no hidden information).
 //!
 //! - [`Level::Easy`]: a random legal move, a capture when there is one.
-//! - [`Level::Normal`]: alpha-beta search two moves deep.
-//! - [`Level::Hard`]: alpha-beta search four moves deep, captures tried first.
+//! - [`Level::Normal`]: alpha-beta two moves deep, then a quiescence search of captures, on the
+//!   evaluation below.
+//! - [`Level::Hard`]: iterative deepening alpha-beta within a node budget (so the same position
+//!   and the same `pick` always give the same move), with a transposition table, killer and
+//!   history move ordering, the quiescence search, and a draw counted as a loss of a little
+//!   for the bot.
 //!
-//! The evaluation is material (cruiser 9, submarine 7, destroyer 4, patrol ship 3,
-//! minesweeper 3) plus a little for ships that have advanced and for mines left.
+//! The evaluation: material (cruiser 9, submarine 7, destroyer 4, patrol ship and minesweeper
+//! 3), then threats. For every pair of enemy ships it takes the number of moves the one needs
+//! to sink the other from how both stand — steps and quarter turns on the empty chart, arriving
+//! from a side the capture table allows against the target's facing. A ship close to being
+//! sunk costs a share of its worth, more the closer the threat; and every ship earns a little
+//! for being close to a ship it can sink, so the fleets hunt instead of standing off.
+
+mod pos;
 
 use crate::board::Side;
 use crate::game::{Game, Kind, Move, Outcome};
+use pos::{tables, Mv, Pos, State, Tables, What, MAX_SHIPS, N, NONE};
+use std::sync::OnceLock;
 
 /// How well the bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
     /// Random moves, captures first.
     Easy,
-    /// Two moves deep.
+    /// Two moves deep, captures followed to the end.
     Normal,
-    /// Four moves deep.
+    /// Deeper, within a node budget.
     Hard,
 }
 
@@ -32,7 +44,7 @@ fn value(k: Kind) -> i32 {
     }
 }
 
-/// The position's worth for `side`.
+/// The material of a position for `side` (as before the search existed; kept for callers).
 pub fn evaluate(g: &Game, side: Side) -> i32 {
     match g.outcome() {
         Some(Outcome::Win(s)) if s == side => return WIN,
@@ -64,41 +76,481 @@ fn captures(g: &Game, mv: Move) -> bool {
     }
 }
 
-/// The worth of `m` for the side to move, searched `depth` moves deep, the opponent's window
-/// being `their_alpha..their_beta` (a finished game is scored from the mover's side); `None`
-/// if illegal.
-fn after(g: &Game, m: Move, depth: u32, their_alpha: i32, their_beta: i32) -> Option<i32> {
-    let side = g.turn();
-    let mut next = g.clone();
-    next.play(side, m).ok()?;
-    Some(if next.outcome().is_some() {
-        evaluate(&next, side)
-    } else {
-        -negamax(&next, depth - 1, their_alpha, their_beta)
+/// States of a ship on the empty chart: a point and a facing.
+const STATES: usize = N * 4;
+
+/// `dist[from * STATES + to]`: the fewest moves (steps and quarter turns) from one state to
+/// another on the chart without ships, `u8::MAX` if never.
+fn distances() -> &'static [u8] {
+    static D: OnceLock<Vec<u8>> = OnceLock::new();
+    D.get_or_init(|| {
+        let t = tables();
+        let mut d = vec![u8::MAX; STATES * STATES];
+        let mut queue = Vec::with_capacity(STATES);
+        for from in 0..STATES {
+            if t.step[from / 4].iter().all(|&s| s == NONE) && !is_sea(from / 4) {
+                continue;
+            }
+            let row = &mut d[from * STATES..(from + 1) * STATES];
+            queue.clear();
+            row[from] = 0;
+            queue.push(from);
+            let mut head = 0;
+            while head < queue.len() {
+                let s = queue[head];
+                head += 1;
+                let (p, f) = (s / 4, s % 4);
+                let next = row[s].saturating_add(1);
+                let mut go = |to: usize| {
+                    if row[to] == u8::MAX {
+                        row[to] = next;
+                        queue.push(to);
+                    }
+                };
+                go(p * 4 + (f + 1) % 4);
+                go(p * 4 + (f + 3) % 4);
+                let q = t.step[p][f];
+                if q != NONE {
+                    go(usize::from(q) * 4 + f);
+                }
+            }
+        }
+        d
     })
 }
 
-fn negamax(g: &Game, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    let side = g.turn();
-    if depth == 0 || g.outcome().is_some() {
-        return evaluate(g, side);
-    }
-    let mut moves = g.legal_moves();
-    moves.sort_by_key(|&m| !captures(g, m));
-    let mut best = -WIN - 1;
-    for m in moves {
-        let Some(score) = after(g, m, depth, -beta, -alpha) else {
+fn is_sea(p: usize) -> bool {
+    pos::point_of(p as u8).is_sea()
+}
+
+/// Fewer moves than this to a capture count as a threat.
+const FAR: usize = 16;
+
+/// What the evaluation weighs.
+#[derive(Clone, Copy)]
+struct Weights {
+    /// Share (of 256) of a ship's worth lost when an enemy is this many moves from sinking it.
+    threat: [i32; FAR],
+    /// Points for a ship this many moves from sinking an enemy ship.
+    hunt: [i32; FAR],
+    /// Share (of 256) of the second most valuable of the mover's ships under a threat of one
+    /// move: both cannot be saved.
+    double: i32,
+}
+
+const NORMAL_WEIGHTS: Weights = Weights {
+    threat: [0, 64, 24, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    hunt: [0, 120, 90, 70, 56, 48, 42, 36, 32, 28, 24, 20, 16, 12, 8, 4],
+    double: 0,
+};
+
+const HARD_WEIGHTS: Weights = Weights {
+    threat: [0, 64, 24, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    hunt: [0, 120, 90, 70, 56, 48, 42, 36, 32, 28, 24, 20, 16, 12, 8, 4],
+    double: 160,
+};
+
+const VALUES: [i32; 5] = [900, 700, 400, 300, 300];
+
+/// The fewest moves ship `a` needs to sink ship `b` as they stand (at least one).
+fn attack(t: &Tables, d: &[u8], a: pos::Sh, b: pos::Sh) -> usize {
+    let from = (usize::from(a.at) * 4 + usize::from(a.facing)) * STATES;
+    let sink = &t.sink[usize::from(a.kind)];
+    let mut best = usize::from(u8::MAX);
+    for f in 0..4 {
+        if !sink[f][usize::from(b.kind)][usize::from(b.facing)] {
             continue;
-        };
-        if score > best {
-            best = score;
         }
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
+        // The attacker stands behind the target's point, looking at it.
+        let n = t.step[usize::from(b.at)][(f + 2) % 4];
+        if n != NONE {
+            best = best.min(usize::from(d[from + usize::from(n) * 4 + f]) + 1);
         }
     }
     best
+}
+
+/// The worth of the position for the side to move.
+fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
+    let t = tables();
+    let d = distances();
+    let mut score = [0i32; 2];
+    let mut sides: [[usize; MAX_SHIPS]; 2] = [[0; MAX_SHIPS]; 2];
+    let mut len = [0usize; 2];
+    for (i, s) in p.ships[..usize::from(p.count)].iter().enumerate() {
+        if s.at != NONE {
+            let side = usize::from(s.side);
+            sides[side][len[side]] = i;
+            len[side] += 1;
+            score[side] += VALUES[usize::from(s.kind)];
+        }
+    }
+    let mut threat = [FAR; MAX_SHIPS];
+    let mut hunt = [FAR; MAX_SHIPS];
+    for &i in &sides[0][..len[0]] {
+        for &j in &sides[1][..len[1]] {
+            let (a, b) = (p.ships[i], p.ships[j]);
+            let ij = attack(t, d, a, b);
+            threat[j] = threat[j].min(ij);
+            hunt[i] = hunt[i].min(ij);
+            let ji = attack(t, d, b, a);
+            threat[i] = threat[i].min(ji);
+            hunt[j] = hunt[j].min(ji);
+        }
+    }
+    let mover = usize::from(p.turn);
+    let mut hanging = [0i32; 2];
+    for side in 0..2 {
+        for &i in &sides[side][..len[side]] {
+            let s = p.ships[i];
+            let v = VALUES[usize::from(s.kind)];
+            score[side ^ 1] += v * w.threat[threat[i].min(FAR - 1)] / 256;
+            if side == usize::from(me) {
+                score[side] += w.hunt[hunt[i].min(FAR - 1)];
+            }
+            if side == mover && threat[i] == 1 {
+                if v > hanging[0] {
+                    hanging = [v, hanging[0]];
+                } else if v > hanging[1] {
+                    hanging[1] = v;
+                }
+            }
+        }
+    }
+    score[mover] -= hanging[1] * w.double / 256;
+    score[mover] - score[mover ^ 1]
+}
+
+/// A transposition table entry.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: i8,
+    bound: u8,
+    ship: u8,
+    what: u8,
+}
+
+const EXACT: u8 = 1;
+const LOWER: u8 = 2;
+const UPPER: u8 = 3;
+
+fn what_no(w: What) -> u8 {
+    match w {
+        What::Forward => 0,
+        What::Left => 1,
+        What::Right => 2,
+        What::Lay => 3,
+        What::Pass => 4,
+    }
+}
+
+fn what_of(n: u8) -> What {
+    match n {
+        0 => What::Forward,
+        1 => What::Left,
+        2 => What::Right,
+        3 => What::Lay,
+        _ => What::Pass,
+    }
+}
+
+const MAX_PLY: usize = 64;
+
+struct Search {
+    weights: Weights,
+    tt: Vec<Entry>,
+    killers: [[Option<Mv>; 2]; MAX_PLY],
+    history: [[i32; 5]; MAX_SHIPS],
+    nodes: u64,
+    limit: u64,
+    aborted: bool,
+    /// Side of the bot: a draw is worth `-contempt` to it.
+    me: u8,
+    contempt: i32,
+    bufs: Vec<Vec<Mv>>,
+}
+
+impl Search {
+    fn new(weights: Weights, tt_bits: u32, limit: u64, me: u8, contempt: i32) -> Search {
+        Search {
+            weights,
+            tt: vec![Entry::default(); 1 << tt_bits],
+            killers: [[None; 2]; MAX_PLY],
+            history: [[0; 5]; MAX_SHIPS],
+            nodes: 0,
+            limit,
+            aborted: false,
+            me,
+            contempt,
+            bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+        }
+    }
+
+    /// The score of a finished game for the side to move, `ply` moves from the root.
+    fn terminal(&self, p: &Pos, ply: usize) -> i32 {
+        match p.state {
+            State::Won(s) if s == p.turn => WIN - ply as i32,
+            State::Won(_) => -WIN + ply as i32,
+            _ => {
+                if p.turn == self.me {
+                    -self.contempt
+                } else {
+                    self.contempt
+                }
+            }
+        }
+    }
+
+    /// Orders `moves` best first: the table's move, captures by victim then attacker, killers,
+    /// then by history.
+    fn order(&self, p: &Pos, moves: &mut [Mv], best: Option<Mv>, ply: usize) {
+        let t = tables();
+        let mut keyed: Vec<(i32, Mv)> = moves
+            .iter()
+            .map(|&m| {
+                let score = if Some(m) == best {
+                    1 << 30
+                } else if let Some(v) = (m.steps())
+                    .then(|| p.victim(t, usize::from(m.ship)))
+                    .flatten()
+                {
+                    (1 << 28) + VALUES[usize::from(p.ships[v].kind)] * 16
+                        - VALUES[usize::from(p.ships[usize::from(m.ship)].kind)] / 16
+                } else if ply < MAX_PLY && self.killers[ply].contains(&Some(m)) {
+                    1 << 26
+                } else if m.what == What::Pass {
+                    0
+                } else {
+                    self.history[usize::from(m.ship)][usize::from(what_no(m.what))]
+                };
+                (score, m)
+            })
+            .collect();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+            *slot = m;
+        }
+    }
+
+    fn quiesce(&mut self, p: &Pos, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if p.state != State::Playing {
+            return self.terminal(p, ply);
+        }
+        self.nodes += 1;
+        let stand = eval(p, &self.weights, self.me);
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let t = tables();
+        let mut caps: Vec<(i32, Mv)> = Vec::new();
+        for i in 0..usize::from(p.count) {
+            let s = p.ships[i];
+            if s.at == NONE || s.side != p.turn {
+                continue;
+            }
+            if let Some(v) = p.victim(t, i) {
+                let key = VALUES[usize::from(p.ships[v].kind)] * 16 - VALUES[usize::from(s.kind)];
+                caps.push((
+                    key,
+                    Mv {
+                        ship: i as u8,
+                        what: What::Forward,
+                    },
+                ));
+            }
+        }
+        caps.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let mut best = stand;
+        for (_, m) in caps {
+            let mut next = *p;
+            next.play(m);
+            let score = -self.quiesce(&next, -beta, -alpha, ply + 1);
+            if score > best {
+                best = score;
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    fn search(&mut self, p: &Pos, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if p.state != State::Playing {
+            return self.terminal(p, ply);
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(p, alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.nodes > self.limit {
+            self.aborted = true;
+            return 0;
+        }
+        let mask = self.tt.len() - 1;
+        let slot = (p.hash as usize) & mask;
+        let e = self.tt[slot];
+        let mut tt_move = None;
+        if e.key == p.hash && e.bound != 0 {
+            tt_move = Some(Mv {
+                ship: e.ship,
+                what: what_of(e.what),
+            });
+            if i32::from(e.depth) >= depth && ply > 0 {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        p.moves(&mut moves);
+        self.order(p, &mut moves, tt_move, ply);
+        let alpha0 = alpha;
+        let mut best = -WIN - 1;
+        let mut best_move = moves[0];
+        for (k, &m) in moves.iter().enumerate() {
+            let mut next = *p;
+            next.play(m);
+            let score = if k == 0 {
+                -self.search(&next, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.search(&next, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -self.search(&next, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                self.bufs[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let quiet = !(m.steps() && p.victim(tables(), usize::from(m.ship)).is_some());
+                if quiet && m.what != What::Pass {
+                    let k = &mut self.killers[ply];
+                    if k[0] != Some(m) {
+                        k[1] = k[0];
+                        k[0] = Some(m);
+                    }
+                    self.history[usize::from(m.ship)][usize::from(what_no(m.what))] +=
+                        depth * depth;
+                }
+                break;
+            }
+        }
+        self.bufs[ply] = moves;
+        let bound = if best <= alpha0 {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt[slot] = Entry {
+            key: p.hash,
+            score: to_tt(best, ply),
+            depth: depth as i8,
+            bound,
+            ship: best_move.ship,
+            what: what_no(best_move.what),
+        };
+        best
+    }
+
+    /// The best of `moves` (tried in this order, the first of equals kept) searched to `depth`,
+    /// or `None` if the budget ran out first.
+    fn root(&mut self, p: &Pos, moves: &mut [Mv], depth: i32) -> Option<(i32, Mv)> {
+        let mut alpha = -WIN - 1;
+        let mut best = None;
+        for k in 0..moves.len() {
+            let m = moves[k];
+            let mut next = *p;
+            next.play(m);
+            let score = if k == 0 {
+                -self.search(&next, depth - 1, -WIN - 1, -alpha, 1)
+            } else {
+                let s = -self.search(&next, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha {
+                    -self.search(&next, depth - 1, -WIN - 1, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return None;
+            }
+            if score > alpha {
+                alpha = score;
+                best = Some((score, m));
+                // The best so far goes first in the next iteration.
+                moves[..=k].rotate_right(1);
+            }
+        }
+        best
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score + ply as i32
+    } else if score < -WIN + 1000 {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN - 1000 {
+        score - ply as i32
+    } else if score < -WIN + 1000 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// How each searching level searches.
+struct Plan {
+    weights: Weights,
+    /// Iterations of deepening, the last one counted.
+    depth: i32,
+    /// Nodes before an iteration is abandoned (its result unused).
+    nodes: u64,
+    contempt: i32,
+}
+
+fn plan(level: Level) -> Plan {
+    match level {
+        Level::Easy | Level::Normal => Plan {
+            weights: NORMAL_WEIGHTS,
+            depth: 2,
+            nodes: 2_000_000,
+            contempt: 0,
+        },
+        Level::Hard => Plan {
+            weights: HARD_WEIGHTS,
+            depth: 32,
+            nodes: 60_000,
+            contempt: 100,
+        },
+    }
 }
 
 /// The bot's move for the side to move; `pick` chooses among equals (e.g. a random index
@@ -108,26 +560,42 @@ pub fn choose(g: &Game, level: Level, pick: &mut impl FnMut(usize) -> usize) -> 
     if moves.is_empty() {
         return None;
     }
-    let depth = match level {
-        Level::Easy => {
-            let caps: Vec<Move> = moves.iter().copied().filter(|&m| captures(g, m)).collect();
-            let pool = if caps.is_empty() { moves } else { caps };
-            return Some(pool[pick(pool.len())]);
-        }
-        Level::Normal => 2,
-        Level::Hard => 4,
+    let easy = |moves: Vec<Move>, pick: &mut dyn FnMut(usize) -> usize| {
+        let caps: Vec<Move> = moves.iter().copied().filter(|&m| captures(g, m)).collect();
+        let pool = if caps.is_empty() { moves } else { caps };
+        pool[pick(pool.len())]
     };
-    let mut scored = Vec::with_capacity(moves.len());
-    let mut ordered = moves;
-    ordered.sort_by_key(|&m| !captures(g, m));
-    for m in ordered {
-        if let Some(score) = after(g, m, depth, -WIN - 1, WIN + 1) {
-            scored.push((score, m));
+    if level == Level::Easy {
+        return Some(easy(moves, pick));
+    }
+    let Some(p) = Pos::from_game(g) else {
+        return Some(easy(moves, pick));
+    };
+    let mut ms = Vec::new();
+    p.moves(&mut ms);
+    // Shuffled, so that `pick` chooses among moves of equal worth (the first found is kept).
+    for i in (1..ms.len()).rev() {
+        let j = pick(i + 1).min(i);
+        ms.swap(i, j);
+    }
+    let plan = plan(level);
+    let mut s = Search::new(plan.weights, 16, plan.nodes, p.turn, plan.contempt);
+    // Captures first, stably.
+    let t = tables();
+    ms.sort_by_key(|m| !(m.steps() && p.victim(t, usize::from(m.ship)).is_some()));
+    let mut best = ms[0];
+    for depth in 1..=plan.depth {
+        match s.root(&p, &mut ms, depth) {
+            Some((score, m)) => {
+                best = m;
+                if score.abs() > WIN - 1000 {
+                    break;
+                }
+            }
+            None => break,
         }
     }
-    let best = scored.iter().map(|s| s.0).max()?;
-    let top: Vec<Move> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
-    Some(top[pick(top.len())])
+    Some(best.to_move())
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //! `cargo run --release -p riga --bin riga-bench -- --games 200 --seed 1`
 //!
 //! For hard against normal and normal against easy it prints the stronger level's wins,
-//! draws and losses, and the p99 time of a move of each level.
+//! draws and losses, and the p99 time of a move of each level. `--pair hard-normal` (or
+//! `normal-easy`) plays one pair only.
 
 use riga::ai::{choose, Level};
 use riga::{Game, Kind, Outcome, Side, FLEET};
@@ -63,6 +64,20 @@ fn game(strong: Level, weak: Level, north: bool, seed: u64) -> (i32, Vec<(Level,
         times.push((level, started.elapsed().as_secs_f64() * 1000.0));
         g.play(g.turn(), mv).expect("a legal move");
     }
+    if std::env::var_os("RIGA_BENCH_TRACE").is_some() {
+        eprintln!(
+            "moves {} strong {} weak {} outcome {:?}",
+            g.moves(),
+            g.afloat(strong_side),
+            g.afloat(strong_side.other()),
+            g.outcome()
+        );
+        if g.outcome() == Some(Outcome::Draw) {
+            for s in g.ships().iter().flatten() {
+                eprintln!("  {:?} {:?} {:?} {:?}", s.side, s.kind, s.at, s.facing);
+            }
+        }
+    }
     let result = match g.outcome() {
         Some(Outcome::Win(s)) if s == strong_side => 1,
         Some(Outcome::Win(_)) => -1,
@@ -83,7 +98,15 @@ fn main() {
     let seed = arg("--seed", 1);
     println!("Riga AI benchmark, {games} games a pair, seed {seed}");
     println!("pair            wins  draws  losses  win %   p99 ms strong  p99 ms weak");
+    let pair = std::env::args()
+        .skip_while(|a| a != "--pair")
+        .nth(1)
+        .unwrap_or_default();
     for (strong, weak) in [(Level::Hard, Level::Normal), (Level::Normal, Level::Easy)] {
+        let name = format!("{strong:?}-{weak:?}").to_lowercase();
+        if !pair.is_empty() && pair != name {
+            continue;
+        }
         let (mut w, mut d, mut l) = (0, 0, 0);
         let (mut ts, mut tw) = (Vec::new(), Vec::new());
         for k in 0..games {
@@ -103,7 +126,7 @@ fn main() {
         }
         println!(
             "{:<15} {:>4}  {:>5}  {:>6}  {:>5.1}  {:>13.2}  {:>11.2}",
-            format!("{strong:?}-{weak:?}").to_lowercase(),
+            name,
             w,
             d,
             l,
