@@ -19,7 +19,7 @@ mod pos;
 
 use crate::board::Side;
 use crate::game::{Game, Kind, Move, Outcome};
-use pos::{tables, Mv, Pos, State, Tables, What, MAX_SHIPS, N, NONE};
+use pos::{tables, Mv, Pos, State, What, MAX_SHIPS, N, NONE};
 use std::sync::OnceLock;
 
 /// How well the bot plays.
@@ -79,19 +79,29 @@ fn captures(g: &Game, mv: Move) -> bool {
 /// States of a ship on the empty chart: a point and a facing.
 const STATES: usize = N * 4;
 
-/// `dist[from * STATES + to]`: the fewest moves (steps and quarter turns) from one state to
-/// another on the chart without ships, `u8::MAX` if never.
-fn distances() -> &'static [u8] {
-    static D: OnceLock<Vec<u8>> = OnceLock::new();
-    D.get_or_init(|| {
+/// How fast ships reach each other, computed once.
+struct Reach {
+    /// `strike[state * N + point]`: for each facing `f` (byte `f`), the fewest moves (steps and
+    /// quarter turns on the chart without ships) from a ship's state to a step onto the point
+    /// heading `f`; 255 if never.
+    strike: Vec<u32>,
+    /// `closed[attacker][target][target facing]`: 255 in byte `f` if the capture table forbids
+    /// the attacker heading `f` to sink the target, 0 if it allows it.
+    closed: [[[u32; 4]; 5]; 5],
+}
+
+fn reach() -> &'static Reach {
+    static R: OnceLock<Reach> = OnceLock::new();
+    R.get_or_init(|| {
         let t = tables();
-        let mut d = vec![u8::MAX; STATES * STATES];
+        let mut strike = vec![u32::MAX; STATES * N];
+        let mut row = vec![u8::MAX; STATES];
         let mut queue = Vec::with_capacity(STATES);
         for from in 0..STATES {
-            if t.step[from / 4].iter().all(|&s| s == NONE) && !is_sea(from / 4) {
+            if !is_sea(from / 4) {
                 continue;
             }
-            let row = &mut d[from * STATES..(from + 1) * STATES];
+            row.fill(u8::MAX);
             queue.clear();
             row[from] = 0;
             queue.push(from);
@@ -114,8 +124,34 @@ fn distances() -> &'static [u8] {
                     go(usize::from(q) * 4 + f);
                 }
             }
+            for q in 0..N {
+                let mut packed = 0u32;
+                for f in 0..4 {
+                    // The attacker stands behind the point, looking at it.
+                    let n = t.step[q][(f + 2) % 4];
+                    let d = if n == NONE {
+                        u8::MAX
+                    } else {
+                        row[usize::from(n) * 4 + f].saturating_add(1)
+                    };
+                    packed |= u32::from(d) << (8 * f);
+                }
+                strike[from * N + q] = packed;
+            }
         }
-        d
+        let mut closed = [[[0u32; 4]; 5]; 5];
+        for (a, by_target) in closed.iter_mut().enumerate() {
+            for (k, by_facing) in by_target.iter_mut().enumerate() {
+                for (g, mask) in by_facing.iter_mut().enumerate() {
+                    for f in 0..4 {
+                        if !t.sink[a][f][k][g] {
+                            *mask |= 0xFF << (8 * f);
+                        }
+                    }
+                }
+            }
+        }
+        Reach { strike, closed }
     })
 }
 
@@ -136,44 +172,57 @@ struct Weights {
     /// Share (of 256) of the second most valuable of the mover's ships under a threat of one
     /// move: both cannot be saved.
     double: i32,
+    /// Moves added to the threats on the mover's ships (it may answer them first).
+    lag: usize,
+    /// Points the bot loses per quiet move (a draw draws nearer).
+    quiet: i32,
+    /// Share (of 256) of the worth of each enemy ship sunk added: trades please the bot.
+    greed: i32,
+    /// Share (of 256) of the threat term counted on the bot's own ships.
+    fear: i32,
+    /// Share (of 256) of an enemy ship's worth won when an attacker is near and only this many
+    /// of its four choices (stay, turn left, turn right, step) keep it out of a capture.
+    trap: [i32; 5],
 }
 
 const NORMAL_WEIGHTS: Weights = Weights {
     threat: [0, 64, 24, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
     hunt: [0, 120, 90, 70, 56, 48, 42, 36, 32, 28, 24, 20, 16, 12, 8, 4],
     double: 0,
+    lag: 0,
+    quiet: 0,
+    greed: 0,
+    fear: 256,
+    trap: [0; 5],
 };
 
 const HARD_WEIGHTS: Weights = Weights {
     threat: [0, 64, 24, 8, 4, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-    hunt: [0, 120, 90, 70, 56, 48, 42, 36, 32, 28, 24, 20, 16, 12, 8, 4],
+    hunt: [
+        0, 200, 180, 160, 140, 120, 100, 84, 72, 60, 48, 36, 24, 12, 6, 0,
+    ],
     double: 160,
+    lag: 1,
+    quiet: 3,
+    greed: 80,
+    fear: 0,
+    trap: [96, 40, 16, 4, 0],
 };
 
 const VALUES: [i32; 5] = [900, 700, 400, 300, 300];
 
 /// The fewest moves ship `a` needs to sink ship `b` as they stand (at least one).
-fn attack(t: &Tables, d: &[u8], a: pos::Sh, b: pos::Sh) -> usize {
-    let from = (usize::from(a.at) * 4 + usize::from(a.facing)) * STATES;
-    let sink = &t.sink[usize::from(a.kind)];
-    let mut best = usize::from(u8::MAX);
-    for f in 0..4 {
-        if !sink[f][usize::from(b.kind)][usize::from(b.facing)] {
-            continue;
-        }
-        // The attacker stands behind the target's point, looking at it.
-        let n = t.step[usize::from(b.at)][(f + 2) % 4];
-        if n != NONE {
-            best = best.min(usize::from(d[from + usize::from(n) * 4 + f]) + 1);
-        }
-    }
-    best
+fn attack(r: &Reach, a: pos::Sh, b: pos::Sh) -> usize {
+    let from = (usize::from(a.at) * 4 + usize::from(a.facing)) * N;
+    let v = r.strike[from + usize::from(b.at)]
+        | r.closed[usize::from(a.kind)][usize::from(b.kind)][usize::from(b.facing)];
+    let [x, y, z, w] = v.to_le_bytes();
+    usize::from(x.min(y).min(z.min(w)))
 }
 
 /// The worth of the position for the side to move.
 fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
-    let t = tables();
-    let d = distances();
+    let r = reach();
     let mut score = [0i32; 2];
     let mut sides: [[usize; MAX_SHIPS]; 2] = [[0; MAX_SHIPS]; 2];
     let mut len = [0usize; 2];
@@ -183,6 +232,9 @@ fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
             sides[side][len[side]] = i;
             len[side] += 1;
             score[side] += VALUES[usize::from(s.kind)];
+        } else if s.side != me {
+            // Sunk enemy ships count a little more: trades please the bot.
+            score[usize::from(me)] += VALUES[usize::from(s.kind)] * w.greed / 256;
         }
     }
     let mut threat = [FAR; MAX_SHIPS];
@@ -190,10 +242,10 @@ fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
     for &i in &sides[0][..len[0]] {
         for &j in &sides[1][..len[1]] {
             let (a, b) = (p.ships[i], p.ships[j]);
-            let ij = attack(t, d, a, b);
+            let ij = attack(r, a, b);
             threat[j] = threat[j].min(ij);
             hunt[i] = hunt[i].min(ij);
-            let ji = attack(t, d, b, a);
+            let ji = attack(r, b, a);
             threat[i] = threat[i].min(ji);
             hunt[j] = hunt[j].min(ji);
         }
@@ -204,7 +256,13 @@ fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
         for &i in &sides[side][..len[side]] {
             let s = p.ships[i];
             let v = VALUES[usize::from(s.kind)];
-            score[side ^ 1] += v * w.threat[threat[i].min(FAR - 1)] / 256;
+            let lag = if side == mover { w.lag } else { 0 };
+            let t = v * w.threat[(threat[i] + lag).min(FAR - 1)] / 256;
+            score[side ^ 1] += if side == usize::from(me) {
+                t * w.fear / 256
+            } else {
+                t
+            };
             if side == usize::from(me) {
                 score[side] += w.hunt[hunt[i].min(FAR - 1)];
             }
@@ -218,6 +276,45 @@ fn eval(p: &Pos, w: &Weights, me: u8) -> i32 {
         }
     }
     score[mover] -= hanging[1] * w.double / 256;
+    score[usize::from(me)] -= w.quiet * i32::from(p.quiet);
+    if w.trap[0] != 0 {
+        let me = usize::from(me);
+        let t = tables();
+        for &i in &sides[me ^ 1][..len[me ^ 1]] {
+            if threat[i] > 3 {
+                continue;
+            }
+            let x = p.ships[i];
+            let hit = |y: pos::Sh| {
+                sides[me][..len[me]]
+                    .iter()
+                    .any(|&a| attack(r, p.ships[a], y) == 1)
+            };
+            let mut safe = 0;
+            if threat[i] > 1 {
+                safe += 1;
+            }
+            for turn in [1, 3] {
+                let y = pos::Sh {
+                    facing: (x.facing + turn) % 4,
+                    ..x
+                };
+                if !hit(y) {
+                    safe += 1;
+                }
+            }
+            if let Some(to) = p.step_to(t, i) {
+                let dies = (x.kind != pos::SWEEPER && p.mine(to))
+                    || (t.red[usize::from(to)] != NONE && t.red[usize::from(to)] != x.side);
+                let takes = p.board[usize::from(to)] != NONE;
+                if !dies && (takes || !hit(pos::Sh { at: to, ..x })) {
+                    safe += 1;
+                }
+            }
+            let v = VALUES[usize::from(x.kind)];
+            score[me] += v * w.trap[safe] / 256;
+        }
+    }
     score[mover] - score[mover ^ 1]
 }
 
@@ -588,7 +685,11 @@ pub fn choose(g: &Game, level: Level, pick: &mut impl FnMut(usize) -> usize) -> 
         match s.root(&p, &mut ms, depth) {
             Some((score, m)) => {
                 best = m;
-                if score.abs() > WIN - 1000 {
+                if std::env::var_os("RIGA_AI_TRACE").is_some() {
+                    eprintln!("  depth {depth} score {score} nodes {}", s.nodes);
+                }
+                // A won or lost game found, or the next iteration would hardly finish.
+                if score.abs() > WIN - 1000 || s.nodes > plan.nodes / 4 {
                     break;
                 }
             }
