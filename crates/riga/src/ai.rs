@@ -204,7 +204,7 @@ const HARD_WEIGHTS: Weights = Weights {
     double: 160,
     lag: 1,
     quiet: 3,
-    greed: 80,
+    greed: 32,
     fear: 0,
     trap: [96, 40, 16, 4, 0],
 };
@@ -645,7 +645,7 @@ fn plan(level: Level) -> Plan {
             weights: HARD_WEIGHTS,
             depth: 32,
             nodes: 60_000,
-            contempt: 100,
+            contempt: 1000,
         },
     }
 }
