@@ -1,19 +1,29 @@
 //! The bot as a Riga opponent, from the whole position (the game has no hidden information).
 //!
 //! - [`Level::Easy`]: a random legal move, a capture when there is one.
-//! - [`Level::Normal`]: alpha-beta two moves deep, then a quiescence search of captures, on the
-//!   evaluation below.
-//! - [`Level::Hard`]: iterative deepening alpha-beta within a node budget (so the same position
-//!   and the same `pick` always give the same move), with a transposition table, killer and
-//!   history move ordering, the quiescence search, and a draw counted as a loss of a little
-//!   for the bot.
+//! - [`Level::Normal`]: alpha-beta two moves deep (its move and the reply), then a quiescence
+//!   search that plays out captures, on the evaluation below with its plain weights.
+//! - [`Level::Hard`]: iterative deepening alpha-beta (principal variation search) within a budget
+//!   of 80 000 nodes — not of time, so the same position and the same `pick` always give the same
+//!   move — with a Zobrist transposition table, captures, killer and history moves first, and
+//!   the same quiescence search. Its weights are sharper: a steeper reward for closing on enemy
+//!   ships; no fear of threats to its own ships beyond what the search sees, save losing the
+//!   second of two ships under an immediate threat; a share of the worth of an enemy ship near
+//!   its attackers with few safe choices left (stay, turn left or right, step); a sunk enemy
+//!   ship counts an eighth above its worth (trades please it); and each quiet move costs it 3
+//!   points and a draw 1000, so it keeps up the pressure rather than let the 60 quiet moves run.
 //!
-//! The evaluation: material (cruiser 9, submarine 7, destroyer 4, patrol ship and minesweeper
-//! 3), then threats. For every pair of enemy ships it takes the number of moves the one needs
-//! to sink the other from how both stand — steps and quarter turns on the empty chart, arriving
-//! from a side the capture table allows against the target's facing. A ship close to being
-//! sunk costs a share of its worth, more the closer the threat; and every ship earns a little
-//! for being close to a ship it can sink, so the fleets hunt instead of standing off.
+//! Both searching levels play on a compact copy of the game (`pos`), which keeps the rules of
+//! `game.rs` exactly but is cheap to copy. `pick` shuffles the root moves first, so that among
+//! moves of equal worth it decides which is played.
+//!
+//! The evaluation, for the side to move: material (cruiser 9, submarine 7, destroyer 4, patrol
+//! ship and minesweeper 3), then threats. For every pair of enemy ships it takes the number of
+//! moves the one needs to sink the other from how both stand — steps and quarter turns on the
+//! chart without ships, arriving from a side the capture table allows against the target's
+//! facing. A ship close to being sunk costs a share of its worth, more the closer the threat; the
+//! bot's own ships earn points for being close to a ship they can sink, so its fleet hunts
+//! instead of standing off (the 60 quiet moves would end the game in a draw).
 
 mod pos;
 
@@ -29,7 +39,7 @@ pub enum Level {
     Easy,
     /// Two moves deep, captures followed to the end.
     Normal,
-    /// Deeper, within a node budget.
+    /// As deep as 80 000 nodes go, with sharper weights.
     Hard,
 }
 
@@ -570,8 +580,8 @@ impl Search {
         best
     }
 
-    /// The best of `moves` (tried in this order, the first of equals kept) searched to `depth`,
-    /// or `None` if the budget ran out first.
+    /// The best of `moves` (tried in this order, the first of equals kept) searched to `depth`;
+    /// if the budget runs out first, the best of those searched in full, if any.
     fn root(&mut self, p: &Pos, moves: &mut [Mv], depth: i32) -> Option<(i32, Mv)> {
         let mut alpha = -WIN - 1;
         let mut best = None;
@@ -590,7 +600,7 @@ impl Search {
                 }
             };
             if self.aborted {
-                return None;
+                return best;
             }
             if score > alpha {
                 alpha = score;
@@ -644,7 +654,7 @@ fn plan(level: Level) -> Plan {
         Level::Hard => Plan {
             weights: HARD_WEIGHTS,
             depth: 32,
-            nodes: 60_000,
+            nodes: 80_000,
             contempt: 1000,
         },
     }
@@ -682,18 +692,14 @@ pub fn choose(g: &Game, level: Level, pick: &mut impl FnMut(usize) -> usize) -> 
     ms.sort_by_key(|m| !(m.steps() && p.victim(t, usize::from(m.ship)).is_some()));
     let mut best = ms[0];
     for depth in 1..=plan.depth {
-        match s.root(&p, &mut ms, depth) {
-            Some((score, m)) => {
-                best = m;
-                if std::env::var_os("RIGA_AI_TRACE").is_some() {
-                    eprintln!("  depth {depth} score {score} nodes {}", s.nodes);
-                }
-                // A won or lost game found, or the next iteration would hardly finish.
-                if score.abs() > WIN - 1000 || s.nodes > plan.nodes / 4 {
-                    break;
-                }
-            }
-            None => break,
+        let mut decided = false;
+        if let Some((score, m)) = s.root(&p, &mut ms, depth) {
+            best = m;
+            decided = score.abs() > WIN - 1000;
+        }
+        // A won or lost game found, the budget spent, or the next iteration would hardly finish.
+        if decided || s.aborted || s.nodes > plan.nodes / 4 {
+            break;
         }
     }
     Some(best.to_move())
@@ -746,5 +752,83 @@ mod tests {
             Side::North,
         );
         assert_ne!(choose(&g, Level::Hard, &mut |_| 0), Some(Move::Forward(0)));
+    }
+
+    fn ship(side: Side, kind: Kind, col: u8, row: u8, facing: Facing) -> Option<Ship> {
+        Some(Ship {
+            side,
+            kind,
+            at: Point::new(col, row).unwrap(),
+            facing,
+        })
+    }
+
+    #[test]
+    fn normal_and_hard_sink_a_ship_two_moves_away() {
+        for level in [Level::Normal, Level::Hard] {
+            // The cruiser steps once and sinks the destroyer, which shows it its side; South
+            // only turns its far patrol ship.
+            let mut g = Game::custom(
+                vec![
+                    ship(Side::North, Kind::Cruiser, 5, 3, Facing::South),
+                    ship(Side::South, Kind::Destroyer, 5, 5, Facing::East),
+                    ship(Side::South, Kind::Patrol, 0, 10, Facing::North),
+                ],
+                Vec::new(),
+                [0, 0],
+                Side::North,
+            );
+            for _ in 0..2 {
+                let mv = choose(&g, level, &mut |_| 0).unwrap();
+                g.play(Side::North, mv).unwrap();
+                g.play(Side::South, Move::Left(2)).unwrap();
+            }
+            assert!(
+                g.ships()[1].is_none(),
+                "{level:?} left the destroyer afloat"
+            );
+        }
+    }
+
+    #[test]
+    fn hard_declines_a_capture_that_corners_its_cruiser_and_normal_does_not() {
+        // Sinking the destroyer on the north edge leaves the cruiser facing off the board; the
+        // submarine then steps beside it, and the cruiser can neither step nor turn away in time.
+        let g = Game::custom(
+            vec![
+                ship(Side::North, Kind::Cruiser, 8, 1, Facing::North),
+                ship(Side::North, Kind::Destroyer, 0, 3, Facing::South),
+                ship(Side::South, Kind::Destroyer, 8, 0, Facing::West),
+                ship(Side::South, Kind::Submarine, 10, 0, Facing::West),
+                ship(Side::South, Kind::Patrol, 0, 9, Facing::North),
+            ],
+            Vec::new(),
+            [0, 0],
+            Side::North,
+        );
+        assert_eq!(
+            choose(&g, Level::Normal, &mut |_| 0),
+            Some(Move::Forward(0)),
+            "two moves deep, the capture looks free"
+        );
+        assert_ne!(choose(&g, Level::Hard, &mut |_| 0), Some(Move::Forward(0)));
+    }
+
+    #[test]
+    fn the_same_position_and_picks_give_the_same_move() {
+        let g = Game::new(&crate::game::FLEET, &crate::game::FLEET, Side::South).unwrap();
+        for level in [Level::Normal, Level::Hard] {
+            let mut n = 0;
+            let a = choose(&g, level, &mut |k| {
+                n += 1;
+                n % k
+            });
+            let mut n = 0;
+            let b = choose(&g, level, &mut |k| {
+                n += 1;
+                n % k
+            });
+            assert_eq!(a, b, "{level:?}");
+        }
     }
 }
