@@ -4,7 +4,8 @@
 //!
 //! For hard against normal and normal against easy it prints the stronger level's wins,
 //! draws and losses, and the p99 time of a move of each level. `--pair hard-normal` (or
-//! `normal-easy`) plays one pair only.
+//! `normal-easy`) plays one pair only. With `RIGA_BENCH_TRACE` set in the environment it also
+//! prints each game's length, the ships left and, for a draw, where they stand.
 
 use riga::ai::{choose, Level};
 use riga::{Game, Kind, Outcome, Side, FLEET};
