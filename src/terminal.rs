@@ -314,12 +314,16 @@ fn titled(
     lang: Lang,
     title: &str,
     field: &FieldView,
+    ruleset: &Ruleset,
     alphabet: Alphabet,
-    ships: usize,
 ) -> Vec<String> {
-    let afloat = ships.saturating_sub(field.sunk.len());
+    let afloat = ruleset.fleet().len().saturating_sub(field.sunk.len());
     let mut lines = vec![title.to_owned()];
-    lines.extend(field_text(field, alphabet).lines().map(str::to_owned));
+    lines.extend(
+        field_text(field, ruleset, alphabet)
+            .lines()
+            .map(str::to_owned),
+    );
     lines.push(ta(lang, "term-afloat", &[("ships", afloat.into())]));
     lines
 }
@@ -327,8 +331,15 @@ fn titled(
 /// Both fields as the player sees them, side by side, and the legend.
 fn boards(lang: Lang, game: &Game, alphabet: Alphabet) -> String {
     let view = game.view_for(HUMAN);
-    let ships = game.ruleset().fleet().len();
-    let side = |key, seat| titled(lang, &t(lang, key), view.field(seat), alphabet, ships);
+    let side = |key, seat| {
+        titled(
+            lang,
+            &t(lang, key),
+            view.field(seat),
+            game.ruleset(),
+            alphabet,
+        )
+    };
     let own = side("term-own-field", HUMAN);
     let enemy = side("term-enemy-field", COMPUTER);
     format!("{}\n{}", side_by_side(&own, &enemy), t(lang, "term-legend"))

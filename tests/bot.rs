@@ -513,6 +513,15 @@ async fn each_chat_speaks_its_language_and_lang_changes_it() {
     let choose = app.message_with_button(9101, "l:").await;
     let answer = app.press(9101, &ivan, choose.message_id, "l:bg").await;
     assert!(said(&answer).contains("български"), "{answer:?}");
+    // The menu keeps no buttons once a language is chosen.
+    app.tg
+        .wait_for(
+            9101,
+            |m| m.message_id == choose.message_id && !m.has_keyboard(),
+            wait(),
+        )
+        .await
+        .expect("the /lang menu loses its buttons");
     let before = app.tg.messages(9101).len();
     app.tg.send_command(9101, &ivan, "/help");
     let help = app
@@ -673,7 +682,7 @@ async fn a_chat_chooses_its_column_letters_with_settings() {
     );
     // A typed cell reads in the chat's letters: "п5" is the fourth column.
     let seat = d.turn;
-    app.tg.send_reply(d.group, &d.players[seat], "п5", d.battle);
+    let typed = app.tg.send_reply(d.group, &d.players[seat], "п5", d.battle);
     let line = format!("{}: п5 — ", d.players[seat].first_name);
     app.tg
         .wait_for(
@@ -683,6 +692,19 @@ async fn a_chat_chooses_its_column_letters_with_settings() {
         )
         .await
         .expect("the typed shot in the chat's letters lands");
+    // The typed shot was acknowledged on the player's message itself.
+    let deadline = std::time::Instant::now() + wait();
+    while !app
+        .tg
+        .reactions(d.group)
+        .contains(&(typed.id.0, "👍".to_owned()))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no 👍 on the typed shot"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

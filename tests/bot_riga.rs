@@ -240,8 +240,9 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
                 .expect("the refusal goes to the writer's private chat");
             assert_eq!(riga_game(&record(&app, game).await).moves(), before);
             let point = riga::notation::format_point(ship.at, false);
-            app.tg
-                .send_reply(group, who, &format!("{point} forward"), battle.message_id);
+            let typed =
+                app.tg
+                    .send_reply(group, who, &format!("{point} forward"), battle.message_id);
             let mut played = false;
             for _ in 0..200 {
                 if riga_game(&record(&app, game).await).moves() > before {
@@ -251,6 +252,25 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
                 tokio::time::sleep(std::time::Duration::from_millis(25)).await;
             }
             assert!(played, "the typed move was not played");
+            // Acknowledged at once on the player's message; the refused one was not.
+            let deadline = std::time::Instant::now() + wait();
+            while !app
+                .tg
+                .reactions(group)
+                .contains(&(typed.id.0, "👍".to_owned()))
+            {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "no 👍 on the typed move"
+                );
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+            assert_eq!(
+                app.tg.reactions(group).len(),
+                1,
+                "{:?}",
+                app.tg.reactions(group)
+            );
             continue;
         }
         let wanted = format!("qm:{game}:{}:{}", riga_game(&rec).moves(), code(m));

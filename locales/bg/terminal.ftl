@@ -20,7 +20,7 @@ term-layout-prompt = Enter — тази подредба, r — друга сл�
 term-layout-unknown = Натиснете Enter или въведете r, p или q.
 term-own-field = Вашият флот
 term-enemy-field = Водите на компютъра
-term-legend = O кораб, X попадение, # потопен, • пропуск или празно, · още неизвестно
+term-legend = O кораб, X попадение, # потопен, • промах, - празно около потопен, · още неизвестно
 term-afloat = { $ships ->
         [one] на вода е { $ships } кораб
        *[other] на вода са { $ships } кораба

@@ -20,7 +20,7 @@ term-layout-prompt = Enter — take this layout, r — another random one, p —
 term-layout-unknown = Press Enter, or type r, p or q.
 term-own-field = Your fleet
 term-enemy-field = The computer's waters
-term-legend = O ship, X hit, # sunk, • miss or empty, · not known yet
+term-legend = O ship, X hit, # sunk, • miss, - empty by a sunk ship, · not known yet
 term-afloat = { $ships ->
         [one] { $ships } ship afloat
        *[other] { $ships } ships afloat

@@ -20,7 +20,7 @@ term-layout-prompt = Enter — взять эту расстановку, r — �
 term-layout-unknown = Нажмите Enter или введите r, p или q.
 term-own-field = Ваш флот
 term-enemy-field = Воды компьютера
-term-legend = O корабль, X ранен, # убит, • мимо или пусто, · ещё неизвестно
+term-legend = O корабль, X ранен, # убит, • мимо, - пусто у убитого, · ещё неизвестно
 term-afloat = { $ships ->
         [one] на плаву { $ships } корабль
         [few] на плаву { $ships } корабля

@@ -263,7 +263,22 @@ pub async fn on_lang_button(
         }
     };
     match saved {
-        Ok(()) => super::answer(ctx, q, t(chosen, "lang-done"), false).await,
+        Ok(()) => {
+            super::answer(ctx, q, t(chosen, "lang-done"), false).await?;
+            // The menu says what was chosen and keeps no buttons (within the chat's budget).
+            if let Some(m) = q.regular_message() {
+                if super::try_pace(ctx, m.chat.id).await {
+                    let edit = ctx
+                        .bot
+                        .edit_message_text(m.chat.id, m.id, t(chosen, "lang-done"))
+                        .await;
+                    if let Err(e) = edit {
+                        log::debug!("the /lang menu in {}: {e}", m.chat.id);
+                    }
+                }
+            }
+            Ok(())
+        }
         Err(e) => super::answer_store_error(ctx, q, chosen, &e).await,
     }
 }

@@ -200,7 +200,7 @@ pub fn battle_text(rec: &GameRecord) -> String {
         }
         head.push_str(&format!(
             "\n\n{title}\n<pre>{}</pre>",
-            field_text(field, rec.alphabet)
+            field_text(field, rec.game.ruleset(), rec.alphabet)
         ));
     }
     head.push('\n');
@@ -209,6 +209,12 @@ pub fn battle_text(rec: &GameRecord) -> String {
         Phase::Battle => {
             let line = match (game.mine_choice(), rec.current_aim()) {
                 (Some(m), _) => ta(lang, "mine-waiting", &[("name", name(m.seat).into())]),
+                // The bot's own turn asks nobody to tap.
+                (None, _) if rec.ai_to_move().is_some() => ta(
+                    lang,
+                    "battle-turn-bot",
+                    &[("name", name(game.turn()).into())],
+                ),
                 (None, Some(aim)) if game.ruleset().salvo.is_some() => ta(
                     lang,
                     "salvo-turn",

@@ -110,7 +110,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
     let view = rec.game.view_for(seat);
     text.push_str(&format!(
         "\n<pre>{}</pre>",
-        field_text(view.field(seat), rec.alphabet)
+        field_text(view.field(seat), rec.game.ruleset(), rec.alphabet)
     ));
     let kb = keyboard(rec, id, m);
     match rec.mine_dm {

@@ -81,7 +81,30 @@ pub async fn say(ctx: &Ctx, to: &Reply<'_>, text: String, alert: bool) -> Handle
                 .await?;
             Ok(())
         }
-        Reply::Message(_) => Ok(()),
+        Reply::Message(m) => {
+            acknowledge(ctx, m).await;
+            Ok(())
+        }
+    }
+}
+
+/// The emoji a typed move that was played gets at once.
+const PLAYED: &str = "👍";
+
+/// A typed shot or move that was played gets a 👍 on the player's message at once: its result
+/// shows with the next redraw of the battle's message, which may wait for the group's budget
+/// (a reaction is no message and takes none of it).
+pub async fn acknowledge(ctx: &Ctx, m: &Message) {
+    let reaction = teloxide::types::ReactionType::Emoji {
+        emoji: PLAYED.to_owned(),
+    };
+    let done = ctx
+        .bot
+        .set_message_reaction(m.chat.id, m.id)
+        .reaction(vec![reaction])
+        .await;
+    if let Err(e) = done {
+        log::debug!("a reaction in {}: {e}", m.chat.id);
     }
 }
 

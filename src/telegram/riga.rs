@@ -327,6 +327,7 @@ async fn on_text(
     let words = match done {
         Ok(Ok(rec)) => {
             follow_up(ctx, id, &rec);
+            super::play::acknowledge(ctx, msg).await;
             return Ok(());
         }
         Ok(Err(NotPlayed::Again(text, _))) => text,

@@ -300,7 +300,7 @@ pub fn read_answer(text: &str) -> Shot {
         Shot::Known
     } else if any(&["is over", "окончена", "свърши"]) {
         Shot::Over
-    } else if any(&["miss", "мимо", "пропуск"]) {
+    } else if any(&["miss", "мимо", "промах"]) {
         Shot::Miss
     } else if any(&["sunk", "убил", "потопен"]) {
         Shot::Sunk

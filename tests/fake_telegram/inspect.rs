@@ -110,6 +110,15 @@ impl FakeTelegram {
             .map_or_else(Vec::new, |c| c.actions.clone())
     }
 
+    /// The reactions the bot set in a chat: (message id, emoji), in order.
+    pub fn reactions(&self, chat_id: i64) -> Vec<(i32, String)> {
+        self.shared
+            .lock()
+            .chats
+            .get(&chat_id)
+            .map_or_else(Vec::new, |c| c.reactions.clone())
+    }
+
     /// Successful sends and edits into a chat.
     pub fn sends_and_edits(&self, chat_id: i64) -> usize {
         self.shared

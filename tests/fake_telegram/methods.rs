@@ -47,6 +47,9 @@ const METHODS: &[&str] = &[
     "leaveChat",
 ];
 
+/// Some of the emoji Telegram takes as a reaction (the whole list is longer).
+const REACTIONS: &[&str] = &["👍", "👎", "❤", "🔥", "👀", "🎉", "😢", "🤔", "👌", "✍"];
+
 const CHAT_ACTIONS: &[&str] = &[
     "typing",
     "upload_photo",
@@ -252,6 +255,34 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
                     .cloned()
                     .unwrap_or_else(|| json!({"type": "commands"})),
             ))
+        }
+        "setmessagereaction" => {
+            let chat_id = existing_chat(st, p)?;
+            let message_id = p.i64("message_id").unwrap_or(0) as i32;
+            let chat = chat_mut(st, chat_id);
+            if chat.messages.get(&message_id).is_none_or(|m| m.deleted) {
+                return Err(Reply::bad_request(
+                    "Bad Request: message to react not found",
+                ));
+            }
+            let reactions = p.json("reaction").unwrap_or(json!([]));
+            let Some(list) = reactions.as_array() else {
+                return Err(Reply::bad_request(
+                    "Bad Request: can't parse reaction types",
+                ));
+            };
+            if list.len() > 1 {
+                return Err(Reply::bad_request("Bad Request: REACTIONS_TOO_MANY"));
+            }
+            for r in list {
+                let emoji = r["emoji"].as_str().unwrap_or_default();
+                // Bots may set only the standard reactions; a few of them are checked here.
+                if r["type"] != "emoji" || !REACTIONS.contains(&emoji) {
+                    return Err(Reply::bad_request("Bad Request: REACTION_INVALID"));
+                }
+                chat.reactions.push((message_id, emoji.to_owned()));
+            }
+            Ok(Reply::ok(json!(true)))
         }
         "pinchatmessage" => {
             let chat_id = existing_chat(st, p)?;

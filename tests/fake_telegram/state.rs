@@ -180,6 +180,8 @@ pub(super) struct Chat {
     /// Injected 429s still to answer, and their `retry_after`.
     pub inject_429: (usize, u32),
     pub pinned: Vec<i32>,
+    /// Reactions the bot set: (message id, emoji), in order.
+    pub reactions: Vec<(i32, String)>,
 }
 
 impl Chat {
@@ -198,6 +200,7 @@ impl Chat {
             flood: Vec::new(),
             inject_429: (0, 0),
             pinned: Vec::new(),
+            reactions: Vec::new(),
         }
     }
 
