@@ -5,6 +5,7 @@
 //!   cluster), `mod.rs` ([`store::Store`]: atomic transitions, settings, statistics).
 //! - `record.rs` — what is stored: [`record::GameRecord`], chat and user settings, statistics.
 //! - `lang.rs` — the bot's languages.
+//! - `picture.rs` — the battle picture: fields drawn into a PNG ([`picture::render_png`]).
 //! - `riga_play.rs` — a Riga board game inside a record (set-up, timer, end); `riga_text.rs`
 //!   — its board and moves in words.
 //!
@@ -15,6 +16,7 @@ pub mod app;
 pub mod effects;
 pub mod i18n;
 pub mod lang;
+pub mod picture;
 pub mod record;
 pub mod riga_play;
 pub mod riga_terminal;
