@@ -109,6 +109,10 @@ pub struct GameRecord {
     /// A hash of each seat's private message as last drawn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dm_drawn: Vec<u64>,
+    /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
+    /// battle begins, after the placement's message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dm_pictures: Vec<Option<i32>>,
     /// The game a Rematch press of this one created.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rematch: Option<u64>,
@@ -116,6 +120,41 @@ pub struct GameRecord {
     /// battle and end; `Some` from the lobby on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub riga: Option<crate::riga_play::RigaPlay>,
+    /// How the fields are shown: as a picture or as text. Games stored before pictures were
+    /// drawn as text and stay so.
+    #[serde(default = "board_before")]
+    pub board: Board,
+}
+
+/// How a chat sees the fields: a picture (the default), or monospace text for screen readers
+/// and slow networks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Board {
+    /// A PNG with the buttons under it.
+    #[default]
+    Picture,
+    /// Monospace text.
+    Text,
+}
+
+impl Board {
+    /// Both, in the order the settings show them.
+    pub const ALL: [Board; 2] = [Board::Picture, Board::Text];
+}
+
+impl std::str::FromStr for Board {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Board, ()> {
+        match s {
+            "picture" | "p" => Ok(Board::Picture),
+            "text" | "t" => Ok(Board::Text),
+            _ => Err(()),
+        }
+    }
+}
+
+fn board_before() -> Board {
+    Board::Text
 }
 
 fn begun_before() -> bool {
@@ -227,8 +266,10 @@ impl GameRecord {
             announced_parts: 0,
             answers: Vec::new(),
             dm_drawn: Vec::new(),
+            dm_pictures: Vec::new(),
             rematch: None,
             riga: None,
+            board: Board::Picture,
         }
     }
 
@@ -414,6 +455,9 @@ pub struct ChatSettings {
     /// How well the bot plays when seated in this chat's games.
     #[serde(default)]
     pub ai_level: Level,
+    /// How the chat sees the fields, once chosen (else the bot's default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<Board>,
 }
 
 /// A user's settings.
@@ -454,6 +498,21 @@ mod tests {
     use super::*;
     use engine::{random_fleet, Action, Players};
     use rand::SeedableRng;
+
+    #[test]
+    fn a_game_stored_before_pictures_stays_text_and_a_new_one_is_a_picture() {
+        let rec = GameRecord::new(Game::new(Ruleset::default()), -1, 0);
+        assert_eq!(rec.board, Board::Picture);
+        let mut json: serde_json::Value = serde_json::to_value(&rec).unwrap();
+        let back: GameRecord = serde_json::from_value(json.clone()).unwrap();
+        assert_eq!(back.board, Board::Picture);
+        json.as_object_mut().unwrap().remove("board");
+        let old: GameRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(old.board, Board::Text);
+        // A chat that never chose has no board of its own: the bot's default applies.
+        let s: ChatSettings = serde_json::from_str("{}").unwrap();
+        assert_eq!(s.board, None);
+    }
 
     fn free_for_all() -> GameRecord {
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);

@@ -41,6 +41,19 @@ fn unknown(e: RequestError) -> String {
     }
 }
 
+/// A real PNG of `w`×`h` grey pixels.
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Grayscale);
+    let mut writer = enc.write_header().unwrap();
+    writer
+        .write_image_data(&vec![128u8; (w * h) as usize])
+        .unwrap();
+    drop(writer);
+    out
+}
+
 async fn with_group() -> (FakeTelegram, Bot) {
     let fake = FakeTelegram::start().await;
     fake.group(GROUP, "Морской бой: тест");
@@ -249,7 +262,7 @@ async fn text_length_is_counted_after_entity_parsing() {
     assert_eq!(api_error(e.unwrap_err()), ApiError::MessageTextIsEmpty);
 
     // Captions stop at 1024.
-    let photo = || InputFile::memory(vec![0u8; 64]).file_name("board.png");
+    let photo = || InputFile::memory(png(8, 8)).file_name("board.png");
     let e = bot
         .send_photo(ChatId(GROUP), photo())
         .caption("c".repeat(1025))
@@ -679,9 +692,10 @@ async fn max_per_minute_counts_successful_sends_and_edits() {
 #[tokio::test]
 async fn photos_are_accepted_as_uploads_and_file_ids() {
     let (fake, bot) = with_group().await;
-    let png = InputFile::memory(vec![0x89u8, b'P', b'N', b'G']).file_name("board.png");
+    let picture = png(40, 30);
+    let upload = InputFile::memory(picture.clone()).file_name("board.png");
     let sent = bot
-        .send_photo(ChatId(GROUP), png)
+        .send_photo(ChatId(GROUP), upload)
         .caption("<b>Поле</b> Ани")
         .parse_mode(ParseMode::Html)
         .reply_markup(keyboard(vec![vec![("Обновить", "refresh")]]))
@@ -691,7 +705,11 @@ async fn photos_are_accepted_as_uploads_and_file_ids() {
     assert!(sent.photo().is_some());
     let m = fake.last_message(GROUP).unwrap();
     assert_eq!(m.text, "Поле Ани");
-    assert_eq!(m.photo.as_deref(), Some("board.png (4 bytes)"));
+    assert_eq!(
+        m.photo.as_deref(),
+        Some(format!("board.png ({} bytes)", picture.len()).as_str())
+    );
+    assert_eq!(m.photos, vec![picture]);
     assert_eq!(m.callback_data(), vec!["refresh"]);
 
     let again = InputFile::file_id(sent.photo().unwrap()[0].file.id.clone());
@@ -720,6 +738,61 @@ async fn photos_are_accepted_as_uploads_and_file_ids() {
         fake.messages(GROUP)[0].versions,
         vec!["Поле Ани", "Поле Бориса"]
     );
+}
+
+#[tokio::test]
+async fn a_photo_is_replaced_by_edit_message_media_and_only_real_pictures_are_taken() {
+    use teloxide::types::{InputMedia, InputMediaPhoto};
+    let (fake, bot) = with_group().await;
+    // Not a picture, or one Telegram will not take.
+    let send =
+        |bytes: Vec<u8>| bot.send_photo(ChatId(GROUP), InputFile::memory(bytes).file_name("x.png"));
+    let e = send(vec![0u8; 64]).await.unwrap_err();
+    assert_eq!(api_error(e), ApiError::ImageProcessFailed);
+    let e = send(png(300, 10)).await.unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: PHOTO_INVALID_DIMENSIONS");
+    assert!(fake.messages(GROUP).is_empty());
+    let text = bot.send_message(ChatId(GROUP), "текст").await.unwrap();
+    let media = |w: u32, caption: &str| {
+        InputMedia::Photo(
+            InputMediaPhoto::new(InputFile::memory(png(w, 20)).file_name("b.png"))
+                .caption(caption.to_owned())
+                .parse_mode(ParseMode::Html),
+        )
+    };
+    let e = bot
+        .edit_message_media(ChatId(GROUP), text.id, media(20, "x"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unknown(e),
+        "Bad Request: there is no media in the message to edit"
+    );
+    let sent = bot
+        .send_photo(
+            ChatId(GROUP),
+            InputFile::memory(png(20, 20)).file_name("a.png"),
+        )
+        .caption("Ход Ани")
+        .reply_markup(keyboard(vec![vec![("А1", "f:1")]]))
+        .await
+        .unwrap();
+    let e = bot
+        .edit_message_media(ChatId(GROUP), sent.id, media(20, &"c".repeat(1025)))
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: message caption is too long");
+    // No keyboard given: the edit takes it away, as Telegram does.
+    bot.edit_message_media(ChatId(GROUP), sent.id, media(30, "<b>Ход</b> Бориса"))
+        .await
+        .unwrap();
+    let m = fake.last_message(GROUP).unwrap();
+    assert_eq!(m.text, "Ход Бориса");
+    assert_eq!(m.versions, vec!["Ход Ани", "Ход Бориса"]);
+    assert_eq!(m.photos.len(), 2);
+    assert_eq!(m.photos[1], png(30, 20));
+    assert!(!m.has_keyboard());
+    assert_eq!(m.edits, 1);
 }
 
 #[tokio::test]

@@ -60,6 +60,7 @@ async fn every_stored_type_round_trips(target: Target) {
             ..Ruleset::big()
         },
         ai_level: engine::ai::Level::Easy,
+        board: Some(morskoy_boy::record::Board::Text),
     };
     assert_eq!(
         store.chat_settings(-5).await.unwrap(),

@@ -135,6 +135,8 @@ pub enum SetOp {
     Alphabet(engine::Alphabet),
     /// How well the bot plays.
     Level(engine::ai::Level),
+    /// How the chat sees the fields.
+    Board(crate::record::Board),
     /// The seated players at this seat and the next change places (lobby).
     Swap(u8),
     /// Close the panel.
@@ -219,6 +221,14 @@ impl fmt::Display for SetOp {
             SetOp::Timer(t) => write!(f, "c{}", t.seconds().map_or(0, |s| s / 60)),
             SetOp::Alphabet(a) => write!(f, "A{a}"),
             SetOp::Level(l) => write!(f, "L{l}"),
+            SetOp::Board(b) => write!(
+                f,
+                "B{}",
+                match b {
+                    crate::record::Board::Picture => 'p',
+                    crate::record::Board::Text => 't',
+                }
+            ),
             SetOp::Swap(seat) => write!(f, "x{seat}"),
             SetOp::Done => f.write_str("k"),
         }
@@ -281,6 +291,7 @@ impl SetOp {
             }),
             'A' => SetOp::Alphabet(rest.parse().ok()?),
             'L' => SetOp::Level(rest.parse().ok()?),
+            'B' => SetOp::Board(rest.parse().ok()?),
             'x' => SetOp::Swap(num()?),
             'k' if rest.is_empty() => SetOp::Done,
             _ => return None,
@@ -518,6 +529,7 @@ mod tests {
         );
         ops.extend(engine::Alphabet::ALL.map(SetOp::Alphabet));
         ops.extend(engine::ai::Level::ALL.map(SetOp::Level));
+        ops.extend(crate::record::Board::ALL.map(SetOp::Board));
         ops.extend((0..3).map(SetOp::Swap));
         ops.push(SetOp::Done);
         ops

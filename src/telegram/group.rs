@@ -162,13 +162,27 @@ fn lobby_message(
 /// results, and the fleet commitments; within Telegram's 4096 characters (the largest field
 /// with four players included), the oldest results and then the commitments' tails give way.
 pub fn battle_text(rec: &GameRecord) -> String {
+    battle_words(rec, true, MAX_TEXT)
+}
+
+/// The battle picture's caption: the battle message without its fields, within Telegram's
+/// 1024 characters of a caption.
+pub fn battle_caption(rec: &GameRecord) -> String {
+    battle_words(rec, false, MAX_CAPTION)
+}
+
+/// Telegram's most characters in a photo's caption.
+pub const MAX_CAPTION: usize = 1024;
+
+/// The battle message's words, with the fields drawn as text or not, within `max` characters.
+fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
     let lang = rec.lang;
     let game = &rec.game;
     let view = game.public_view();
     let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
     let teams = game.ruleset().players == engine::Players::Teams;
     let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
-    if is_variant(game.ruleset()) {
+    if fields && is_variant(game.ruleset()) {
         let mut legend = vec![t(lang, "battle-legend")];
         if game.ruleset().mines > 0 {
             legend.push(t(lang, "battle-legend-mine"));
@@ -178,7 +192,7 @@ pub fn battle_text(rec: &GameRecord) -> String {
         }
         head.push_str(&format!("\n<i>{}</i>", legend.join("  ")));
     }
-    for field in &view.fields {
+    for field in view.fields.iter().filter(|_| fields) {
         let mut title = if teams {
             ta(
                 lang,
@@ -265,13 +279,14 @@ pub fn battle_text(rec: &GameRecord) -> String {
         text
     };
     let full = join(&log, &commitments(false));
-    if visible_len(&full) <= MAX_TEXT {
+    if visible_len(&full) <= max {
         return full;
     }
+    // The commitments shortened to 64 bits (still binding), then the oldest results give way.
     let short = commitments(true);
     for skip in 0..=log.len() {
         let text = join(&log[skip..], &short);
-        if visible_len(&text) <= MAX_TEXT {
+        if visible_len(&text) <= max {
             return text;
         }
     }

@@ -46,6 +46,7 @@ async fn create(
     let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
     rec.lang = lang;
     rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
+    rec.board = settings.board.unwrap_or(ctx.config.board);
     rec.ai_level = settings.ai_level;
     rec.creator = creator.id.0;
     if riga {
@@ -351,6 +352,7 @@ async fn recreate(
     rec.alphabet = settings
         .alphabet
         .unwrap_or_else(|| default_alphabet(rec.lang));
+    rec.board = settings.board.unwrap_or(ctx.config.board);
     rec.ai_level = old.ai_level;
     rec.creator = creator.id.0;
     if old.riga.is_some() {
@@ -549,6 +551,7 @@ async fn play_private(
     rec.alphabet = settings
         .alphabet
         .unwrap_or_else(|| super::chat::default_alphabet(lang));
+    rec.board = settings.board.unwrap_or(ctx.config.board);
     rec.creator = uid;
     rec.ai_level = level;
     let mut rng = ctx.fork();

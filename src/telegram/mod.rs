@@ -26,6 +26,7 @@ pub mod chat;
 pub mod commands;
 pub mod editor_view;
 pub mod group;
+pub mod live;
 pub mod lobby;
 pub mod mine;
 pub mod mine_dm;
@@ -106,6 +107,8 @@ pub struct BotConfig {
     pub group_per_minute: u32,
     /// How long the bot "types" before its own move, so people can follow it.
     pub ai_pause: Duration,
+    /// How chats that have not chosen see the fields (`MB_BOARD`: `picture` or `text`).
+    pub board: crate::record::Board,
 }
 
 impl Default for BotConfig {
@@ -115,6 +118,7 @@ impl Default for BotConfig {
             tick: Duration::from_secs(1),
             group_per_minute: 18,
             ai_pause: Duration::from_millis(1200),
+            board: crate::record::Board::Picture,
         }
     }
 }
@@ -124,6 +128,9 @@ impl BotConfig {
     /// the environment when set (tests play faster than Telegram would allow).
     pub fn from_env() -> BotConfig {
         let mut c = BotConfig::default();
+        if let Some(b) = std::env::var("MB_BOARD").ok().and_then(|v| v.parse().ok()) {
+            c.board = b;
+        }
         if let Some(n) = std::env::var("MB_GROUP_PER_MINUTE")
             .ok()
             .and_then(|v| v.parse().ok())

@@ -18,17 +18,21 @@
 use super::callback::Button;
 use super::chat::user_lang_by_id;
 use super::editor_view::{editor_keyboard, editor_text};
-use super::group::{end_texts, live_message};
+use super::group::end_texts;
+use super::live::{live_drawing, Drawing};
 use super::{BotConfig, BotError, Ctx};
 use crate::effects::{Effect, Outgoing};
 use crate::i18n::t;
-use crate::record::{Editor, GameRecord, Stats};
+use crate::record::{Board, Editor, GameRecord, Stats};
 use crate::store::{GameId, Release, StoreError};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 use teloxide::prelude::*;
-use teloxide::types::{ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ParseMode};
+use teloxide::types::{
+    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
+    MessageId, ParseMode,
+};
 use teloxide::{ApiError, RequestError};
 
 /// How long a sender holds a game: renewed before every send, so only a sender stuck
@@ -222,20 +226,85 @@ pub fn drawing_hash(text: &str, kb: &Option<InlineKeyboardMarkup>) -> u64 {
 }
 
 /// The live message as it should be now, when that differs from what it shows.
-fn live_due(
-    ctx: &Ctx,
-    rec: &GameRecord,
-    id: GameId,
-) -> Option<(i32, String, Option<InlineKeyboardMarkup>, u64)> {
+fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<(i32, Drawing, u64)> {
     let message = rec.message?;
     if rec.outbox.iter().any(|o| o.effect == Effect::LiveMessage)
         || (*rec.game.phase() == Phase::Battle && !rec.begun)
     {
         return None;
     }
-    let (text, kb) = live_message(rec, id, &ctx.username);
-    let hash = drawing_hash(&text, &kb);
-    (hash != rec.drawn).then_some((message, text, kb, hash))
+    let drawing = live_drawing(rec, id, &ctx.username);
+    let hash = drawing.hash();
+    (hash != rec.drawn).then_some((message, drawing, hash))
+}
+
+/// A drawing's picture as an upload with its caption, rendered on the blocking pool.
+async fn photo_media(drawing: &Drawing) -> Option<(InputFile, String)> {
+    let picture = drawing.picture.clone()?;
+    let png = tokio::task::spawn_blocking(move || picture.png())
+        .await
+        .ok()?;
+    Some((
+        InputFile::memory(png).file_name("battle.png"),
+        drawing.text.clone(),
+    ))
+}
+
+/// Edits the live message to show `drawing`: its text, or its picture and caption.
+async fn edit_live(
+    ctx: &Ctx,
+    chat: ChatId,
+    message: MessageId,
+    drawing: Drawing,
+) -> Result<(), RequestError> {
+    let done = if let Some((file, caption)) = photo_media(&drawing).await {
+        let media = InputMedia::Photo(
+            InputMediaPhoto::new(file)
+                .caption(caption)
+                .parse_mode(ParseMode::Html),
+        );
+        let mut req = ctx.bot.edit_message_media(chat, message, media);
+        if let Some(kb) = drawing.keyboard {
+            req = req.reply_markup(kb);
+        }
+        req.await.map(|_| ())
+    } else {
+        let mut req = ctx
+            .bot
+            .edit_message_text(chat, message, drawing.text)
+            .parse_mode(ParseMode::Html);
+        if let Some(kb) = drawing.keyboard {
+            req = req.reply_markup(kb);
+        }
+        req.await.map(|_| ())
+    };
+    match done {
+        Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(()),
+        other => other,
+    }
+}
+
+/// Sends `drawing` as a new live message: its id.
+async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, RequestError> {
+    if let Some((file, caption)) = photo_media(&drawing).await {
+        let mut req = ctx
+            .bot
+            .send_photo(chat, file)
+            .caption(caption)
+            .parse_mode(ParseMode::Html);
+        if let Some(kb) = drawing.keyboard {
+            req = req.reply_markup(kb);
+        }
+        return req.await.map(|m| m.id.0);
+    }
+    let mut req = ctx
+        .bot
+        .send_message(chat, drawing.text)
+        .parse_mode(ParseMode::Html);
+    if let Some(kb) = drawing.keyboard {
+        req = req.reply_markup(kb);
+    }
+    req.await.map(|m| m.id.0)
 }
 
 /// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
@@ -267,7 +336,7 @@ async fn step(
         None => ctx.store.load_game(id).await?,
     };
     let mut wait: Option<Duration> = None;
-    if let Some((message, text, kb, hash)) = live_due(ctx, &rec, id) {
+    if let Some((message, drawing, hash)) = live_due(ctx, &rec, id) {
         let since = now_ms().saturating_sub(rec.drawn_at);
         let gap = ctx.config.gap(rec.chat).as_millis() as u64;
         if since < gap {
@@ -276,15 +345,8 @@ async fn step(
             wait = Some(w);
         } else {
             lease.keep(ctx, id).await?;
-            let mut req = ctx
-                .bot
-                .edit_message_text(ChatId(rec.chat), MessageId(message), text)
-                .parse_mode(ParseMode::Html);
-            if let Some(kb) = kb {
-                req = req.reply_markup(kb);
-            }
-            match req.await {
-                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+            match edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await {
+                Ok(()) => {}
                 Err(e) => {
                     if let Some(w) = retry_after(&e) {
                         log::warn!("live message of {id}: {e}");
@@ -387,6 +449,8 @@ enum Ack {
     Live(i32, u64, u64),
     /// A seat's private message: its id (when new) and the hash of what it shows.
     Dm(u8, Option<i32>, u64),
+    /// A seat's own field as a picture: its id (when new) and the hash of what it shows.
+    DmPicture(u8, Option<i32>, u64),
     /// One part of the announcement went; `true` when it was the last.
     Part(bool),
 }
@@ -410,6 +474,19 @@ impl Ack {
                         r.dms.resize(i + 1, None);
                     }
                     r.dms[i] = Some(m);
+                }
+                if r.dm_drawn.len() <= i {
+                    r.dm_drawn.resize(i + 1, 0);
+                }
+                r.dm_drawn[i] = hash;
+            }
+            Ack::DmPicture(seat, message, hash) => {
+                let i = usize::from(seat);
+                if let Some(m) = message {
+                    if r.dm_pictures.len() <= i {
+                        r.dm_pictures.resize(i + 1, None);
+                    }
+                    r.dm_pictures[i] = Some(m);
                 }
                 if r.dm_drawn.len() <= i {
                     r.dm_drawn.resize(i + 1, 0);
@@ -445,14 +522,10 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
     };
     match &o.effect {
         Effect::LiveMessage => {
-            let (text, kb) = live_message(rec, id, &ctx.username);
-            let hash = drawing_hash(&text, &kb);
-            let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
-            if let Some(kb) = kb {
-                req = req.reply_markup(kb);
-            }
-            match req.await {
-                Ok(m) => Ok(Ack::Live(m.id.0, hash, rec.log_total)),
+            let drawing = live_drawing(rec, id, &ctx.username);
+            let hash = drawing.hash();
+            match send_live(ctx, chat, drawing).await {
+                Ok(m) => Ok(Ack::Live(m, hash, rec.log_total)),
                 Err(e) => given_up(e),
             }
         }
@@ -532,6 +605,12 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
     }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
+    if rec.board == Board::Picture
+        && rec.begun
+        && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
+    {
+        return dm_picture(ctx, rec, seat, user, lang, message).await;
+    }
     let (text, kb) = match (placing, message) {
         (true, Some(_)) => return Ok(Ack::Done), // the editor draws itself on every tap
         (true, None) => {
@@ -549,6 +628,46 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         (false, Some(_)) => (super::own_field::own_field_text(rec, lang, s), None),
     };
     send_or_edit(ctx, seat, user, message, rec, text, kb).await
+}
+
+/// A seat's own field as a picture, in a game whose fields are pictures: sent when the battle
+/// begins (the placement's message, a text, is taken away then), edited after.
+async fn dm_picture(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    seat: u8,
+    user: u64,
+    lang: crate::lang::Lang,
+    placement: Option<i32>,
+) -> Result<Ack, RequestError> {
+    let i = usize::from(seat);
+    let (picture, caption) = super::own_field::own_field_picture(rec, lang, SeatId(seat));
+    let drawing = Drawing {
+        text: caption,
+        keyboard: None,
+        picture: Some(picture),
+    };
+    let hash = drawing.hash();
+    let chat = ChatId(user as i64);
+    match rec.dm_pictures.get(i).copied().flatten() {
+        Some(_) if rec.dm_drawn.get(i) == Some(&hash) => Ok(Ack::Done),
+        Some(m) => {
+            edit_live(ctx, chat, MessageId(m), drawing).await?;
+            Ok(Ack::DmPicture(seat, None, hash))
+        }
+        // A player who never had the placement's message (never started the bot) gets none.
+        None if placement.is_none() => Ok(Ack::Done),
+        None => {
+            let sent = send_live(ctx, chat, drawing).await?;
+            if let Some(old) = placement {
+                // Only the picture is left; should the deletion fail, the old text stays.
+                if let Err(e) = ctx.bot.delete_message(chat, MessageId(old)).await {
+                    log::debug!("placement message of seat {seat}: {e}");
+                }
+            }
+            Ok(Ack::DmPicture(seat, Some(sent), hash))
+        }
+    }
 }
 
 /// Sends a seat's private message, or edits it when it is already there and changed.

@@ -1,12 +1,13 @@
 //! Each player's own field in their private chat: their fleet with every shot the others
 //! took at it, their teammates' fields in teams, and whose turn it is.
 
+use super::live::Picture;
 use super::render::{escape, field_text};
 use crate::app::teammates;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
 use crate::record::GameRecord;
-use engine::{Phase, SeatId};
+use engine::{Event, Phase, SeatId};
 
 /// A player's own field as they see it: their ships and every shot the enemy took at them.
 pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
@@ -18,13 +19,60 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
         field_text(field, rec.game.ruleset(), rec.alphabet)
     );
     for mate in teammates(rec, seat) {
-        let name = escape(rec.names.get(mate.index()).map_or("?", String::as_str));
         text.push_str(&format!(
             "\n\n<b>{}</b>\n<pre>{}</pre>",
-            ta(lang, "battle-teammate-field", &[("name", name.into())]),
+            mate_title(rec, lang, mate, true),
             field_text(view.field(mate), rec.game.ruleset(), rec.alphabet)
         ));
     }
+    text.push_str(&format!("\n{}", status(rec, lang, seat)));
+    text
+}
+
+/// The own field as a picture (with the teammates' fields) and its caption.
+pub fn own_field_picture(rec: &GameRecord, lang: Lang, seat: SeatId) -> (Picture, String) {
+    let view = rec.game.view_for(seat);
+    let seats: Vec<SeatId> = std::iter::once(seat).chain(teammates(rec, seat)).collect();
+    let last = rec.log.iter().rev().find_map(|e| match e {
+        Event::Shot { target, cell, .. } if seats.contains(target) => Some((*target, *cell)),
+        Event::GaveUp { seat, cell, .. } if seats.contains(seat) => Some((*seat, *cell)),
+        _ => None,
+    });
+    let picture = Picture {
+        fields: seats.iter().map(|&s| view.field(s).clone()).collect(),
+        titles: seats
+            .iter()
+            .map(|&s| {
+                if s == seat {
+                    t(lang, "own-field-title")
+                } else {
+                    mate_title(rec, lang, s, false)
+                }
+            })
+            .collect(),
+        alphabet: rec.alphabet,
+        last: seats
+            .iter()
+            .map(|&s| last.filter(|l| l.0 == s).map(|l| l.1).into_iter().collect())
+            .collect(),
+        active: None,
+    };
+    let caption = format!(
+        "<b>{}</b>\n{}",
+        t(lang, "own-field-title"),
+        status(rec, lang, seat)
+    );
+    (picture, caption)
+}
+
+fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String {
+    let name = rec.names.get(mate.index()).map_or("?", String::as_str);
+    let name = if html { escape(name) } else { name.to_owned() };
+    ta(lang, "battle-teammate-field", &[("name", name.into())])
+}
+
+/// Whose turn it is, from the player's side.
+fn status(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
     let key = match rec.game.phase() {
         Phase::Placement => "own-field-waiting",
         Phase::Battle if rec.game.turn() == seat && rec.chat >= 0 => "own-field-your-turn-here",
@@ -32,6 +80,5 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
         Phase::Battle => "own-field-their-turn",
         _ => "own-field-over",
     };
-    text.push_str(&format!("\n{}", t(lang, key)));
-    text
+    t(lang, key)
 }

@@ -3,6 +3,7 @@
 
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
+use crate::record::Board;
 use crate::record::{GameRecord, SettingsPage};
 use crate::store::GameId;
 use crate::telegram::callback::{Button, FieldChoice, Panel, SetOp};
@@ -68,6 +69,17 @@ fn timer_words(lang: Lang, timer: TurnTimer) -> String {
     }
 }
 
+/// How the fields are shown, in words.
+pub(super) fn board_words(lang: Lang, b: Board) -> String {
+    t(
+        lang,
+        match b {
+            Board::Picture => "settings-board-picture",
+            Board::Text => "settings-board-text",
+        },
+    )
+}
+
 pub(super) fn letters(a: Alphabet) -> String {
     a.columns(10).into_iter().collect()
 }
@@ -88,6 +100,7 @@ pub(super) fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
         SetOp::Timer(t) => timer_words(lang, t),
         SetOp::Alphabet(a) => letters(a),
         SetOp::Level(l) => ai::level_words(lang, l),
+        SetOp::Board(b) => board_words(lang, b),
         SetOp::Page(_) | SetOp::Swap(_) | SetOp::Done => String::new(),
     }
 }
@@ -116,6 +129,8 @@ pub struct PanelView<'a> {
     pub alphabet: Alphabet,
     /// The bot's level now.
     pub level: Level,
+    /// How the fields are shown.
+    pub board: Board,
     /// Players seated (a lobby), for the seat swaps.
     pub seated: usize,
     /// A private chat: a duel against the bot only, so no players option.
@@ -211,6 +226,17 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<InlineKeyboardButton>> {
                             Panel::Lobby(..) => set(SetOp::Level(l)),
                         };
                         button(mark(ai::level_words(lang, l), l == v.level), b)
+                    })
+                    .collect(),
+            );
+            rows.push(
+                Board::ALL
+                    .iter()
+                    .map(|&b| {
+                        button(
+                            mark(board_words(lang, b), b == v.board),
+                            set(SetOp::Board(b)),
+                        )
                     })
                     .collect(),
             );
@@ -377,6 +403,14 @@ pub(super) fn panel_lines(lang: Lang, v: &PanelView) -> String {
             &[("level", ai::level_words(lang, v.level).into())]
         ),
     );
+    text.push_str(&format!(
+        "\n{}",
+        ta(
+            lang,
+            "settings-board",
+            &[("board", board_words(lang, v.board).into())]
+        )
+    ));
     let hint = match v.page {
         SettingsPage::Main => Some("settings-hint-main"),
         SettingsPage::Field if matches!(v.ruleset.field, Field::Custom { .. }) => {
@@ -406,6 +440,7 @@ pub fn lobby_panel(
         ruleset: rec.game.ruleset(),
         alphabet: rec.alphabet,
         level: rec.ai_level,
+        board: rec.board,
         seated: rec.game.seats().len(),
         private: false,
     };
@@ -474,6 +509,7 @@ mod tests {
                             ruleset: r,
                             alphabet: Alphabet::Respublika,
                             level: Level::Hard,
+                            board: Board::Text,
                             seated: 4,
                             private: false,
                         };

@@ -149,6 +149,7 @@ async fn save_defaults(ctx: &Ctx, rec: &GameRecord, op: SetOp) -> Result<(), Sto
     match op {
         SetOp::Alphabet(a) => s.alphabet = Some(a),
         SetOp::Level(l) => s.ai_level = l,
+        SetOp::Board(b) => s.board = Some(b),
         _ => {}
     }
     if s == before {
@@ -185,6 +186,7 @@ async fn chat_panel(
             .alphabet
             .unwrap_or_else(|| super::chat::default_alphabet(lang)),
         level,
+        board: s.board.unwrap_or(ctx.config.board),
         seated: 0,
         private,
     };
@@ -236,6 +238,7 @@ async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> 
             match op {
                 SetOp::Alphabet(a) => s.alphabet = Some(a),
                 SetOp::Level(l) => s.ai_level = l,
+                SetOp::Board(b) => s.board = Some(b),
                 _ => {}
             }
             if let Err(e) = ctx.store.set_chat_settings(chat, &s).await {

@@ -196,6 +196,14 @@ impl App {
         store.set_chat_settings(chat, &settings).await.unwrap();
     }
 
+    /// Makes a chat see the fields as `board` (a picture or text), as `/settings` would.
+    pub async fn set_board(&self, chat: i64, board: morskoy_boy::record::Board) {
+        let store = self.store().await;
+        let mut settings = store.chat_settings(chat).await.unwrap();
+        settings.board = Some(board);
+        store.set_chat_settings(chat, &settings).await.unwrap();
+    }
+
     /// Kills the bot process at once (no clean shutdown), as a crash would.
     pub fn kill_bot(&mut self) {
         self.bot = None;
@@ -473,7 +481,7 @@ impl Duel {
                 .tg
                 .messages(dm)
                 .into_iter()
-                .find(|m| m.message_id > last && !m.has_keyboard());
+                .find(|m| m.message_id > last && !m.has_keyboard() && m.photo.is_none());
             if let Some(m) = in_group.or(refusal) {
                 break m;
             }
@@ -545,4 +553,25 @@ pub fn assert_no_unhit_ship_shown_before_the_end(app: &App, group: i64) {
             );
         }
     }
+}
+
+/// Plays until the end, every third shot typed.
+pub async fn play_out(app: &App, d: &mut Duel) {
+    let mut n = 0;
+    while !d.is_over(app) {
+        n += 1;
+        assert!(n < 600, "the game does not end");
+        let shot = if n % 3 == 0 {
+            d.shoot_typed(app).await
+        } else {
+            d.shoot_button(app).await
+        };
+        if shot == Shot::Over {
+            break;
+        }
+    }
+    app.tg
+        .wait_for_text(d.group, "Winner:", wait())
+        .await
+        .expect("the winner is announced");
 }

@@ -22,8 +22,8 @@ use super::TOKEN;
 #[derive(Debug, Default)]
 pub(super) struct Params {
     pub map: Map<String, Value>,
-    /// Uploaded files: form field name → (file name, size in bytes).
-    pub files: HashMap<String, (String, usize)>,
+    /// Uploaded files: form field name → (file name, content).
+    pub files: HashMap<String, (String, Vec<u8>)>,
 }
 
 impl Params {
@@ -251,7 +251,7 @@ fn find(hay: &[u8], needle: &[u8], from: usize) -> Option<usize> {
         .map(|p| p + from)
 }
 
-/// Reads a multipart/form-data body: text fields as strings, files as (file name, size).
+/// Reads a multipart/form-data body: text fields as strings, files as (file name, content).
 fn parse_multipart(body: &[u8], boundary: &str, params: &mut Params) -> Option<()> {
     let delimiter = format!("--{boundary}").into_bytes();
     let mut pos = find(body, &delimiter, 0)? + delimiter.len();
@@ -279,7 +279,7 @@ fn parse_multipart(body: &[u8], boundary: &str, params: &mut Params) -> Option<(
         let name = attr("name")?;
         match attr("filename") {
             Some(file_name) => {
-                params.files.insert(name, (file_name, content.len()));
+                params.files.insert(name, (file_name, content.to_vec()));
             }
             None => {
                 params

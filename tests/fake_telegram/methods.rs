@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use super::http::{Params, Reply};
 use super::polling::get_updates;
 use super::sending::{
-    answer_callback_query, chat_for_send, chat_mut, delete_message, edit_reply_markup, edit_text,
-    existing_chat, send_message, send_photo, Answer,
+    answer_callback_query, chat_for_send, chat_mut, delete_message, edit_media, edit_reply_markup,
+    edit_text, existing_chat, send_message, send_photo, Answer,
 };
 use super::state::{ChatKind, Shared, State};
 use super::{ApiErrorRecord, BOT_FIRST_NAME, BOT_ID, BOT_USERNAME};
@@ -24,6 +24,7 @@ const METHODS: &[&str] = &[
     "editMessageText",
     "editMessageCaption",
     "editMessageReplyMarkup",
+    "editMessageMedia",
     "deleteMessage",
     "deleteMessages",
     "answerCallbackQuery",
@@ -129,6 +130,7 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
         "editmessagetext" => edit_text(st, p, false),
         "editmessagecaption" => edit_text(st, p, true),
         "editmessagereplymarkup" => edit_reply_markup(st, p),
+        "editmessagemedia" => edit_media(st, p),
         "deletemessage" => {
             let chat_id = existing_chat(st, p)?;
             let message_id = p.i64("message_id").unwrap_or(0) as i32;

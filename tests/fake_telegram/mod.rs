@@ -108,6 +108,8 @@ pub struct SentMessage {
     pub deleted: bool,
     /// For a photo: the uploaded file's name and size, or the file id / URL sent.
     pub photo: Option<String>,
+    /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
+    pub photos: Vec<Vec<u8>>,
     pub reply_to_message_id: Option<i32>,
 }
 

@@ -142,6 +142,7 @@ struct NewMessage {
     parse_mode: Option<String>,
     markup: Option<Value>,
     photo: Option<String>,
+    photos: Vec<Vec<u8>>,
     reply_to: Option<i32>,
 }
 
@@ -171,6 +172,7 @@ fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
             parse_mode: m.parse_mode,
             markup: m.markup,
             photo: m.photo,
+            photos: m.photos,
             reply_to: m.reply_to,
             edits: 0,
             deleted: false,
@@ -199,38 +201,72 @@ pub(super) fn send_message(st: &mut State, p: &Params) -> Answer {
         parse_mode,
         markup,
         photo: None,
+        photos: Vec::new(),
         reply_to,
     };
     Ok(store_bot_message(st, chat_id, m))
 }
 
+/// The most bytes Telegram takes in an uploaded photo.
+const MAX_PHOTO_BYTES: usize = 10 * 1024 * 1024;
+
+/// Checks an uploaded picture as Telegram does: a PNG or JPEG of at most 10 MB whose width and
+/// height add up to at most 10 000 pixels, neither more than 20 times the other.
+fn check_picture(bytes: &[u8]) -> Result<(), Reply> {
+    if bytes.len() > MAX_PHOTO_BYTES {
+        return Err(Reply::bad_request("Bad Request: PHOTO_INVALID_DIMENSIONS"));
+    }
+    if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        return Ok(());
+    }
+    let png =
+        bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() >= 24 && &bytes[12..16] == b"IHDR";
+    if !png {
+        return Err(Reply::bad_request("Bad Request: IMAGE_PROCESS_FAILED"));
+    }
+    let w = u32::from_be_bytes([bytes[16], bytes[17], bytes[18], bytes[19]]);
+    let h = u32::from_be_bytes([bytes[20], bytes[21], bytes[22], bytes[23]]);
+    if w == 0 || h == 0 || w + h > 10_000 || w > 20 * h || h > 20 * w {
+        return Err(Reply::bad_request("Bad Request: PHOTO_INVALID_DIMENSIONS"));
+    }
+    Ok(())
+}
+
+/// The photo a request names: an upload in the field `key` (or one `attach://` names), or a
+/// file id / URL. What the message records of it, and the upload's bytes.
+fn photo_of(
+    p: &Params,
+    value: Option<String>,
+    key: &str,
+) -> Result<(String, Option<Vec<u8>>), Reply> {
+    let upload = |key: &str| {
+        p.files.get(key).map(|(name, bytes)| {
+            (
+                format!("{name} ({} bytes)", bytes.len()),
+                Some(bytes.clone()),
+            )
+        })
+    };
+    let none = || Reply::bad_request("Bad Request: there is no photo in the request");
+    let (shown, bytes) = match (upload(key), value) {
+        (Some(up), _) => up,
+        (None, Some(s)) => match s.strip_prefix("attach://") {
+            Some(key) => upload(key).ok_or_else(none)?,
+            None if s.is_empty() => return Err(none()),
+            None => (s, None),
+        },
+        (None, None) => return Err(none()),
+    };
+    if let Some(b) = &bytes {
+        check_picture(b)?;
+    }
+    Ok((shown, bytes))
+}
+
 pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
     let chat_id = chat_for_send(st, p)?;
     flood_gate(st, chat_id)?;
-    let upload = |key: &str| {
-        p.files
-            .get(key)
-            .map(|(name, size)| format!("{name} ({size} bytes)"))
-    };
-    let photo = match (upload("photo"), p.str("photo")) {
-        (Some(up), _) => up,
-        (None, Some(s)) => match s.strip_prefix("attach://") {
-            Some(key) => upload(key).ok_or_else(|| {
-                Reply::bad_request("Bad Request: there is no photo in the request")
-            })?,
-            None if s.is_empty() => {
-                return Err(Reply::bad_request(
-                    "Bad Request: there is no photo in the request",
-                ))
-            }
-            None => s,
-        },
-        (None, None) => {
-            return Err(Reply::bad_request(
-                "Bad Request: there is no photo in the request",
-            ))
-        }
-    };
+    let (photo, bytes) = photo_of(p, p.str("photo"), "photo")?;
     let raw = p.str("caption").unwrap_or_default();
     let content = format(&raw, p, "caption_entities")?;
     if content.chars() > MAX_CAPTION {
@@ -247,9 +283,60 @@ pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
         parse_mode,
         markup,
         photo: Some(photo),
+        photos: bytes.into_iter().collect(),
         reply_to,
     };
     Ok(store_bot_message(st, chat_id, m))
+}
+
+/// editMessageMedia with a photo: a new picture and caption (and keyboard) for a photo message.
+pub(super) fn edit_media(st: &mut State, p: &Params) -> Answer {
+    let (chat_id, message_id) = message_to_edit(st, p)?;
+    if st.chats[&chat_id].messages[&message_id].photo.is_none() {
+        return Err(Reply::bad_request(
+            "Bad Request: there is no media in the message to edit",
+        ));
+    }
+    let Some(media) = p.json("media").filter(Value::is_object) else {
+        return Err(Reply::bad_request(
+            "Bad Request: can't parse InputMedia: media is not an object",
+        ));
+    };
+    if media["type"].as_str() != Some("photo") {
+        return Err(Reply::bad_request(
+            "Bad Request: wrong type of the web page content",
+        ));
+    }
+    let (photo, bytes) = photo_of(p, media["media"].as_str().map(str::to_owned), "")?;
+    let raw = media["caption"].as_str().unwrap_or_default().to_owned();
+    let parse_mode = media["parse_mode"].as_str().map(str::to_owned);
+    let content = markup::format(&raw, parse_mode.as_deref(), media.get("caption_entities"))
+        .map_err(Reply::bad_request)?;
+    if content.chars() > MAX_CAPTION {
+        return Err(Reply::bad_request(
+            "Bad Request: message caption is too long",
+        ));
+    }
+    let markup = reply_markup(p)?;
+    let m = chat_mut(st, chat_id)
+        .messages
+        .get_mut(&message_id)
+        .expect("checked");
+    if bytes.is_none()
+        && m.photo.as_deref() == Some(photo.as_str())
+        && content == m.content
+        && markup::inline_markup(markup.as_ref()) == m.inline_markup()
+    {
+        return Err(Reply::bad_request(NOT_MODIFIED));
+    }
+    let text_changed = content.text != m.content.text;
+    m.photo = Some(photo);
+    m.photos.extend(bytes);
+    m.content = content;
+    m.raw = raw;
+    m.parse_mode = parse_mode;
+    m.markup = markup;
+    Ok(finish_edit(st, chat_id, message_id, text_changed))
 }
 
 /// The bot's message to edit, checked as Telegram does.

@@ -150,6 +150,8 @@ pub(super) struct Msg {
     pub markup: Option<Value>,
     /// For a photo: what was sent (upload's file name or a file id / URL).
     pub photo: Option<String>,
+    /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
+    pub photos: Vec<Vec<u8>>,
     pub reply_to: Option<i32>,
     pub edits: usize,
     pub versions: Vec<String>,
@@ -429,6 +431,7 @@ impl State {
             history: m.history.clone(),
             deleted: m.deleted,
             photo: m.photo.clone(),
+            photos: m.photos.clone(),
             reply_to_message_id: m.reply_to,
         }
     }

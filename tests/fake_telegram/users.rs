@@ -115,6 +115,7 @@ impl FakeTelegram {
                     parse_mode: None,
                     markup: None,
                     photo: None,
+                    photos: Vec::new(),
                     reply_to,
                     edits: 0,
                     versions: vec![text.to_owned()],

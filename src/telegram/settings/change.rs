@@ -118,9 +118,12 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
         SetOp::Mines(m) => n.mines = m,
         SetOp::Players(p) => n.players = p,
         SetOp::Timer(t) => n.timer = t,
-        SetOp::Page(_) | SetOp::Alphabet(_) | SetOp::Level(_) | SetOp::Swap(_) | SetOp::Done => {
-            return Ok(None)
-        }
+        SetOp::Page(_)
+        | SetOp::Alphabet(_)
+        | SetOp::Level(_)
+        | SetOp::Board(_)
+        | SetOp::Swap(_)
+        | SetOp::Done => return Ok(None),
     }
     Ok(Some(n))
 }
@@ -140,7 +143,9 @@ pub fn page_after(op: SetOp, before: SettingsPage) -> SettingsPage {
         | SetOp::Mines(_)
         | SetOp::Players(_)
         | SetOp::Timer(_) => SettingsPage::Main,
-        SetOp::Alphabet(_) | SetOp::Level(_) | SetOp::Swap(_) | SetOp::Done => before,
+        SetOp::Alphabet(_) | SetOp::Level(_) | SetOp::Board(_) | SetOp::Swap(_) | SetOp::Done => {
+            before
+        }
     }
 }
 
@@ -183,6 +188,7 @@ pub fn apply_to_lobby(
             return Ok(());
         }
         SetOp::Alphabet(a) => r.alphabet = a,
+        SetOp::Board(b) => r.board = b,
         SetOp::Level(l) => {
             r.ai_level = l;
             let lang = r.lang;

@@ -1,0 +1,173 @@
+//! The live message as drawn: text with its keyboard, or — in a chat that sees the fields as
+//! a picture — a PNG of the fields with the turn and the latest results in its caption and
+//! the same keyboard under it.
+//!
+//! A [`Drawing`] is cheap to make and to compare (its hash covers what the picture would
+//! show), so the sender decides whether to redraw without rendering; the PNG is rendered
+//! only when it is sent.
+
+use super::group::{battle_caption, live_message};
+use super::render::ruled_out;
+use crate::picture::{render_png, Panel};
+use crate::record::{Board, GameRecord};
+use crate::store::GameId;
+use engine::{Alphabet, Coord, Event, FieldView, Mark, Phase, SeatId};
+use std::hash::{Hash, Hasher};
+use teloxide::types::InlineKeyboardMarkup;
+
+/// What the live message shows.
+#[derive(Clone, Debug)]
+pub struct Drawing {
+    /// The text, or the picture's caption (HTML).
+    pub text: String,
+    /// The keyboard under it.
+    pub keyboard: Option<InlineKeyboardMarkup>,
+    /// The picture, in a chat that sees the fields as one.
+    pub picture: Option<Picture>,
+}
+
+/// What a picture of the fields shows: enough to render it and to tell two apart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Picture {
+    /// Every field, as the public (or the owner) sees it, the cells ruled out marked.
+    pub fields: Vec<FieldView>,
+    /// Above each field: its owner's name.
+    pub titles: Vec<String>,
+    /// The column letters.
+    pub alphabet: Alphabet,
+    /// The last shot's cell, by field.
+    pub last: Vec<Vec<Coord>>,
+    /// The field being shot at now.
+    pub active: Option<usize>,
+}
+
+impl Picture {
+    /// The PNG: a few milliseconds a field (see `benches/picture.rs`), so the sender renders it
+    /// on the blocking pool.
+    pub fn png(&self) -> Vec<u8> {
+        let panels: Vec<Panel<'_>> = self
+            .fields
+            .iter()
+            .enumerate()
+            .map(|(i, view)| Panel {
+                view,
+                title: &self.titles[i],
+                alphabet: self.alphabet,
+                last: &self.last[i],
+                active: self.active == Some(i),
+            })
+            .collect();
+        render_png(&panels)
+    }
+
+    fn key(&self, h: &mut impl Hasher) {
+        for f in &self.fields {
+            f.seat.0.hash(h);
+            for m in &f.marks {
+                (*m as u8).hash(h);
+            }
+            f.border
+                .as_ref()
+                .map(|b| format!("{b:?}"))
+                .unwrap_or_default()
+                .hash(h);
+        }
+        self.titles.hash(h);
+        format!("{:?}", self.alphabet).hash(h);
+        self.last.hash(h);
+        self.active.hash(h);
+    }
+}
+
+impl Drawing {
+    /// A hash of everything shown: 0 is kept for "nothing drawn yet".
+    pub fn hash(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.text.hash(&mut h);
+        serde_json::to_string(&self.keyboard)
+            .unwrap_or_default()
+            .hash(&mut h);
+        if let Some(p) = &self.picture {
+            p.key(&mut h);
+        }
+        h.finish().max(1)
+    }
+}
+
+/// The live message for the record as it stands: a picture from the battle on in a Sea
+/// Battle game of a chat that sees pictures, else text.
+pub fn live_drawing(rec: &GameRecord, id: GameId, username: &str) -> Drawing {
+    let (text, keyboard) = live_message(rec, id, username);
+    if !shows_picture(rec) {
+        return Drawing {
+            text,
+            keyboard,
+            picture: None,
+        };
+    }
+    Drawing {
+        text: battle_caption(rec),
+        keyboard,
+        picture: Some(battle_picture(rec)),
+    }
+}
+
+/// Whether the live message is a picture now: Sea Battle whose battle began (it has a message
+/// of its own), in a chat that sees pictures.
+pub fn shows_picture(rec: &GameRecord) -> bool {
+    rec.board == Board::Picture
+        && rec.riga.is_none()
+        && rec.begun
+        && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
+}
+
+/// The fields as the group sees them, each titled with its owner's name.
+pub fn battle_picture(rec: &GameRecord) -> Picture {
+    let view = rec.game.public_view();
+    let ruleset = rec.game.ruleset();
+    let fields: Vec<FieldView> = view
+        .fields
+        .into_iter()
+        .map(|mut f| {
+            let out: Vec<Coord> = f
+                .size
+                .cells()
+                .filter(|&c| ruled_out(&f, ruleset, c))
+                .collect();
+            for c in out {
+                let i = f.size.index(c);
+                f.marks[i] = Mark::Halo;
+            }
+            f
+        })
+        .collect();
+    let titles = (0..fields.len())
+        .map(|i| rec.names.get(i).cloned().unwrap_or_else(|| "?".into()))
+        .collect();
+    let mut last = vec![Vec::new(); fields.len()];
+    if let Some((seat, cell)) = last_shot(rec) {
+        if let Some(l) = last.get_mut(seat.index()) {
+            l.push(cell);
+        }
+    }
+    let active = match rec.game.phase() {
+        Phase::Battle => rec.current_aim().map(|a| a.target.index()),
+        _ => None,
+    };
+    Picture {
+        fields,
+        titles,
+        alphabet: rec.alphabet,
+        last,
+        active,
+    }
+}
+
+/// The field and cell of the latest shot (or cell given up after a mine).
+fn last_shot(rec: &GameRecord) -> Option<(SeatId, Coord)> {
+    rec.log.iter().rev().find_map(|e| match e {
+        Event::Shot { target, cell, .. } => Some((*target, *cell)),
+        Event::GaveUp { seat, cell, .. } => Some((*seat, *cell)),
+        _ => None,
+    })
+}
