@@ -150,7 +150,7 @@ async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
         }
     }
     assert!(app.tg.max_per_minute(d.group) <= 20);
-    // Each player's own field is a picture of one field; the placement's message is gone.
+    // Each player's own field is a picture of one field; the placement's message points to it.
     for p in &d.players {
         let chat = p.id.0 as i64;
         let own = app
@@ -170,7 +170,12 @@ async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
             .into_iter()
             .find(|m| m.callback_data().iter().any(|c| c.starts_with("pe:")))
             .expect("the placement message");
-        assert!(placement.deleted, "the placement message stays");
+        assert!(!placement.has_keyboard());
+        assert!(
+            placement.text.contains("picture below"),
+            "{}",
+            placement.text
+        );
     }
     let errors = app.tg.errors();
     assert!(errors.is_empty(), "errors in a happy game: {errors:?}");

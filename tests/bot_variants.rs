@@ -50,8 +50,11 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
     store
         .set_chat_settings(
             group,
+            // The fields as text: these tests read what the group sees off the text boards
+            // (the pictures draw the same views: `live::tests`, `bot_pictures.rs`).
             &ChatSettings {
                 ruleset,
+                board: Some(morskoy_boy::record::Board::Text),
                 ..ChatSettings::default()
             },
         )
@@ -926,6 +929,7 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
             &ChatSettings {
                 ruleset,
                 ai_level: engine::ai::Level::Easy,
+                board: Some(morskoy_boy::record::Board::Text),
                 ..ChatSettings::default()
             },
         )

@@ -709,7 +709,8 @@ async fn photos_are_accepted_as_uploads_and_file_ids() {
         m.photo.as_deref(),
         Some(format!("board.png ({} bytes)", picture.len()).as_str())
     );
-    assert_eq!(m.photos, vec![picture]);
+    assert_eq!(m.photos.len(), 1);
+    assert_eq!(*m.photos[0], picture);
     assert_eq!(m.callback_data(), vec!["refresh"]);
 
     let again = InputFile::file_id(sent.photo().unwrap()[0].file.id.clone());
@@ -790,7 +791,8 @@ async fn a_photo_is_replaced_by_edit_message_media_and_only_real_pictures_are_ta
     assert_eq!(m.text, "Ход Бориса");
     assert_eq!(m.versions, vec!["Ход Ани", "Ход Бориса"]);
     assert_eq!(m.photos.len(), 2);
-    assert_eq!(m.photos[1], png(30, 20));
+    assert_eq!(*m.photos[1], png(30, 20));
+    assert_eq!(m.history[1].photo.as_deref(), Some(&png(30, 20)));
     assert!(!m.has_keyboard());
     assert_eq!(m.edits, 1);
 }

@@ -162,6 +162,7 @@ shot-off-field = That cell is off the field.
 shot-bad-target = That field cannot be shot at.
 shot-bad-cell = That is not a cell: write a column and a row, from { $first } to { $last }.
 own-field-title = Your fleet
+own-field-below = The fleet is placed: your field is in the picture below.
 own-field-waiting = Waiting for the other players.
 own-field-your-turn = Your turn: shoot in the group.
 own-field-your-turn-here = Your turn: shoot in the message with the fields.

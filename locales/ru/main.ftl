@@ -174,6 +174,7 @@ shot-off-field = Такой клетки на поле нет.
 shot-bad-cell = Это не клетка: напишите букву и число, от { $first } до { $last }.
 shot-bad-target = По этому полю стрелять нельзя.
 own-field-title = Ваш флот
+own-field-below = Флот расставлен. Ваше поле — на картинке ниже.
 own-field-waiting = Ждём остальных игроков.
 own-field-your-turn = Ваш ход: стреляйте в группе.
 own-field-your-turn-here = Ваш ход: стреляйте в сообщении с полями.

@@ -631,7 +631,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
 }
 
 /// A seat's own field as a picture, in a game whose fields are pictures: sent when the battle
-/// begins (the placement's message, a text, is taken away then), edited after.
+/// begins (the placement's message, a text, then points to it), edited after.
 async fn dm_picture(
     ctx: &Ctx,
     rec: &GameRecord,
@@ -660,8 +660,12 @@ async fn dm_picture(
         None => {
             let sent = send_live(ctx, chat, drawing).await?;
             if let Some(old) = placement {
-                // Only the picture is left; should the deletion fail, the old text stays.
-                if let Err(e) = ctx.bot.delete_message(chat, MessageId(old)).await {
+                // The placement's message points to the picture instead of showing the fleet
+                // as it was before the battle (a failure leaves it as it was).
+                let req =
+                    ctx.bot
+                        .edit_message_text(chat, MessageId(old), t(lang, "own-field-below"));
+                if let Err(e) = req.await {
                     log::debug!("placement message of seat {seat}: {e}");
                 }
             }

@@ -575,3 +575,62 @@ pub async fn play_out(app: &App, d: &mut Duel) {
         .await
         .expect("the winner is announced");
 }
+
+/// A PNG decoded to RGB pixels: width, height, pixels.
+pub fn decode_png(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a sane size")];
+    let info = reader.next_frame(&mut buf).expect("the picture decodes");
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+/// How many cells of a battle picture of `fields` fields of `size` show anything but
+/// untouched water, read off the pixels: each cell's middle against an empty field's.
+pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usize {
+    use morskoy_boy::picture::{cell_rect, render_rgb, Panel, Style};
+    let empty: Vec<engine::FieldView> = (0..fields)
+        .map(|i| engine::FieldView {
+            seat: engine::SeatId(i as u8),
+            size,
+            marks: vec![engine::Mark::Unknown; size.cells().count()],
+            full: false,
+            border: None,
+            sunk: Vec::new(),
+            afloat: true,
+            retired: false,
+        })
+        .collect();
+    let panels: Vec<Panel<'_>> = empty
+        .iter()
+        .map(|view| Panel {
+            view,
+            title: "",
+            alphabet: engine::Alphabet::Latin,
+            last: &[],
+            active: false,
+        })
+        .collect();
+    let style = Style::default();
+    let (w, h, reference) = render_rgb(&panels, &style);
+    let (pw, ph, pixels) = decode_png(png_bytes);
+    assert_eq!((pw, ph), (w, h), "the picture's size");
+    let at = |buf: &[u8], x: u32, y: u32| {
+        let i = ((y * w + x) * 3) as usize;
+        [buf[i], buf[i + 1], buf[i + 2]]
+    };
+    let mut known = 0;
+    for i in 0..fields {
+        for c in size.cells() {
+            let (x, y, side) = cell_rect(&panels, &style, i, c);
+            let (mx, my) = (x + side / 2, y + side / 2);
+            if at(&pixels, mx, my) != at(&reference, mx, my) {
+                known += 1;
+            }
+        }
+    }
+    known
+}

@@ -67,6 +67,8 @@ pub struct Shown {
     pub text: String,
     /// Whether it had an inline keyboard.
     pub keyboard: bool,
+    /// The picture it showed (a photo's latest upload).
+    pub photo: Option<Arc<Vec<u8>>>,
     /// The callback data of its buttons then, row by row.
     pub data: Vec<String>,
 }
@@ -109,7 +111,7 @@ pub struct SentMessage {
     /// For a photo: the uploaded file's name and size, or the file id / URL sent.
     pub photo: Option<String>,
     /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
-    pub photos: Vec<Vec<u8>>,
+    pub photos: Vec<Arc<Vec<u8>>>,
     pub reply_to_message_id: Option<i32>,
 }
 

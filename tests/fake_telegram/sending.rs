@@ -142,7 +142,7 @@ struct NewMessage {
     parse_mode: Option<String>,
     markup: Option<Value>,
     photo: Option<String>,
-    photos: Vec<Vec<u8>>,
+    photos: Vec<std::sync::Arc<Vec<u8>>>,
     reply_to: Option<i32>,
 }
 
@@ -166,6 +166,7 @@ fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
                 text: m.content.text.clone(),
                 keyboard: markup::inline_markup(m.markup.as_ref()).is_some(),
                 data: super::keyboard_data(markup::inline_markup(m.markup.as_ref()).as_ref()),
+                photo: m.photos.last().cloned(),
             }],
             content: m.content,
             raw: m.raw,
@@ -283,7 +284,7 @@ pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
         parse_mode,
         markup,
         photo: Some(photo),
-        photos: bytes.into_iter().collect(),
+        photos: bytes.into_iter().map(std::sync::Arc::new).collect(),
         reply_to,
     };
     Ok(store_bot_message(st, chat_id, m))
@@ -331,7 +332,7 @@ pub(super) fn edit_media(st: &mut State, p: &Params) -> Answer {
     }
     let text_changed = content.text != m.content.text;
     m.photo = Some(photo);
-    m.photos.extend(bytes);
+    m.photos.extend(bytes.map(std::sync::Arc::new));
     m.content = content;
     m.raw = raw;
     m.parse_mode = parse_mode;
@@ -371,6 +372,7 @@ fn finish_edit(st: &mut State, chat_id: i64, message_id: i32, text_changed: bool
         text: m.content.text.clone(),
         keyboard: m.inline_markup().is_some(),
         data: super::keyboard_data(m.inline_markup().as_ref()),
+        photo: m.photos.last().cloned(),
     };
     m.history.push(shown);
     if text_changed {

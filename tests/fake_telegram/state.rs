@@ -151,7 +151,7 @@ pub(super) struct Msg {
     /// For a photo: what was sent (upload's file name or a file id / URL).
     pub photo: Option<String>,
     /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
-    pub photos: Vec<Vec<u8>>,
+    pub photos: Vec<std::sync::Arc<Vec<u8>>>,
     pub reply_to: Option<i32>,
     pub edits: usize,
     pub versions: Vec<String>,
