@@ -254,7 +254,7 @@ pub fn battle_text(rec: &GameRecord) -> String {
         }
         out
     };
-    let log = log_lines(rec);
+    let log = recent_lines(rec);
     let join = |log: &[String], commitments: &str| {
         let mut text = head.clone();
         for line in log {
@@ -315,17 +315,36 @@ pub fn visible_len(html: &str) -> usize {
     n
 }
 
-/// The results as lines: one a result, or, when more came since the last redraw than the
-/// message shows, one line for each run of shots by the same player (at the same field), so
-/// a burst of any size fits the message and loses none.
-fn log_lines(rec: &GameRecord) -> Vec<String> {
+/// How many results the battle message shows once the group has seen them.
+pub const SHOWN: usize = 4;
+
+/// The latest results as lines, for the battle message (or a picture's caption): the last
+/// [`SHOWN`], one a result; or, when more came since the last redraw, every one of those in
+/// one line for each run of shots by the same player (at the same field), so a burst of any
+/// size loses none.
+pub(crate) fn recent_lines(rec: &GameRecord) -> Vec<String> {
+    let unshown = usize::try_from(rec.log_total.saturating_sub(rec.log_shown))
+        .unwrap_or(usize::MAX)
+        .min(rec.log.len());
+    if unshown > SHOWN {
+        return run_lines(rec, &rec.log[rec.log.len() - unshown..]);
+    }
+    let from = rec.log.len().saturating_sub(SHOWN);
+    let size = rec.game.ruleset().size();
+    let aimed = is_aimed(rec);
+    rec.log[from..]
+        .iter()
+        .filter_map(|e| render::log_line(rec.lang, e, &rec.names, rec.alphabet, size, aimed))
+        .collect()
+}
+
+/// Results as lines: one for each run of shots by the same player at the same field, one
+/// for each other result.
+fn run_lines(rec: &GameRecord, events: &[Event]) -> Vec<String> {
     let lang = rec.lang;
     let size = rec.game.ruleset().size();
     let aimed = is_aimed(rec);
     let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size, aimed);
-    if rec.log.len() <= crate::record::LOG_LEN {
-        return rec.log.iter().filter_map(one).collect();
-    }
     type Run = Option<((SeatId, SeatId), Vec<String>)>;
     let mut lines: Vec<String> = Vec::new();
     let mut run: Run = None;
@@ -347,7 +366,7 @@ fn log_lines(rec: &GameRecord) -> Vec<String> {
             ));
         }
     };
-    for e in &rec.log {
+    for e in events {
         if let Event::Shot {
             shooter,
             target,
