@@ -4,6 +4,7 @@
 //! - `store/` — game state in Redis: `keys.rs` (the key schema), `conn.rs` (one server or a
 //!   cluster), `mod.rs` ([`store::Store`]: atomic transitions, settings, statistics).
 //! - `record.rs` — what is stored: [`record::GameRecord`], chat and user settings, statistics.
+//! - `game_log.rs` — the game's log as stored: a shot as a short text.
 //! - `lang.rs` — the bot's languages.
 //! - `picture.rs` — the battle picture: fields drawn into a PNG ([`picture::render_png`]).
 //! - `riga_play.rs` — a Riga board game inside a record (set-up, timer, end); `riga_text.rs`
@@ -14,6 +15,7 @@
 
 pub mod app;
 pub mod effects;
+pub mod game_log;
 pub mod i18n;
 pub mod lang;
 pub mod picture;

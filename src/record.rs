@@ -44,9 +44,10 @@ pub struct GameRecord {
     /// Which block of the target field the battle keyboard shows.
     #[serde(default)]
     pub block: u8,
-    /// The latest results, oldest first: the last [`LOG_LEN`] shown in the group, and every
-    /// one not shown yet, so a burst faster than the group's edits loses none.
-    #[serde(default)]
+    /// The game's results, oldest first: every one (up to [`LOG_MAX`]), for the group's
+    /// message (its latest, or a burst not shown yet) and the whole log at the end. Stored
+    /// compactly (see `game_log.rs`).
+    #[serde(default, with = "crate::game_log")]
     pub log: Vec<Event>,
     /// How many results were ever logged.
     #[serde(default)]
@@ -223,10 +224,8 @@ pub fn is_ai(player: PlayerId) -> bool {
     player.0 >= AI_PLAYER_BASE
 }
 
-/// How many results the battle message keeps once shown.
-pub const LOG_LEN: usize = 8;
-/// The most results a record keeps, shown or not.
-pub const LOG_MAX: usize = 256;
+/// The most results a record keeps, only to bound it: far more than the longest game has.
+pub const LOG_MAX: usize = 4000;
 
 fn default_alphabet() -> Alphabet {
     Alphabet::Latin
@@ -350,7 +349,7 @@ impl GameRecord {
         self.is_ai_seat(seat).then_some(seat)
     }
 
-    /// Adds results to the log, keeping the newest [`LOG_LEN`].
+    /// Adds results to the log (those the log shows).
     pub fn push_log(&mut self, events: &[Event]) {
         for e in events {
             if matches!(
@@ -371,15 +370,10 @@ impl GameRecord {
         self.trim_log();
     }
 
-    /// Drops the oldest results beyond [`LOG_LEN`] once they have been shown (and beyond
-    /// [`LOG_MAX`] in any case, to bound the record).
+    /// Drops the oldest results beyond [`LOG_MAX`], to bound the record.
     fn trim_log(&mut self) {
-        while self.log.len() > LOG_MAX
-            || (self.log.len() > LOG_LEN
-                && self.log_total - (self.log.len() as u64) < self.log_shown)
-        {
-            self.log.remove(0);
-        }
+        let over = self.log.len().saturating_sub(LOG_MAX);
+        self.log.drain(..over);
     }
 
     /// Notes that the group has been shown the first `total` results.
@@ -570,6 +564,79 @@ mod tests {
         });
         let fallback = rec.current_aim().unwrap();
         assert_eq!((fallback.target, fallback.picked.len()), (targets[0], 0));
+    }
+
+    /// A random duel on the classic field played to its end, every result logged.
+    fn finished_duel(seed: u64) -> GameRecord {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let r = Ruleset::default();
+        let mut game = Game::new(r.clone());
+        for p in 1..=2 {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        for s in 0..2 {
+            let fleet = random_fleet(&r, &mut rng).unwrap();
+            game.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        let mut rec = GameRecord::new(game, -1, 0);
+        rec.names = vec!["Anna".into(), "Boris".into()];
+        while !rec.game.is_finished() {
+            let shooter = rec.game.turn();
+            let target = rec.game.targets(shooter)[0];
+            let unknown: Vec<Coord> = r
+                .size()
+                .cells()
+                .filter(|&c| !rec.game.is_known(target, c))
+                .collect();
+            let cell = unknown[rand::Rng::gen_range(&mut rng, 0..unknown.len())];
+            let events = rec
+                .game
+                .apply(Action::Fire(shooter, target, cell), 0, &mut rng)
+                .unwrap();
+            rec.push_log(&events);
+        }
+        rec
+    }
+
+    #[test]
+    fn a_record_keeps_every_result_of_a_whole_game_in_a_few_kilobytes() {
+        for seed in 0..5 {
+            let rec = finished_duel(seed);
+            let shots = rec
+                .log
+                .iter()
+                .filter(|e| matches!(e, Event::Shot { .. }))
+                .count();
+            assert!(shots > 40, "{shots}");
+            assert_eq!(rec.log.len() as u64, rec.log_total);
+            let json = serde_json::to_string(&rec).unwrap();
+            assert!(json.len() < 8 * 1024, "{} bytes", json.len());
+            assert_eq!(serde_json::from_str::<GameRecord>(&json).unwrap(), rec);
+        }
+    }
+
+    #[test]
+    fn a_record_whose_log_holds_whole_events_still_decodes() {
+        let rec = finished_duel(9);
+        let mut json = serde_json::to_value(&rec).unwrap();
+        json["log"] = serde_json::to_value(&rec.log).unwrap();
+        assert!(json["log"][0].get("Shot").is_some(), "{}", json["log"][0]);
+        assert_eq!(serde_json::from_value::<GameRecord>(json).unwrap(), rec);
+    }
+
+    #[test]
+    fn shown_results_stay_in_the_log_and_only_its_bound_drops_the_oldest() {
+        let mut rec = finished_duel(3);
+        let total = rec.log.len();
+        rec.mark_shown(rec.log_total);
+        assert_eq!(rec.log.len(), total);
+        let first = rec.log[0].clone();
+        let events = vec![first; LOG_MAX];
+        rec.push_log(&events);
+        assert_eq!(rec.log.len(), LOG_MAX);
+        assert_eq!(rec.log_total as usize, total + LOG_MAX);
     }
 
     #[test]

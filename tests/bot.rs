@@ -25,8 +25,10 @@ async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
         )
         .await
         .expect("the end is announced");
-    // Both fields revealed, the salts published, a rematch offered.
-    assert!(end.text.contains("Salt"), "{}", end.text);
+    // Both fleets revealed with the texts that check their commitments (no empty mines
+    // part in a game without mines), a rematch offered.
+    assert_eq!(end.text.matches("ships=").count(), 2, "{}", end.text);
+    assert!(!end.text.contains("mines="), "{}", end.text);
     assert!(end.callback_data().iter().any(|c| c.starts_with("r:")));
     // Each player's own field in the private chat shows the enemy's shots.
     for p in &d.players {

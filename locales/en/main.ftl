@@ -175,8 +175,9 @@ surrender-not-now = There is nothing to surrender now.
 end-winner = Winner: { $names }!
 end-no-winner = The game is over.
 end-cancelled = The game was cancelled.
-end-reveal = The fleets, to check against the commitments: SHA-256 of the layout, "|" and the salt.
-end-salt = Salt
+end-log = The game, move by move:
+end-reveal = The fleets. Each commitment is the SHA-256 of the line under the fleet (the layout, "|" and the salt).
+end-mines = mines
 
 ## Errors
 error-unavailable = The bot is having trouble right now. Please try again in a moment.

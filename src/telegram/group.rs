@@ -268,7 +268,7 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
         }
         out
     };
-    let log = log_lines(rec);
+    let log = recent_lines(rec);
     let join = |log: &[String], commitments: &str| {
         let mut text = head.clone();
         for line in log {
@@ -284,11 +284,17 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
     }
     // The commitments shortened to 64 bits (still binding), then the oldest results give way.
     let short = commitments(true);
-    for skip in 0..=log.len() {
-        let text = join(&log[skip..], &short);
-        if visible_len(&text) <= max {
-            return text;
-        }
+    // The oldest lines give way first; lengths add up, as no markup spans two lines.
+    let mut len = visible_len(&join(&[], &short));
+    let lines: Vec<usize> = log.iter().map(|l| visible_len(l) + 1).collect();
+    len += lines.iter().sum::<usize>();
+    let mut skip = 0;
+    while len > max && skip < log.len() {
+        len -= lines[skip];
+        skip += 1;
+    }
+    if len <= max {
+        return join(&log[skip..], &short);
     }
     join(&[], "")
 }
@@ -330,17 +336,36 @@ pub fn visible_len(html: &str) -> usize {
     n
 }
 
-/// The results as lines: one a result, or, when more came since the last redraw than the
-/// message shows, one line for each run of shots by the same player (at the same field), so
-/// a burst of any size fits the message and loses none.
-fn log_lines(rec: &GameRecord) -> Vec<String> {
+/// How many results the battle message shows once the group has seen them.
+pub const SHOWN: usize = 4;
+
+/// The latest results as lines, for the battle message (or a picture's caption): the last
+/// [`SHOWN`], one a result; or, when more came since the last redraw, every one of those in
+/// one line for each run of shots by the same player (at the same field), so a burst of any
+/// size loses none.
+pub(crate) fn recent_lines(rec: &GameRecord) -> Vec<String> {
+    let unshown = usize::try_from(rec.log_total.saturating_sub(rec.log_shown))
+        .unwrap_or(usize::MAX)
+        .min(rec.log.len());
+    if unshown > SHOWN {
+        return run_lines(rec, &rec.log[rec.log.len() - unshown..]);
+    }
+    let from = rec.log.len().saturating_sub(SHOWN);
+    let size = rec.game.ruleset().size();
+    let aimed = is_aimed(rec);
+    rec.log[from..]
+        .iter()
+        .filter_map(|e| render::log_line(rec.lang, e, &rec.names, rec.alphabet, size, aimed))
+        .collect()
+}
+
+/// Results as lines: one for each run of shots by the same player at the same field, one
+/// for each other result.
+fn run_lines(rec: &GameRecord, events: &[Event]) -> Vec<String> {
     let lang = rec.lang;
     let size = rec.game.ruleset().size();
     let aimed = is_aimed(rec);
     let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size, aimed);
-    if rec.log.len() <= crate::record::LOG_LEN {
-        return rec.log.iter().filter_map(one).collect();
-    }
     type Run = Option<((SeatId, SeatId), Vec<String>)>;
     let mut lines: Vec<String> = Vec::new();
     let mut run: Run = None;
@@ -362,7 +387,7 @@ fn log_lines(rec: &GameRecord) -> Vec<String> {
             ));
         }
     };
-    for e in &rec.log {
+    for e in events {
         if let Event::Shot {
             shooter,
             target,
@@ -454,40 +479,40 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
     (battle_text(rec), Some(keyboard))
 }
 
-/// The end's announcement: the final fields, the winner, and every fleet's layout and salt
-/// to check the commitments. When that is more than one message takes (four players on the
-/// largest field), the fields are left to the battle message just above, and the layouts
-/// take as many messages as they need; the last one gets the Rematch button.
+/// The end's announcement: who won, the whole game in results (one line for each run of
+/// shots by the same player at the same field), and every fleet in words with the text and
+/// salt that check its commitment. No fields: the battle message just above shows them. As
+/// many messages as that takes, each within Telegram's limit and never cutting a line; the
+/// last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
     if rec.riga.is_some() {
         return super::riga_view::end_texts(rec);
     }
     let lang = rec.lang;
-    let mut reveal = vec![format!("\n\n{}", t(lang, "end-reveal"))];
-    for s in 0..rec.game.seats().len() as u8 {
-        if let Some((layout, salt)) = rec.game.reveal(SeatId(s)) {
-            let name = escape(rec.names.get(usize::from(s)).map_or("?", String::as_str));
-            reveal.push(format!(
-                "\n{name}: <code>{layout}</code>\n{}: <code>{salt}</code>",
-                t(lang, "end-salt")
-            ));
+    let mut blocks = vec![format!("<b>{}</b>", end_words(rec))];
+    let mut log = run_lines(rec, &rec.log);
+    if (rec.log.len() as u64) < rec.log_total {
+        // A record from before the log kept the whole game: its oldest results are gone.
+        log.insert(0, "…".to_owned());
+    }
+    let mut heading = |key: &str, lines: Vec<String>| {
+        let mut lines = lines.into_iter();
+        if let Some(first) = lines.next() {
+            // The heading stays with its first line.
+            blocks.push(format!("\n{}\n{first}", t(lang, key)));
+            blocks.extend(lines);
         }
-    }
-    let full = battle_text(rec) + &reveal.concat();
-    if visible_len(&full) <= MAX_TEXT {
-        return vec![full];
-    }
-    let mut texts = vec![format!(
-        "<b>{}</b>\n\n<b>{}</b>",
-        t(lang, "battle-title"),
-        end_words(rec)
-    )];
-    for part in reveal {
-        let last = texts.last_mut().expect("one text at least");
-        if visible_len(last) + visible_len(&part) <= MAX_TEXT {
-            last.push_str(&part);
-        } else {
-            texts.push(part.trim_start().to_owned());
+    };
+    heading("end-log", log);
+    heading("end-reveal", super::reveal::reveal_blocks(rec));
+    let mut texts: Vec<String> = Vec::new();
+    for block in blocks {
+        match texts.last_mut() {
+            Some(last) if visible_len(last) + 1 + visible_len(&block) <= MAX_TEXT => {
+                last.push('\n');
+                last.push_str(&block);
+            }
+            _ => texts.push(block.trim_start().to_owned()),
         }
     }
     texts
@@ -681,6 +706,180 @@ mod tests {
         assert!(data
             .iter()
             .all(|d| d.starts_with("\"f:") || d.starts_with("\"v:")));
+    }
+
+    /// Each result of the log on its own line, as the battle message writes it.
+    fn single_lines(rec: &GameRecord) -> Vec<String> {
+        let size = rec.game.ruleset().size();
+        rec.log
+            .iter()
+            .filter_map(|e| {
+                render::log_line(rec.lang, e, &rec.names, rec.alphabet, size, is_aimed(rec))
+            })
+            .collect()
+    }
+
+    /// A shot as a part of a run's line: `а1 — мимо`.
+    fn shot_part(rec: &GameRecord, e: &Event) -> Option<String> {
+        let Event::Shot { cell, result, .. } = e else {
+            return None;
+        };
+        let size = rec.game.ruleset().size();
+        Some(ta(
+            rec.lang,
+            "log-shot-part",
+            &[
+                ("cell", render::cell_name(*cell, rec.alphabet, size).into()),
+                ("result", render::result_words(rec.lang, *result).into()),
+            ],
+        ))
+    }
+
+    /// A classic duel in Russian with Russian letters, short names.
+    fn russian_duel(seed: u64) -> (GameRecord, StdRng) {
+        let (mut rec, rng) = record(Ruleset::default(), seed);
+        rec.names = vec!["Анна".into(), "Борис".into()];
+        rec.lang = Lang::Ru;
+        rec.alphabet = engine::Alphabet::Russian;
+        (rec, rng)
+    }
+
+    #[test]
+    fn once_seen_the_battle_message_shows_only_the_last_few_results() {
+        let (mut rec, mut rng) = russian_duel(21);
+        for n in 0..60 {
+            step(&mut rec, &mut rng);
+            rec.mark_shown(rec.log_total);
+            if rec.game.is_finished() {
+                break;
+            }
+            let text = battle_text(&rec);
+            let all = single_lines(&rec);
+            let shown: Vec<&str> = text
+                .lines()
+                .filter(|l| all.iter().any(|a| a == l))
+                .collect();
+            let latest = &all[all.len().saturating_sub(SHOWN)..];
+            assert_eq!(shown, latest, "after {n} moves");
+            assert_eq!(recent_lines(&rec), latest);
+        }
+        assert_eq!(
+            rec.log.len() as u64,
+            rec.log_total,
+            "the log keeps every result"
+        );
+    }
+
+    #[test]
+    fn a_burst_since_the_last_redraw_shows_every_result_of_it() {
+        let (mut rec, mut rng) = russian_duel(22);
+        for _ in 0..5 {
+            step(&mut rec, &mut rng);
+        }
+        rec.mark_shown(rec.log_total);
+        let before = rec.log.len();
+        while rec.log.len() < before + 3 * SHOWN && !rec.game.is_finished() {
+            step(&mut rec, &mut rng);
+        }
+        let burst = &rec.log[before..];
+        assert!(burst.len() > SHOWN);
+        let text = battle_text(&rec);
+        let lines = recent_lines(&rec);
+        for e in burst {
+            let part = shot_part(&rec, e).expect("a duel logs shots only");
+            assert!(
+                lines.iter().any(|l| l.contains(&part)),
+                "{part} in {lines:?}"
+            );
+        }
+        for line in &lines {
+            assert!(text.contains(line.as_str()), "{line}");
+        }
+        // Nothing before the burst: those lines were seen.
+        let seen = shot_part(&rec, &rec.log[before - 1]).unwrap();
+        assert!(lines.iter().all(|l| !l.contains(&seen)), "{seen}");
+    }
+
+    #[test]
+    fn the_end_tells_the_whole_game_and_the_fleets_in_the_chats_letters_without_fields() {
+        let (mut rec, mut rng) = russian_duel(23);
+        while !rec.game.is_finished() {
+            step(&mut rec, &mut rng);
+            rec.mark_shown(rec.log_total);
+        }
+        let texts = end_texts(&rec);
+        let all = texts.join("\n");
+        assert!(texts[0].starts_with(&format!("<b>{}</b>", end_words(&rec))));
+        for text in &texts {
+            assert!(visible_len(text) <= MAX_TEXT);
+            assert!(!text.contains("<pre>"), "a field in the end: {text}");
+        }
+        assert!(all.contains(&t(Lang::Ru, "end-log")));
+        // Every result, in order.
+        let mut at = 0;
+        for part in rec.log.iter().filter_map(|e| shot_part(&rec, e)) {
+            let found = all[at..].find(&part).unwrap_or_else(|| panic!("{part}"));
+            at += found + part.len();
+        }
+        assert!(!all.contains("mines="), "{all}");
+        assert!(!all.contains(&t(Lang::Ru, "end-mines")), "{all}");
+        for s in [SeatId(0), SeatId(1)] {
+            let (layout, salt) = rec.game.reveal(s).unwrap();
+            assert!(
+                all.contains(&format!("<code>{layout}|{salt}</code>")),
+                "{all}"
+            );
+            let fleet = rec.game.fleet(s).unwrap();
+            for ship in fleet.ships() {
+                let first = ship.cells.iter().min_by_key(|c| (c.y, c.x)).unwrap();
+                let name = render::cell_name(*first, rec.alphabet, rec.game.ruleset().size());
+                assert!(
+                    name.starts_with(|c: char| ('а'..='к').contains(&c)),
+                    "{name}"
+                );
+                let reveal = all.split(&t(Lang::Ru, "end-reveal")).nth(1).unwrap();
+                let line = reveal
+                    .lines()
+                    .find(|l| l.starts_with(&rec.names[s.index()]))
+                    .unwrap();
+                assert!(line.contains(&name), "{name} in {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_reveal_names_the_mines_only_in_a_game_with_mines() {
+        let ruleset = Ruleset {
+            mines: 2,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 24);
+        rec.names = vec!["Anna".into(), "Boris".into()];
+        while !rec.game.is_finished() {
+            step(&mut rec, &mut rng);
+        }
+        let all = end_texts(&rec).join("\n");
+        let mines = format!("{}: ", t(Lang::En, "end-mines"));
+        assert_eq!(all.matches(&mines).count(), 2, "{all}");
+        assert_eq!(all.matches(";mines=").count(), 2, "{all}");
+    }
+
+    #[test]
+    fn a_long_game_ends_in_several_messages_without_cutting_a_line() {
+        let (mut rec, mut rng) = record(Ruleset::default(), 25);
+        while !rec.game.is_finished() {
+            step(&mut rec, &mut rng);
+        }
+        // Long names make every line long: the whole log takes more than one message.
+        let texts = end_texts(&rec);
+        assert!(texts.len() > 1, "{}", texts.len());
+        let lines = run_lines(&rec, &rec.log);
+        for text in &texts {
+            assert!(visible_len(text) <= MAX_TEXT);
+        }
+        for line in &lines {
+            assert!(texts.iter().any(|t| t.contains(line.as_str())), "{line}");
+        }
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! Layers, each using only the ones above it (`tests/layers.rs` checks there is no import
 //! circle and that no flow calls another):
 //! - views, pure: `callback.rs` (typed callback data, deep links), `render.rs` (boards,
-//!   keyboards, words), `group.rs` (the group's live message and the end), `panel.rs` (the
-//!   settings panel), `editor_view.rs` (the placement editor), `own_field.rs` (each player's
+//!   keyboards, words), `group.rs` (the group's live message and the end), `reveal.rs` (the
+//!   fleets at the end in words), `panel.rs` (the settings panel), `editor_view.rs` (the placement editor), `own_field.rs` (each player's
 //!   own field), `ai.rs` (the bot's names and levels in words);
 //! - delivery: `chat.rs` (replies, private messages, a chat's game), `mine_dm.rs` (the mine
 //!   question), `outbox.rs` (each game's one sender: the outbox, paced);
@@ -37,6 +37,7 @@ pub mod placement;
 pub mod play;
 pub mod polling;
 pub mod render;
+pub mod reveal;
 pub mod riga;
 pub mod riga_core;
 pub mod riga_view;

@@ -7,10 +7,34 @@ use crate::fleet::Fleet;
 use sha2::{Digest, Sha256};
 use std::fmt::Write;
 
+/// The first game schema (`Game::v`) whose canonical texts leave out empty parts: games
+/// stored before keep the texts their published commitments were made of.
+pub const COMPACT_SINCE: u16 = 2;
+
 /// The canonical text of a layout: every ship as `kind:cells` with cells in Latin form and
-/// sorted, ships sorted, then the mines and the border. Two equal layouts have equal texts
-/// whatever order they were placed in.
+/// sorted, ships sorted, then the mines and the border when there are any
+/// (`ships=4:A1,B1,C1,D1 3:…;mines=E5`). Two equal layouts have equal texts whatever order
+/// they were placed in.
 pub fn canonical_text(fleet: &Fleet) -> String {
+    canonical(fleet, false)
+}
+
+/// The canonical text of games stored before [`COMPACT_SINCE`]: like [`canonical_text`],
+/// but with `;mines=` even when there are none.
+pub fn canonical_text_v1(fleet: &Fleet) -> String {
+    canonical(fleet, true)
+}
+
+/// The canonical text for a game of this schema version.
+pub fn canonical_text_for(fleet: &Fleet, schema: u16) -> String {
+    if schema < COMPACT_SINCE {
+        canonical_text_v1(fleet)
+    } else {
+        canonical_text(fleet)
+    }
+}
+
+fn canonical(fleet: &Fleet, empty_mines: bool) -> String {
     let mut ships: Vec<String> = fleet
         .ships()
         .iter()
@@ -25,7 +49,10 @@ pub fn canonical_text(fleet: &Fleet) -> String {
     let mut mines = fleet.mines().to_vec();
     mines.sort_unstable_by_key(|c| (c.y, c.x));
     let mines: Vec<String> = mines.iter().map(|c| c.latin()).collect();
-    let mut text = format!("ships={};mines={}", ships.join(" "), mines.join(","));
+    let mut text = format!("ships={}", ships.join(" "));
+    if empty_mines || !mines.is_empty() {
+        let _ = write!(text, ";mines={}", mines.join(","));
+    }
     if let Some(b) = fleet.border() {
         let rows: Vec<String> = b.rows().iter().map(|r| (r + 1).to_string()).collect();
         let _ = write!(text, ";land={}", rows.join(","));
@@ -55,9 +82,9 @@ pub fn commitment_of_text(canonical: &str, salt: &str) -> String {
     hex(&h.finalize())
 }
 
-/// The commitment to a fleet under a salt.
-pub fn commitment(fleet: &Fleet, salt: &str) -> String {
-    commitment_of_text(&canonical_text(fleet), salt)
+/// The commitment to a fleet under a salt, for a game of this schema version.
+pub fn commitment(fleet: &Fleet, salt: &str, schema: u16) -> String {
+    commitment_of_text(&canonical_text_for(fleet, schema), salt)
 }
 
 /// Checks a reveal: whether the published canonical text and salt give the commitment.

@@ -163,13 +163,22 @@ impl Game {
     /// The SHA-256 commitment to the seat's fleet, once locked.
     pub fn commitment(&self, seat: SeatId) -> Option<String> {
         let s = self.seat(seat)?;
-        Some(commit::commitment(s.fleet.as_ref()?, s.salt.as_ref()?))
+        Some(commit::commitment(
+            s.fleet.as_ref()?,
+            s.salt.as_ref()?,
+            self.v,
+        ))
     }
 
-    /// The seat's salt and canonical layout text, published only when the game is over.
+    /// The seat's canonical layout text and salt, published only when the game is over. The
+    /// text is of the game's schema version (see [`commit::COMPACT_SINCE`]), so a game
+    /// stored before still reveals what its commitment was made of.
     pub fn reveal(&self, seat: SeatId) -> Option<(String, String)> {
         let s = self.seat(seat).filter(|_| self.is_finished())?;
-        Some((commit::canonical_text(s.fleet.as_ref()?), s.salt.clone()?))
+        Some((
+            commit::canonical_text_for(s.fleet.as_ref()?, self.v),
+            s.salt.clone()?,
+        ))
     }
 
     /// When [`Action::Tick`] next has something to do: a reminder, a forfeit or a mine timeout.

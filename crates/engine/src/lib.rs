@@ -103,4 +103,7 @@ pub use view::{FieldView, Mark, View};
 
 /// The schema version of every stored value (games, drafts). Bump it when a stored shape
 /// changes, and teach the store to read the old one or to close such games politely.
-pub const SCHEMA_VERSION: u16 = 1;
+///
+/// 2: the canonical texts of the fleet commitments leave out empty parts
+/// ([`commit::COMPACT_SINCE`]); games of 1 keep the old texts.
+pub const SCHEMA_VERSION: u16 = 2;

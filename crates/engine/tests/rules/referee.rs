@@ -71,6 +71,69 @@ fn the_commitment_published_at_the_start_verifies_against_the_reveal() {
 }
 
 #[test]
+fn a_new_games_reveal_leaves_out_the_empty_mines_and_verifies() {
+    let r = Ruleset::default();
+    let fleet = fleet_from_picture(&r, CLASSIC_FLEET);
+    let (mut game, mut rng, events) = begin(fleet.clone(), fleet);
+    assert_eq!(game.v, SCHEMA_VERSION);
+    let published = commitments(&events);
+    game.apply(Action::Surrender(A), 1, &mut rng).unwrap();
+    for seat in [A, B] {
+        let (text, salt) = game.reveal(seat).unwrap();
+        assert!(text.starts_with("ships="), "{text}");
+        assert!(!text.contains("mines="), "{text}");
+        assert_eq!(text, commit::canonical_text(game.fleet(seat).unwrap()));
+        assert!(commit::verify(&published[seat.index()], &text, &salt));
+    }
+}
+
+#[test]
+fn a_game_stored_before_the_compact_texts_reveals_its_old_text_and_verifies() {
+    let r = Ruleset::default();
+    let fleet = fleet_from_picture(&r, CLASSIC_FLEET);
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut game = Game::new(r.clone());
+    for p in [1, 2] {
+        game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+    }
+    game.apply(Action::Start, 0, &mut rng).unwrap();
+    game.apply(Action::Ready(A, fleet.clone()), 0, &mut rng)
+        .unwrap();
+    // As a game of schema 1 was stored, in the middle of placement.
+    let mut stored = serde_json::to_value(&game).unwrap();
+    stored["v"] = 1.into();
+    let mut game: Game = serde_json::from_value(stored).unwrap();
+    let events = game.apply(Action::Ready(B, fleet), 0, &mut rng).unwrap();
+    let published = commitments(&events);
+    // Stored again in the battle and read back by a newer bot.
+    let mut game: Game = serde_json::from_str(&serde_json::to_string(&game).unwrap()).unwrap();
+    assert_eq!(game.v, 1);
+    game.apply(Action::Surrender(A), 1, &mut rng).unwrap();
+    for seat in [A, B] {
+        let (text, salt) = game.reveal(seat).unwrap();
+        assert!(text.contains(";mines="), "{text}");
+        assert_eq!(text, commit::canonical_text_v1(game.fleet(seat).unwrap()));
+        assert!(commit::verify(&published[seat.index()], &text, &salt));
+        let compact = commit::canonical_text(game.fleet(seat).unwrap());
+        assert!(!commit::verify(&published[seat.index()], &compact, &salt));
+    }
+}
+
+#[test]
+fn a_reveal_names_the_mines_when_there_are_some() {
+    let r = Ruleset {
+        mines: 1,
+        ..Ruleset::default()
+    };
+    let mut rng = StdRng::seed_from_u64(8);
+    let fleet = random_fleet(&r, &mut rng).unwrap();
+    let text = commit::canonical_text(&fleet);
+    assert_eq!(text.matches(";mines=").count(), 1, "{text}");
+    assert!(!text.ends_with("mines="), "{text}");
+    assert_eq!(text, commit::canonical_text_v1(&fleet));
+}
+
+#[test]
 fn a_changed_layout_does_not_verify() {
     let r = Ruleset::default();
     let fleet = fleet_from_picture(&r, CLASSIC_FLEET);
