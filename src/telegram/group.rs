@@ -883,6 +883,65 @@ mod tests {
     }
 
     #[test]
+    fn the_battle_picture_shows_the_public_view_and_its_caption_fits() {
+        use crate::telegram::live::{battle_picture, live_drawing};
+        let rulesets = [
+            Ruleset {
+                field: Field::LandSeaAir,
+                players: Players::FreeForAll(4),
+                mines: 2,
+                ..Ruleset::default()
+            },
+            Ruleset {
+                salvo: Some(3),
+                players: Players::FreeForAll(3),
+                ..Ruleset::default()
+            },
+            Ruleset::default(),
+        ];
+        for (n, ruleset) in rulesets.into_iter().enumerate() {
+            let (mut rec, mut rng) = record(ruleset, 20 + n as u64);
+            let mut ruled_out = 0;
+            loop {
+                let finished = rec.game.is_finished();
+                let public = rec.game.public_view();
+                let picture = battle_picture(&rec);
+                assert_eq!(picture.fields.len(), public.fields.len());
+                for (drawn, seen) in picture.fields.iter().zip(&public.fields) {
+                    // Exactly what the group may see; an unknown cell only ever ruled out.
+                    assert_eq!(drawn.border, seen.border);
+                    for (a, b) in drawn.marks.iter().zip(&seen.marks) {
+                        assert!(a == b || (*b == Mark::Unknown && *a == Mark::Halo));
+                        ruled_out += usize::from(a != b);
+                    }
+                    if !finished {
+                        assert!(drawn.border.is_none());
+                        assert!(!drawn
+                            .marks
+                            .iter()
+                            .any(|m| matches!(m, Mark::Ship | Mark::IdleMine)));
+                    }
+                }
+                let drawing = live_drawing(&rec, GameId(1), "bot");
+                assert!(drawing.picture.is_some());
+                assert!(
+                    visible_len(&drawing.text) <= MAX_CAPTION,
+                    "{}",
+                    drawing.text
+                );
+                if finished {
+                    assert!(drawing.keyboard.is_none());
+                    break;
+                }
+                step(&mut rec, &mut rng);
+                rec.mark_shown(rec.log_total);
+            }
+            // The classic duel rules out the corners of its hits.
+            assert_eq!(ruled_out > 0, n == 2, "ruleset {n}");
+        }
+    }
+
+    #[test]
     fn the_visible_length_is_counted_without_markup_and_in_utf16() {
         assert_eq!(visible_len("<b>a&lt;b</b>"), 3);
         assert_eq!(visible_len("🤖 ж"), 4);
