@@ -217,7 +217,10 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
             field_text(field, rec.game.ruleset(), rec.alphabet)
         ));
     }
-    head.push('\n');
+    // A blank line after the fields; a caption's title goes straight on to the results.
+    if fields {
+        head.push('\n');
+    }
     let mut tail = String::new();
     match game.phase() {
         Phase::Battle => {

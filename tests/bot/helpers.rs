@@ -634,3 +634,12 @@ pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usi
     }
     known
 }
+
+/// Whether a text tells `name`'s shot at `cell`: "Bob: A1 — miss", or within a run
+/// "Bob: …; A1 — miss; …".
+pub fn shows_result(text: &str, name: &str, cell: &str) -> bool {
+    text.lines().any(|l| {
+        l.starts_with(&format!("{name}: "))
+            && (l.contains(&format!(": {cell} — ")) || l.contains(&format!("; {cell} — ")))
+    })
+}
