@@ -11,6 +11,7 @@ use engine::{FieldView, Mark, SeatId, Size};
 use fake_telegram::SentMessage;
 use helpers::*;
 use morskoy_boy::picture::{picture_size, Panel};
+use morskoy_boy::record::Board;
 
 /// Decodes a PNG whole: its width and height.
 fn decode(png: &[u8]) -> (u32, u32) {
@@ -68,6 +69,8 @@ async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
     let app = App::spawn().await;
     let a = app.player(14_001, "Alice", "en");
     let b = app.player(14_002, "Bob", "en");
+    // Bob reads text: his private chat chose it, and his own field follows his choice.
+    app.set_board(14_002, Board::Text).await;
     let mut d = duel(&app, -14_001, a, b).await;
     let battle = app
         .tg
@@ -151,8 +154,22 @@ async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
             assert!(m.versions.iter().all(|v| v.encode_utf16().count() <= 1024));
         }
     }
-    // Each player's own field is a picture of one field; the placement's message points to it.
-    for p in &d.players {
+    let bob = app
+        .tg
+        .wait_for(
+            14_002,
+            |m| m.text.contains("Your fleet") && m.text.contains("over"),
+            wait(),
+        )
+        .await
+        .expect("Bob's own field");
+    assert!(
+        bob.photo.is_none() && bob.text.contains(" A B C D"),
+        "{}",
+        bob.text
+    );
+    // Alice's own field is a picture of one field; the placement's message points to it.
+    for p in &d.players[..1] {
         let chat = p.id.0 as i64;
         let own = app
             .tg
@@ -169,7 +186,11 @@ async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
             .tg
             .messages(chat)
             .into_iter()
-            .find(|m| m.callback_data().iter().any(|c| c.starts_with("pe:")))
+            .find(|m| {
+                m.history
+                    .iter()
+                    .any(|s| s.data.iter().any(|c| c.starts_with("pe:")))
+            })
             .expect("the placement message");
         assert!(!placement.has_keyboard());
         assert!(

@@ -605,7 +605,12 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
     }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
-    if rec.board == Board::Picture
+    // The private chat's own choice, else the game's.
+    let board = match ctx.store.chat_settings(user as i64).await {
+        Ok(settings) => settings.board.unwrap_or(rec.board),
+        Err(_) => rec.board,
+    };
+    if board == Board::Picture
         && rec.begun
         && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
     {
