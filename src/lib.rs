@@ -14,6 +14,7 @@
 //! Redis.
 
 pub mod app;
+pub mod config;
 pub mod effects;
 pub mod game_log;
 pub mod i18n;

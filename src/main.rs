@@ -1,51 +1,93 @@
-//! The bot binary: configuration from the environment, then long polling until ctrl-c.
-//! `morskoy-boy play` instead plays a duel against the AI in the terminal (`terminal.rs`).
+//! The bot binary: configuration from the environment (`config.rs`), then long polling until
+//! ctrl-c. `morskoy-boy play` instead plays a duel against the AI in the terminal
+//! (`terminal.rs`); `--help` and `--version` answer and stop.
 
-use morskoy_boy::store::{Store, StoreConfig};
-use morskoy_boy::telegram::{self, BotConfig};
-use std::time::Duration;
+use morskoy_boy::config::{Config, HELP};
+use morskoy_boy::store::Store;
+use morskoy_boy::telegram;
+use std::process::exit;
+use std::time::{Duration, Instant};
 
 fn main() {
-    // The offline try-out: no token, no Redis, no async runtime.
-    if std::env::args().nth(1).as_deref() == Some("play") {
-        std::process::exit(morskoy_boy::terminal::main(std::env::args().skip(2)));
+    match std::env::args().nth(1).as_deref() {
+        // The offline try-out: no token, no Redis, no async runtime.
+        Some("play") => exit(morskoy_boy::terminal::main(std::env::args().skip(2))),
+        Some("--help" | "-h" | "help") => {
+            print!("{HELP}");
+            return;
+        }
+        Some("--version" | "-V") => {
+            println!("morskoy-boy {}", env!("CARGO_PKG_VERSION"));
+            return;
+        }
+        Some(other) => {
+            eprintln!("morskoy-boy: unknown argument {other:?}; see morskoy-boy --help");
+            exit(2);
+        }
+        None => {}
     }
-    bot();
+    // Info by default: an operator sees start-up's waits and errors without RUST_LOG.
+    pretty_env_logger::formatted_timed_builder()
+        .parse_filters(&std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()))
+        .init();
+    let config = match Config::from_env() {
+        Ok(config) => config,
+        Err(e) => {
+            log::error!("{e}");
+            eprintln!("morskoy-boy: {e}");
+            exit(2);
+        }
+    };
+    bot(config);
 }
 
 #[tokio::main]
-async fn bot() {
-    pretty_env_logger::init_timed();
-    let token = std::env::var("TELOXIDE_TOKEN").unwrap_or_default();
-    if token.trim().is_empty() {
-        eprintln!(
-            "TELOXIDE_TOKEN is not set: talk to @BotFather in Telegram, create a bot with /newbot, \
-             and run again with TELOXIDE_TOKEN=<the token>."
+async fn bot(config: Config) {
+    let mut bot = teloxide::Bot::new(&config.token);
+    if let Some(url) = config.api_url.clone() {
+        bot = bot.set_api_url(url);
+    }
+    let store = connect(&config).await;
+    telegram::run(bot, store, config).await;
+}
+
+/// Redis, once it answers: it may come up after the bot (containers). Gives up after
+/// `MB_REDIS_WAIT_SECS`; ctrl-c stops the wait.
+async fn connect(config: &Config) -> Store {
+    let url = &config.redis_url;
+    let deadline = Instant::now() + config.redis_wait;
+    loop {
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(5),
+            Store::connect(url, config.store.clone()),
         );
-        std::process::exit(2);
-    }
-    let mut bot = teloxide::Bot::new(token.trim());
-    if let Ok(url) = std::env::var("TELOXIDE_API_URL") {
-        match url.parse() {
-            Ok(url) => bot = bot.set_api_url(url),
-            Err(e) => {
-                eprintln!("TELOXIDE_API_URL is not a URL ({e}): {url}");
-                std::process::exit(2);
-            }
+        let error = tokio::select! {
+            done = attempt => match done {
+                Ok(Ok(store)) => return store,
+                Ok(Err(e)) => e.to_string(),
+                Err(_) => "no answer in 5 s".to_owned(),
+            },
+            _ = tokio::signal::ctrl_c() => stop(),
+        };
+        if Instant::now() >= deadline {
+            log::error!(
+                "Redis at {url} is unreachable ({error}); gave up after {} s (MB_REDIS_WAIT_SECS)",
+                config.redis_wait.as_secs()
+            );
+            exit(3);
+        }
+        log::warn!("waiting for Redis at {url}: {error}");
+        tokio::select! {
+            () = tokio::time::sleep(Duration::from_secs(2)) => {}
+            _ = tokio::signal::ctrl_c() => stop(),
         }
     }
-    let redis_url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    // Redis may come up after the bot (containers): wait for it rather than give up.
-    let store = loop {
-        match Store::connect(&redis_url, StoreConfig::from_env()).await {
-            Ok(store) => break store,
-            Err(e) => {
-                log::warn!("waiting for Redis at {redis_url}: {e}");
-                tokio::time::sleep(Duration::from_secs(2)).await;
-            }
-        }
-    };
-    telegram::run(bot, store, BotConfig::from_env()).await;
+}
+
+/// Ctrl-c before the bot is up.
+fn stop() -> ! {
+    log::info!("stopped");
+    exit(130);
 }
 
 /// The allocator: the bot allocates and frees many small strings and records a move

@@ -130,24 +130,6 @@ impl Default for StoreConfig {
 }
 
 impl StoreConfig {
-    /// The defaults, with `MB_FINISHED_DAYS` (days a finished game is kept) and
-    /// `MB_NAMESPACE` (the key prefix; tests give each bot its own) from the environment.
-    pub fn from_env() -> StoreConfig {
-        let mut c = StoreConfig::default();
-        if let Ok(ns) = std::env::var("MB_NAMESPACE") {
-            if !ns.trim().is_empty() {
-                c.namespace = ns.trim().to_owned();
-            }
-        }
-        if let Some(days) = std::env::var("MB_FINISHED_DAYS")
-            .ok()
-            .and_then(|d| d.parse::<u64>().ok())
-        {
-            c.finished_ttl = Duration::from_secs(days * 24 * 3600);
-        }
-        c
-    }
-
     fn ttl(&self, phase: &Phase) -> Duration {
         match phase {
             Phase::Lobby | Phase::Placement => self.setup_ttl,

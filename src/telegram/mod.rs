@@ -125,34 +125,6 @@ impl Default for BotConfig {
 }
 
 impl BotConfig {
-    /// The defaults, with `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE` and `MB_AI_PAUSE_MS` from
-    /// the environment when set (tests play faster than Telegram would allow).
-    pub fn from_env() -> BotConfig {
-        let mut c = BotConfig::default();
-        if let Some(b) = std::env::var("MB_BOARD").ok().and_then(|v| v.parse().ok()) {
-            c.board = b;
-        }
-        if let Some(n) = std::env::var("MB_GROUP_PER_MINUTE")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            c.group_per_minute = n;
-        }
-        if let Some(ms) = std::env::var("MB_GROUP_GAP_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            c.group_gap = Duration::from_millis(ms);
-        }
-        if let Some(ms) = std::env::var("MB_AI_PAUSE_MS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-        {
-            c.ai_pause = Duration::from_millis(ms);
-        }
-        c
-    }
-
     /// The least time between two redraws of a chat's live message: a group's gap, and at
     /// most a second in a private chat (Telegram takes about one message a second there).
     pub fn gap(&self, chat: i64) -> Duration {
@@ -536,18 +508,52 @@ async fn delete_webhook_if_set(ctx: &Ctx) {
     }
 }
 
-/// Runs the bot until ctrl-c.
-pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
-    let me = match bot.get_me().await {
-        Ok(me) => me,
-        Err(e) => {
-            log::error!("getMe failed: is TELOXIDE_TOKEN right? {e}");
-            std::process::exit(1);
+/// Who the bot is, once Telegram answers: a refused token stops the bot at once (exit 2),
+/// no network is tried again with a growing pause (ctrl-c stops the wait).
+async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
+    let mut pause = Duration::from_secs(1);
+    loop {
+        let error = match bot.get_me().await {
+            Ok(me) => return me,
+            Err(RequestError::Api(teloxide::ApiError::InvalidToken)) => {
+                log::error!(
+                    "Telegram refuses TELOXIDE_TOKEN (401 Unauthorized): copy the token from \
+                     @BotFather again"
+                );
+                std::process::exit(2);
+            }
+            Err(e @ (RequestError::Network(_) | RequestError::Io(_))) => e,
+            Err(RequestError::RetryAfter(s)) => {
+                pause = s.duration();
+                RequestError::RetryAfter(s)
+            }
+            Err(e) => {
+                log::error!("getMe failed: {e}");
+                std::process::exit(1);
+            }
+        };
+        log::warn!(
+            "cannot reach Telegram at {}: {error}; trying again in {} s",
+            bot.api_url(),
+            pause.as_secs()
+        );
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            _ = tokio::signal::ctrl_c() => {
+                log::info!("stopped");
+                std::process::exit(130);
+            }
         }
-    };
+        pause = (pause * 2).min(Duration::from_secs(60));
+    }
+}
+
+/// Runs the bot until ctrl-c.
+pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
+    let me = get_me(&bot).await;
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
-    let rng = match std::env::var("MB_SEED").ok().and_then(|s| s.parse().ok()) {
+    let rng = match config.seed {
         Some(seed) => rand::SeedableRng::seed_from_u64(seed),
         None => rand::SeedableRng::from_entropy(),
     };
@@ -555,15 +561,11 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: BotConfig) {
         bot,
         store,
         username: Arc::new(username),
-        config: Arc::new(config),
+        config: Arc::new(config.bot),
         rng: Arc::new(std::sync::Mutex::new(rng)),
         sending: Arc::default(),
         langs: Arc::default(),
-        replica: Arc::new(
-            std::env::var("MB_REPLICA")
-                .or_else(|_| std::env::var("HOSTNAME"))
-                .unwrap_or_else(|_| "0".into()),
-        ),
+        replica: Arc::new(config.replica),
     };
     commands::register(&ctx).await;
     let ticker = tokio::spawn(play::tick_forever(ctx.clone()));

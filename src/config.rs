@@ -1,0 +1,280 @@
+//! The bot's configuration: read from the environment once, at start-up, and refused with the
+//! variable's name when a value is not valid (a typo must not fall back to a default
+//! silently). `morskoy-boy --help` prints [`HELP`].
+
+use crate::record::Board;
+use crate::store::StoreConfig;
+use crate::telegram::BotConfig;
+use std::fmt;
+use std::time::Duration;
+
+/// Everything the bot binary is told by its environment.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `TELOXIDE_TOKEN`: the bot's token.
+    pub token: String,
+    /// `TELOXIDE_API_URL`: another Bot API server (the tests' fake).
+    pub api_url: Option<reqwest::Url>,
+    /// `REDIS_URL`: one URL, or a cluster's seed nodes separated by commas.
+    pub redis_url: String,
+    /// `MB_REDIS_WAIT_SECS`: how long start-up waits for Redis before it gives up.
+    pub redis_wait: Duration,
+    /// `MB_NAMESPACE`, `MB_FINISHED_DAYS`.
+    pub store: StoreConfig,
+    /// `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE`, `MB_AI_PAUSE_MS`, `MB_BOARD`.
+    pub bot: BotConfig,
+    /// `MB_REPLICA`, else `HOSTNAME`, else `0`.
+    pub replica: String,
+    /// `MB_SEED`: a fixed seed for every random choice (tests).
+    pub seed: Option<u64>,
+}
+
+/// A variable whose value cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The variable.
+    pub var: &'static str,
+    /// Its value as given.
+    pub value: String,
+    /// What it should be.
+    pub expected: &'static str,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{} is not set: {}", self.var, self.expected)
+        } else {
+            write!(
+                f,
+                "{}={:?} is not valid: expected {}",
+                self.var, self.value, self.expected
+            )
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What `--help` prints.
+pub const HELP: &str = "\
+morskoy-boy: the Sea Battle (Морской бой) referee for Telegram group chats.
+
+Usage:
+  morskoy-boy                 run the bot (long polling), configured by the environment
+  morskoy-boy play [--help]   play a duel against the bot in this terminal (no token needed)
+  morskoy-boy --help          this text
+  morskoy-boy --version       the version
+
+Environment:
+  TELOXIDE_TOKEN        the bot's token from @BotFather (required)
+  TELOXIDE_API_URL      another Bot API server (default: Telegram's own)
+  REDIS_URL             redis://[user:password@]host:port[/db], or cluster seeds separated by
+                        commas (default: redis://127.0.0.1:6379)
+  MB_REDIS_WAIT_SECS    how long start-up waits for Redis before it gives up (default: 60)
+  MB_NAMESPACE          prefix of every Redis key (default: mb:v1)
+  MB_FINISHED_DAYS      days a finished game is kept (default: 30)
+  MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 3500)
+  MB_GROUP_PER_MINUTE   sends and edits one group takes a minute (default: 18; Telegram's
+                        limit is about 20)
+  MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
+  MB_BOARD              how chats that have not chosen see the fields: picture or text
+                        (default: picture)
+  MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
+  MB_SEED               a fixed random seed (tests)
+  RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
+";
+
+impl Config {
+    /// The configuration from the process's environment.
+    ///
+    /// # Errors
+    /// The first variable whose value is not valid.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_vars(|k| std::env::var(k).ok())
+    }
+
+    /// The configuration from `get`, which answers a variable's value.
+    ///
+    /// # Errors
+    /// The first variable whose value is not valid.
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        // An empty value counts as unset, as shells and compose files write them.
+        let var = |k: &str| {
+            get(k)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let token = var("TELOXIDE_TOKEN").ok_or(ConfigError {
+            var: "TELOXIDE_TOKEN",
+            value: String::new(),
+            expected: "talk to @BotFather in Telegram, create a bot with /newbot, and run \
+                       again with TELOXIDE_TOKEN=<the token>",
+        })?;
+        let api_url = match var("TELOXIDE_API_URL") {
+            Some(v) => Some(
+                v.parse::<reqwest::Url>()
+                    .ok()
+                    .filter(|u| matches!(u.scheme(), "http" | "https"))
+                    .ok_or(ConfigError {
+                        var: "TELOXIDE_API_URL",
+                        value: v,
+                        expected: "an http(s) URL",
+                    })?,
+            ),
+            None => None,
+        };
+        let redis_url = var("REDIS_URL").unwrap_or_else(|| "redis://127.0.0.1:6379".into());
+        if !redis_url
+            .split(',')
+            .all(|u| u.trim().starts_with("redis://") || u.trim().starts_with("rediss://"))
+        {
+            return Err(ConfigError {
+                var: "REDIS_URL",
+                value: redis_url,
+                expected: "redis://host:port (or several, separated by commas)",
+            });
+        }
+        let number = |k: &'static str, expected: &'static str, range: (u64, u64)| {
+            var(k)
+                .map(|v| {
+                    v.parse::<u64>()
+                        .ok()
+                        .filter(|n| (range.0..=range.1).contains(n))
+                        .ok_or(ConfigError {
+                            var: k,
+                            value: v,
+                            expected,
+                        })
+                })
+                .transpose()
+        };
+        let mut store = StoreConfig::default();
+        if let Some(ns) = var("MB_NAMESPACE") {
+            store.namespace = ns;
+        }
+        if let Some(days) = number("MB_FINISHED_DAYS", "a number of days, 1 to 3650", (1, 3650))? {
+            store.finished_ttl = Duration::from_secs(days * 24 * 3600);
+        }
+        let mut bot = BotConfig::default();
+        if let Some(ms) = number("MB_GROUP_GAP_MS", "milliseconds, 0 to 600000", (0, 600_000))? {
+            bot.group_gap = Duration::from_millis(ms);
+        }
+        // Telegram takes about 20; more only makes sense against a test server.
+        if let Some(n) = number(
+            "MB_GROUP_PER_MINUTE",
+            "a number, 1 to 1000000",
+            (1, 1_000_000),
+        )? {
+            bot.group_per_minute = n as u32;
+        }
+        if let Some(ms) = number("MB_AI_PAUSE_MS", "milliseconds, 0 to 60000", (0, 60_000))? {
+            bot.ai_pause = Duration::from_millis(ms);
+        }
+        if let Some(v) = var("MB_BOARD") {
+            bot.board = v.parse::<Board>().map_err(|()| ConfigError {
+                var: "MB_BOARD",
+                value: v,
+                expected: "picture or text",
+            })?;
+        }
+        let redis_wait = number("MB_REDIS_WAIT_SECS", "seconds, 0 to 86400", (0, 86_400))?
+            .map_or(Duration::from_secs(60), Duration::from_secs);
+        let seed = number("MB_SEED", "a number", (0, u64::MAX))?;
+        let replica = var("MB_REPLICA")
+            .or_else(|| var("HOSTNAME"))
+            .unwrap_or_else(|| "0".into());
+        Ok(Config {
+            token,
+            api_url,
+            redis_url,
+            redis_wait,
+            store,
+            bot,
+            replica,
+            seed,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        Config::from_vars(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn the_defaults_need_only_a_token() {
+        let c = parse(&[("TELOXIDE_TOKEN", " 1:abc ")]).unwrap();
+        assert_eq!(c.token, "1:abc");
+        assert_eq!(c.redis_url, "redis://127.0.0.1:6379");
+        assert_eq!(c.bot.group_per_minute, 18);
+        assert_eq!(c.bot.board, Board::Picture);
+        assert_eq!(c.redis_wait, Duration::from_secs(60));
+        assert_eq!(c.replica, "0");
+        assert!(c.api_url.is_none() && c.seed.is_none());
+        let e = parse(&[("TELOXIDE_TOKEN", "  ")]).unwrap_err();
+        assert_eq!(e.var, "TELOXIDE_TOKEN");
+        assert!(
+            e.to_string().starts_with("TELOXIDE_TOKEN is not set"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn every_value_is_read_and_a_bad_one_is_refused_by_name() {
+        let good = [
+            ("TELOXIDE_TOKEN", "1:abc"),
+            ("TELOXIDE_API_URL", "http://127.0.0.1:8081"),
+            ("REDIS_URL", "redis://a:7000,redis://b:7001"),
+            ("MB_REDIS_WAIT_SECS", "5"),
+            ("MB_NAMESPACE", "mb:test"),
+            ("MB_FINISHED_DAYS", "2"),
+            ("MB_GROUP_GAP_MS", "300"),
+            ("MB_GROUP_PER_MINUTE", "20"),
+            ("MB_AI_PAUSE_MS", "0"),
+            ("MB_BOARD", "text"),
+            ("HOSTNAME", "box"),
+            ("MB_SEED", "7"),
+        ];
+        let c = parse(&good).unwrap();
+        assert_eq!(c.api_url.unwrap().as_str(), "http://127.0.0.1:8081/");
+        assert_eq!(c.redis_wait, Duration::from_secs(5));
+        assert_eq!(c.store.namespace, "mb:test");
+        assert_eq!(c.store.finished_ttl, Duration::from_secs(2 * 86_400));
+        assert_eq!(c.bot.group_gap, Duration::from_millis(300));
+        assert_eq!(c.bot.group_per_minute, 20);
+        assert_eq!(c.bot.ai_pause, Duration::ZERO);
+        assert_eq!(c.bot.board, Board::Text);
+        assert_eq!(c.replica, "box");
+        assert_eq!(c.seed, Some(7));
+        for (var, bad) in [
+            ("TELOXIDE_API_URL", "localhost:8081"),
+            ("REDIS_URL", "127.0.0.1:6379"),
+            ("MB_REDIS_WAIT_SECS", "soon"),
+            ("MB_FINISHED_DAYS", "0"),
+            ("MB_GROUP_GAP_MS", "-1"),
+            ("MB_GROUP_PER_MINUTE", "abc"),
+            ("MB_GROUP_PER_MINUTE", "0"),
+            ("MB_AI_PAUSE_MS", "1.5"),
+            ("MB_BOARD", "png"),
+            ("MB_SEED", "x"),
+        ] {
+            let mut vars = good.to_vec();
+            vars.retain(|(k, _)| *k != var);
+            vars.push((var, bad));
+            let e = parse(&vars).unwrap_err();
+            assert_eq!((e.var, e.value.as_str()), (var, bad));
+            assert!(e
+                .to_string()
+                .starts_with(&format!("{var}=\"{bad}\" is not valid")));
+        }
+    }
+}

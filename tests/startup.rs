@@ -1,0 +1,210 @@
+//! Start-up as an operator meets it (issue 15): `--help` and `--version`, a bad variable
+//! refused by name, a token Telegram refuses, no network (tried again, visibly), and a Redis
+//! that never answers (waited for visibly, given up after `MB_REDIS_WAIT_SECS`, and ctrl-c
+//! works meanwhile). The real binary, a real Redis, the fake Bot API.
+
+mod fake_telegram;
+
+use fake_telegram::FakeTelegram;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_morskoy-boy"));
+    for (k, _) in std::env::vars() {
+        if k.starts_with("MB_") || k.starts_with("TELOXIDE_") || k == "RUST_LOG" {
+            cmd.env_remove(k);
+        }
+    }
+    cmd.stdin(Stdio::null());
+    cmd
+}
+
+fn redis_url() -> String {
+    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+/// A local port nothing listens on.
+fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// A running bot whose log (stderr) is collected as it comes.
+struct Running {
+    child: Child,
+    log: Arc<Mutex<String>>,
+}
+
+impl Running {
+    fn start(mut cmd: Command) -> Running {
+        let mut child = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        let log = Arc::new(Mutex::new(String::new()));
+        let err = child.stderr.take().unwrap();
+        let sink = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(err).lines().map_while(Result::ok) {
+                let mut l = sink.lock().unwrap();
+                l.push_str(&line);
+                l.push('\n');
+            }
+        });
+        Running { child, log }
+    }
+
+    /// Waits until the log holds `text`.
+    fn wait_log(&self, text: &str, within: Duration) {
+        let deadline = Instant::now() + within;
+        while !self.log.lock().unwrap().contains(text) {
+            assert!(
+                Instant::now() < deadline,
+                "no {text:?} in the log:\n{}",
+                self.log.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the exit: its code.
+    fn wait_exit(&mut self, within: Duration) -> Option<i32> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "still running; log:\n{}",
+                self.log.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Ctrl-c, as a terminal or `docker stop` sends it.
+    fn interrupt(&self) {
+        let ok = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn help_and_version_answer_without_a_token_and_an_unknown_argument_is_refused() {
+    let out = bin().arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for var in [
+        "TELOXIDE_TOKEN",
+        "TELOXIDE_API_URL",
+        "REDIS_URL",
+        "MB_REDIS_WAIT_SECS",
+        "MB_GROUP_PER_MINUTE",
+        "MB_BOARD",
+        "RUST_LOG",
+    ] {
+        assert!(help.contains(var), "--help does not name {var}");
+    }
+    let out = bin().arg("--version").output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        format!("morskoy-boy {}", env!("CARGO_PKG_VERSION"))
+    );
+    let out = bin().arg("--frobnicate").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--frobnicate"));
+}
+
+#[test]
+fn a_missing_token_or_a_bad_value_is_refused_by_its_name() {
+    let out = bin().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("TELOXIDE_TOKEN is not set"), "{err}");
+    let out = bin()
+        .env("TELOXIDE_TOKEN", "1:x")
+        .env("MB_GROUP_PER_MINUTE", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("MB_GROUP_PER_MINUTE=\"abc\" is not valid"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_telegram_refuses_stops_the_bot_with_its_own_words() {
+    let fake = FakeTelegram::start().await;
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", "999:WRONG")
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis_url())
+        .env("MB_NAMESPACE", "mb:test:startup-token");
+    let mut bot = Running::start(cmd);
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(2));
+    let log = bot.log.lock().unwrap().clone();
+    assert!(log.contains("refuses TELOXIDE_TOKEN (401"), "{log}");
+    assert!(!log.contains("cannot reach"), "{log}");
+}
+
+#[test]
+fn without_a_network_the_bot_says_so_tries_again_and_stops_on_ctrl_c() {
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", "1:x")
+        .env(
+            "TELOXIDE_API_URL",
+            format!("http://127.0.0.1:{}/", closed_port()),
+        )
+        .env("REDIS_URL", redis_url())
+        .env("MB_NAMESPACE", "mb:test:startup-net");
+    let mut bot = Running::start(cmd);
+    bot.wait_log("cannot reach Telegram", Duration::from_secs(20));
+    bot.wait_log("trying again in 2 s", Duration::from_secs(10));
+    assert!(bot.child.try_wait().unwrap().is_none(), "it gave up");
+    bot.interrupt();
+    assert_eq!(bot.wait_exit(Duration::from_secs(5)), Some(130));
+}
+
+#[test]
+fn a_redis_that_never_answers_is_waited_for_visibly_then_given_up() {
+    let dead = format!("redis://127.0.0.1:{}", closed_port());
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", "1:x")
+        .env("REDIS_URL", &dead)
+        .env("MB_REDIS_WAIT_SECS", "3");
+    let mut bot = Running::start(cmd);
+    // Seen without RUST_LOG: start-up logs at info by default.
+    bot.wait_log(
+        &format!("waiting for Redis at {dead}"),
+        Duration::from_secs(10),
+    );
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(3));
+    assert!(bot.log.lock().unwrap().contains("gave up after 3 s"));
+    // Ctrl-c works during the wait.
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", "1:x").env("REDIS_URL", &dead);
+    let mut bot = Running::start(cmd);
+    bot.wait_log("waiting for Redis", Duration::from_secs(10));
+    bot.interrupt();
+    assert_eq!(bot.wait_exit(Duration::from_secs(5)), Some(130));
+}
