@@ -206,6 +206,16 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
+/// What a lease of the bot's move covers besides the pause and the thinking: the move's own
+/// requests.
+const LEASE_MARGIN: Duration = Duration::from_secs(4);
+
+/// How long one replica holds the right to move for the bot: the pause, the most time the
+/// game's search may take (`thinking`), and the move's own requests.
+pub fn move_lease(ctx: &Ctx, thinking: Duration) -> Duration {
+    ctx.config.ai_pause + thinking + LEASE_MARGIN
+}
+
 /// Waits for one send or edit of the chat's budget (`outbox.rs`), for handlers that still
 /// send themselves (the settings panel, answers to commands). `false` when Redis could not
 /// say within a few tries: then nothing is sent, as the budget is never overrun.

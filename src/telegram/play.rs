@@ -172,17 +172,9 @@ pub async fn tick_forever(ctx: Ctx) {
 /// the classic field it needs far less).
 const THINKING: Duration = Duration::from_millis(1500);
 
-/// The lease covers the pause, the thinking and the move's own requests.
-const MARGIN: Duration = Duration::from_secs(4);
-
 /// How long the handler of the last Ready has to send the battle's message before the timer
 /// does it in its place.
 const BEGIN_GRACE: Duration = Duration::from_secs(5);
-
-/// How long one replica holds the right to move for the bot.
-pub fn lease(ctx: &Ctx) -> Duration {
-    ctx.config.ai_pause + THINKING + MARGIN
-}
 
 /// When the timer should look at a game: its own deadline; while the bot is to move, soon
 /// after a thinker's lease would run out (so a crash mid-thought delays it by seconds); and
@@ -198,7 +190,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     }
     match rec.ai_to_move() {
         Some(_) => {
-            let soon = now() + lease(ctx).as_secs() + 1;
+            let soon = now() + super::move_lease(ctx, THINKING).as_secs() + 1;
             Some(own.map_or(soon, |d| d.min(soon)))
         }
         None => own,
@@ -231,7 +223,11 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
         let Some(seat) = rec.ai_to_move() else {
             return Ok(());
         };
-        if !ctx.store.take_ai_lease(id, lease(ctx)).await? {
+        if !ctx
+            .store
+            .take_ai_lease(id, super::move_lease(ctx, THINKING))
+            .await?
+        {
             log::debug!("game {id}: another replica moves for the bot");
             return Ok(());
         }

@@ -34,6 +34,9 @@ fn turn_seconds(rec: &GameRecord) -> Option<u64> {
     rec.game.ruleset().timer.seconds()
 }
 
+/// The most time the bot's search takes for one move: a node budget, far below a second.
+const THINKING: Duration = Duration::from_secs(1);
+
 /// The level the bot plays a Riga game at.
 fn level(rec: &GameRecord) -> riga::ai::Level {
     match rec.ai_level {
@@ -57,7 +60,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     let own = r.deadline(turn_seconds(rec));
     match ai_to_move(rec) {
         Some(_) => {
-            let soon = now() + lease(ctx).as_secs() + 1;
+            let soon = now() + super::move_lease(ctx, THINKING).as_secs() + 1;
             Some(own.map_or(soon, |d| d.min(soon)))
         }
         None => own,
@@ -139,7 +142,11 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
         let Some(seat) = ai_to_move(&rec) else {
             return Ok(());
         };
-        if !ctx.store.take_ai_lease(id, lease(ctx)).await? {
+        if !ctx
+            .store
+            .take_ai_lease(id, super::move_lease(ctx, THINKING))
+            .await?
+        {
             return Ok(());
         }
         let moved = think_and_move(ctx, id, &rec, seat).await;
@@ -230,10 +237,4 @@ pub fn wants_riga(arg: &str) -> (bool, String) {
 /// Whether a record's battle is a Riga battle that has begun.
 pub fn in_battle(rec: &GameRecord) -> bool {
     rec.riga.as_ref().is_some_and(|r| r.game.is_some())
-}
-
-/// How long one replica holds the right to move for the bot: the pause, the search (a node
-/// budget, far below a second) and the move's own requests.
-fn lease(ctx: &Ctx) -> Duration {
-    ctx.config.ai_pause + Duration::from_secs(5)
 }
