@@ -10,6 +10,7 @@
 //!   own field), `ai.rs` (the bot's names and levels in words);
 //! - delivery: `chat.rs` (replies, private messages, a chat's game), `mine_dm.rs` (the mine
 //!   question), `outbox.rs` (each game's one sender: the outbox, paced);
+//! - `ai_turns.rs` — the bot's turns under a lease, whatever the game;
 //! - `play.rs` — a move in a transition, its answer and follow-up, the bot's turns, the timers;
 //! - the flows: `lobby.rs` (`/newgame`, `/play`, join, start, cancel, rematch, the bot's
 //!   seats), `placement.rs` (the editor), `battle.rs` (shots by buttons and typed replies,
@@ -19,6 +20,7 @@
 //!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
 
 pub mod ai;
+pub mod ai_turns;
 pub mod aim;
 pub mod battle;
 pub mod callback;
@@ -204,16 +206,6 @@ pub fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
-}
-
-/// What a lease of the bot's move covers besides the pause and the thinking: the move's own
-/// requests.
-const LEASE_MARGIN: Duration = Duration::from_secs(4);
-
-/// How long one replica holds the right to move for the bot: the pause, the most time the
-/// game's search may take (`thinking`), and the move's own requests.
-pub fn move_lease(ctx: &Ctx, thinking: Duration) -> Duration {
-    ctx.config.ai_pause + thinking + LEASE_MARGIN
 }
 
 /// Waits for one send or edit of the chat's budget (`outbox.rs`), for handlers that still

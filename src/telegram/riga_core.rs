@@ -2,7 +2,7 @@
 //! bot's moves, and what `/newgame` and `/play` read — what the lobby, the timers
 //! (`play.rs`) and the Riga flow (`riga.rs`) share.
 
-use super::{now, Ctx, HandlerResult};
+use super::{now, Ctx};
 use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
@@ -60,7 +60,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     let own = r.deadline(turn_seconds(rec));
     match ai_to_move(rec) {
         Some(_) => {
-            let soon = now() + super::move_lease(ctx, THINKING).as_secs() + 1;
+            let soon = now() + super::ai_turns::move_lease(ctx, THINKING).as_secs() + 1;
             Some(own.map_or(soon, |d| d.min(soon)))
         }
         None => own,
@@ -127,33 +127,28 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
     if ai_to_move(rec).is_none() {
         return;
     }
-    let ctx = ctx.clone();
-    tokio::spawn(async move {
-        if let Err(e) = drive(&ctx, id).await {
-            log::warn!("the bot's Riga move in {id}: {e}");
-        }
-    });
+    super::ai_turns::spawn(ctx, id, RigaGame, "the bot's Riga move");
 }
 
-/// Moves for the bot for as long as it is its turn and this replica holds the lease.
-async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
-    loop {
-        let (rec, _) = ctx.store.load_game(id).await?;
-        let Some(seat) = ai_to_move(&rec) else {
-            return Ok(());
-        };
-        if !ctx
-            .store
-            .take_ai_lease(id, super::move_lease(ctx, THINKING))
-            .await?
-        {
-            return Ok(());
-        }
-        let moved = think_and_move(ctx, id, &rec, seat).await;
-        let _ = ctx.store.drop_ai_lease(id).await;
-        if !moved? {
-            return Ok(());
-        }
+/// The Riga game as the bot plays it.
+struct RigaGame;
+
+impl super::ai_turns::Mover for RigaGame {
+    type Seat = u8;
+    const THINKING: Duration = THINKING;
+
+    fn to_move(&self, rec: &GameRecord) -> Option<u8> {
+        ai_to_move(rec)
+    }
+
+    fn think_and_move(
+        &mut self,
+        ctx: &Ctx,
+        id: GameId,
+        rec: &GameRecord,
+        seat: u8,
+    ) -> impl std::future::Future<Output = Result<bool, super::BotError>> + Send {
+        think_and_move(ctx, id, rec, seat)
     }
 }
 
