@@ -486,11 +486,28 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
             return handled(&ctx, &update, result).await;
         }
     }
-    let result = match riga::on_reply(&ctx, &msg).await {
-        Some(result) => result,
-        None => battle::on_text(ctx.clone(), msg).await,
-    };
+    let result = on_reply(&ctx, &msg).await;
     handled(&ctx, &update, result).await
+}
+
+/// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game
+/// is loaded once here, and its flow (the Riga game's or Sea Battle's) takes it.
+async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
+    let typed = msg.from.is_some() && msg.text().is_some() && msg.reply_to_message().is_some();
+    if !typed || msg.chat.is_private() {
+        return Ok(());
+    }
+    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0).await else {
+        return Ok(());
+    };
+    let Ok((rec, _)) = ctx.store.load_game(id).await else {
+        return Ok(());
+    };
+    if rec.riga.is_some() {
+        riga::on_reply(ctx, msg, id, &rec).await
+    } else {
+        battle::on_text(ctx, msg, id, &rec).await
+    }
 }
 
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {

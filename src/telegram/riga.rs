@@ -269,18 +269,16 @@ async fn riga_game_of(ctx: &Ctx, msg: &Message, user: u64) -> Option<(GameId, Ga
     rec.riga.is_some().then_some((id, rec))
 }
 
-/// A reply to a Riga game's battle message: a typed move. `None` when the chat's game is
-/// no Riga game or the reply is to another message (Sea Battle's flow takes it).
-pub async fn on_reply(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
-    let (user, text, replied) = (msg.from.as_ref()?, msg.text()?, msg.reply_to_message()?);
-    if msg.chat.is_private() {
-        return None;
-    }
-    let (id, rec) = riga_game_of(ctx, msg, user.id.0).await?;
+/// A reply in a group whose game (`rec`, as the dispatcher loaded it) is a Riga game: a
+/// typed move when it answers the battle's message.
+pub async fn on_reply(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> HandlerResult {
+    let (Some(text), Some(replied)) = (msg.text(), msg.reply_to_message()) else {
+        return Ok(());
+    };
     if rec.message != Some(replied.id.0) {
-        return Some(Ok(()));
+        return Ok(());
     }
-    Some(on_text(ctx, msg, id, &rec, text).await)
+    on_text(ctx, msg, id, rec, text).await
 }
 
 /// `/surrender` in a Riga game; `None` when the user's game is no Riga game.
