@@ -61,15 +61,20 @@ pub enum RigaEnd {
     Cancelled,
 }
 
-/// Why a set-up or move is refused.
+/// Why a tap of the set-up is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RigaError {
+pub enum SetupError {
     /// Not a seat of this game.
     NotASeat,
     /// The set-up is over (the order is locked, or the battle began).
     NotOrdering,
     /// No such start point.
     NoPoint,
+}
+
+/// Why a move is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayError {
     /// The battle is not on.
     NotInBattle,
     /// The other side's turn.
@@ -123,24 +128,24 @@ impl RigaPlay {
         self.end.is_none() && self.game.is_some()
     }
 
-    fn open_seat(&self, seat: u8) -> Result<usize, RigaError> {
+    fn open_seat(&self, seat: u8) -> Result<usize, SetupError> {
         let i = usize::from(seat);
         if i >= self.orders.len() {
-            return Err(RigaError::NotASeat);
+            return Err(SetupError::NotASeat);
         }
         if !self.is_ordering() || self.ready[i] {
-            return Err(RigaError::NotOrdering);
+            return Err(SetupError::NotOrdering);
         }
         Ok(i)
     }
 
     /// A tap on start point `point` of the seat's set-up: the first tap picks it, the
     /// second swaps the two ships (the same point again drops the pick).
-    pub fn tap(&mut self, seat: u8, point: u8) -> Result<(), RigaError> {
+    pub fn tap(&mut self, seat: u8, point: u8) -> Result<(), SetupError> {
         let i = self.open_seat(seat)?;
         let p = usize::from(point);
         if p >= self.orders[i].len() {
-            return Err(RigaError::NoPoint);
+            return Err(SetupError::NoPoint);
         }
         match self.picked[i].take() {
             None => self.picked[i] = Some(point),
@@ -150,7 +155,7 @@ impl RigaPlay {
     }
 
     /// A new random order for the seat.
-    pub fn shuffle(&mut self, seat: u8, rng: &mut impl Rng) -> Result<(), RigaError> {
+    pub fn shuffle(&mut self, seat: u8, rng: &mut impl Rng) -> Result<(), SetupError> {
         let i = self.open_seat(seat)?;
         self.orders[i] = random_order(rng);
         self.picked[i] = None;
@@ -159,7 +164,7 @@ impl RigaPlay {
 
     /// Locks the seat's order; when both are locked the fleets are revealed together and
     /// the first mover is drawn by lot. `true` when the battle began.
-    pub fn lock(&mut self, seat: u8, now: u64, rng: &mut impl Rng) -> Result<bool, RigaError> {
+    pub fn lock(&mut self, seat: u8, now: u64, rng: &mut impl Rng) -> Result<bool, SetupError> {
         let i = self.open_seat(seat)?;
         self.ready[i] = true;
         self.picked[i] = None;
@@ -172,7 +177,7 @@ impl RigaPlay {
             Side::South
         };
         let game = Game::new(&self.orders[0], &self.orders[1], first)
-            .map_err(|_| RigaError::NotOrdering)?;
+            .map_err(|_| SetupError::NotOrdering)?;
         self.game = Some(game);
         self.turn_started = now;
         self.reminded = false;
@@ -186,17 +191,17 @@ impl RigaPlay {
         mv: Move,
         now: u64,
         line: impl FnOnce(&Game, Move, &[usize]) -> String,
-    ) -> Result<Vec<usize>, RigaError> {
+    ) -> Result<Vec<usize>, PlayError> {
         if self.end.is_some() {
-            return Err(RigaError::NotInBattle);
+            return Err(PlayError::NotInBattle);
         }
-        let game = self.game.as_mut().ok_or(RigaError::NotInBattle)?;
+        let game = self.game.as_mut().ok_or(PlayError::NotInBattle)?;
         let side = side_of(seat);
         if game.turn() != side {
-            return Err(RigaError::NotYourTurn);
+            return Err(PlayError::NotYourTurn);
         }
         let before = game.clone();
-        let lost = game.play(side, mv).map_err(RigaError::Rules)?;
+        let lost = game.play(side, mv).map_err(PlayError::Rules)?;
         let outcome = game.outcome();
         self.last = crate::riga_text::move_points(&before, mv);
         self.push_line(line(&before, mv, &lost));
@@ -286,19 +291,19 @@ mod tests {
         r.tap(1, 11).unwrap();
         assert_eq!(r.orders[1][0], before[11]);
         assert_eq!(r.orders[1][11], before[0]);
-        assert_eq!(r.tap(1, 12), Err(RigaError::NoPoint));
-        assert_eq!(r.tap(2, 0), Err(RigaError::NotASeat));
+        assert_eq!(r.tap(1, 12), Err(SetupError::NoPoint));
+        assert_eq!(r.tap(2, 0), Err(SetupError::NotASeat));
         assert!(!r.lock(0, 10, &mut rng).unwrap());
         assert!(
             r.game.is_none(),
             "nothing is revealed until both are locked"
         );
-        assert_eq!(r.tap(0, 1), Err(RigaError::NotOrdering));
+        assert_eq!(r.tap(0, 1), Err(SetupError::NotOrdering));
         assert!(r.lock(1, 10, &mut rng).unwrap());
         let g = r.game.as_ref().unwrap();
         let south: Vec<Kind> = g.ships()[12..].iter().map(|s| s.unwrap().kind).collect();
         assert_eq!(south, r.orders[1]);
-        assert_eq!(r.lock(1, 10, &mut rng), Err(RigaError::NotOrdering));
+        assert_eq!(r.lock(1, 10, &mut rng), Err(SetupError::NotOrdering));
     }
 
     #[test]
@@ -312,7 +317,7 @@ mod tests {
         let copy = r.clone();
         assert_eq!(
             r.play(other, Move::Pass, 101, |_, _, _| String::new()),
-            Err(RigaError::NotYourTurn)
+            Err(PlayError::NotYourTurn)
         );
         assert_eq!(r, copy);
         let mv = r.game.as_ref().unwrap().legal_moves()[0];

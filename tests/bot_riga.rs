@@ -44,9 +44,9 @@ fn riga_game(rec: &GameRecord) -> Game {
         .expect("the Riga battle is on")
 }
 
-/// `/newgame riga` in `group` by `a`, `b` joins, `a` starts, each orders their fleet in the
-/// private chat (`a` swaps two ships first); the game's id and the battle's message.
-async fn riga_duel(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessage) {
+/// `/newgame riga` in `group` by `a` (after a game the bot does not know is refused), `b`
+/// joins, `a` starts; the game's id and the lobby's message.
+async fn riga_lobby(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessage) {
     app.tg.group(group, "Riga");
     app.welcomed(a).await;
     app.welcomed(b).await;
@@ -73,6 +73,13 @@ async fn riga_duel(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessa
     let start = data(&lobby, "s:");
     let answer = app.press(group, a, lobby.message_id, &start).await;
     assert!(!answer.show_alert, "{answer:?}");
+    (game, lobby)
+}
+
+/// [`riga_lobby`], then each orders their fleet in the private chat (`a` swaps two ships
+/// first); the game's id and the battle's message.
+async fn riga_duel(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessage) {
+    let (game, _) = riga_lobby(app, group, a, b).await;
     for (n, p) in [a, b].into_iter().enumerate() {
         let chat = p.id.0 as i64;
         let setup = app.message_with_button(chat, "qk:").await;
@@ -506,29 +513,7 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     let group = -7401;
     let a = app.player(7401, "Ann", "en");
     let b = app.player(7402, "Ben", "en");
-    app.tg.group(group, "Riga");
-    app.welcomed(&a).await;
-    app.welcomed(&b).await;
-    app.tg.send_command(group, &a, "/newgame riga");
-    let lobby = app.message_with_button(group, "j:").await;
-    app.press(group, &b, lobby.message_id, &data(&lobby, "j:"))
-        .await;
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. "),
-            wait(),
-        )
-        .await
-        .expect("both players are in");
-    app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
-        .await;
-    let game: u64 = data(&lobby, "s:")
-        .split(':')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
+    let (game, _) = riga_lobby(&app, group, &a, &b).await;
     // Ann locks (the bot crashes after storing it), then Ben, after a restart (it crashes
     // again): the battle appears once, and the game goes on.
     for p in [&a, &b] {

@@ -170,20 +170,12 @@ async fn shoot(
     }
 }
 
-/// Plain text: a typed cell in reply to the battle message shoots.
-pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
+/// Plain text in a group whose game (`rec`, as the dispatcher loaded it) is Sea Battle: a
+/// typed cell in reply to the battle message shoots.
+pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> HandlerResult {
     let (Some(user), Some(text), Some(replied)) =
-        (msg.from.clone(), msg.text(), msg.reply_to_message())
+        (msg.from.as_ref(), msg.text(), msg.reply_to_message())
     else {
-        return Ok(());
-    };
-    if msg.chat.is_private() {
-        return Ok(());
-    }
-    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0).await else {
-        return Ok(());
-    };
-    let Ok((rec, _)) = ctx.store.load_game(id).await else {
         return Ok(());
     };
     // The battle message of this game: the one the record names, or (in the moment between
@@ -202,9 +194,9 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
         );
         return Ok(());
     }
-    let lang = super::user_lang(&ctx, &user).await;
+    let lang = super::user_lang(ctx, user).await;
     let Some(seat) = rec.game.seat_of(PlayerId(user.id.0)) else {
-        return reply(&ctx, &msg, t(lang, "error-not-a-player")).await;
+        return reply(ctx, msg, t(lang, "error-not-a-player")).await;
     };
     let size = rec.game.ruleset().size();
     // A salvo is typed as its cells in a row: "b6 c7 d8".
@@ -235,21 +227,21 @@ pub async fn on_text(ctx: Ctx, msg: Message) -> HandlerResult {
                 "shot-bad-cell",
                 &[("first", first.into()), ("last", last.into())],
             );
-            return reply(&ctx, &msg, escape(&words)).await;
+            return reply(ctx, msg, escape(&words)).await;
         }
     };
     let target = match rec.current_aim() {
         Some(aim) if aim.shooter == seat => aim.target,
         _ => match rec.game.targets(seat).first() {
             Some(&t) => t,
-            None => return reply(&ctx, &msg, t(lang, "shot-not-your-turn")).await,
+            None => return reply(ctx, msg, t(lang, "shot-not-your-turn")).await,
         },
     };
     if salvo {
         let action = Action::Salvo(seat, target, cells);
-        return super::play::fire(&ctx, id, lang, action, Reply::Message(&msg)).await;
+        return super::play::fire(ctx, id, lang, action, Reply::Message(msg)).await;
     }
-    shoot(&ctx, id, lang, seat, target, cells[0], Reply::Message(&msg)).await
+    shoot(ctx, id, lang, seat, target, cells[0], Reply::Message(msg)).await
 }
 
 /// `/surrender`: the sender gives up their game (in the group, or in the private chat).

@@ -10,6 +10,7 @@
 //!   own field), `ai.rs` (the bot's names and levels in words);
 //! - delivery: `chat.rs` (replies, private messages, a chat's game), `mine_dm.rs` (the mine
 //!   question), `outbox.rs` (each game's one sender: the outbox, paced);
+//! - `ai_turns.rs` — the bot's turns under a lease, whatever the game;
 //! - `play.rs` — a move in a transition, its answer and follow-up, the bot's turns, the timers;
 //! - the flows: `lobby.rs` (`/newgame`, `/play`, join, start, cancel, rematch, the bot's
 //!   seats), `placement.rs` (the editor), `battle.rs` (shots by buttons and typed replies,
@@ -19,6 +20,7 @@
 //!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
 
 pub mod ai;
+pub mod ai_turns;
 pub mod aim;
 pub mod battle;
 pub mod callback;
@@ -456,11 +458,28 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
             return handled(&ctx, &update, result).await;
         }
     }
-    let result = match riga::on_reply(&ctx, &msg).await {
-        Some(result) => result,
-        None => battle::on_text(ctx.clone(), msg).await,
-    };
+    let result = on_reply(&ctx, &msg).await;
     handled(&ctx, &update, result).await
+}
+
+/// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game
+/// is loaded once here, and its flow (the Riga game's or Sea Battle's) takes it.
+async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
+    let typed = msg.from.is_some() && msg.text().is_some() && msg.reply_to_message().is_some();
+    if !typed || msg.chat.is_private() {
+        return Ok(());
+    }
+    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0).await else {
+        return Ok(());
+    };
+    let Ok((rec, _)) = ctx.store.load_game(id).await else {
+        return Ok(());
+    };
+    if rec.riga.is_some() {
+        riga::on_reply(ctx, msg, id, &rec).await
+    } else {
+        battle::on_text(ctx, msg, id, &rec).await
+    }
 }
 
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {

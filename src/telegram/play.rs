@@ -172,17 +172,9 @@ pub async fn tick_forever(ctx: Ctx) {
 /// the classic field it needs far less).
 const THINKING: Duration = Duration::from_millis(1500);
 
-/// The lease covers the pause, the thinking and the move's own requests.
-const MARGIN: Duration = Duration::from_secs(4);
-
 /// How long the handler of the last Ready has to send the battle's message before the timer
 /// does it in its place.
 const BEGIN_GRACE: Duration = Duration::from_secs(5);
-
-/// How long one replica holds the right to move for the bot.
-pub fn lease(ctx: &Ctx) -> Duration {
-    ctx.config.ai_pause + THINKING + MARGIN
-}
 
 /// When the timer should look at a game: its own deadline; while the bot is to move, soon
 /// after a thinker's lease would run out (so a crash mid-thought delays it by seconds); and
@@ -198,7 +190,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     }
     match rec.ai_to_move() {
         Some(_) => {
-            let soon = now() + lease(ctx).as_secs() + 1;
+            let soon = now() + super::ai_turns::move_lease(ctx, THINKING).as_secs() + 1;
             Some(own.map_or(soon, |d| d.min(soon)))
         }
         None => own,
@@ -214,32 +206,32 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
         return;
     }
     log::debug!("game {id}: the bot is to move");
-    let ctx = ctx.clone();
-    tokio::spawn(async move {
-        if let Err(e) = drive(&ctx, id).await {
-            log::warn!("the bot's move in {id}: {e}");
-        }
-    });
+    super::ai_turns::spawn(ctx, id, SeaBattle::default(), "the bot's move");
 }
 
-/// Moves for the bot for as long as it is its turn and this replica holds the lease.
-async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
-    // What the learning level learned, read once for the bot's moves in a row.
-    let mut learned = None;
-    loop {
-        let (rec, _) = ctx.store.load_game(id).await?;
-        let Some(seat) = rec.ai_to_move() else {
-            return Ok(());
-        };
-        if !ctx.store.take_ai_lease(id, lease(ctx)).await? {
-            log::debug!("game {id}: another replica moves for the bot");
-            return Ok(());
-        }
-        let moved = think_and_move(ctx, id, &rec, seat, &mut learned).await;
-        let _ = ctx.store.drop_ai_lease(id).await;
-        if !moved? {
-            return Ok(());
-        }
+/// Sea Battle as the bot plays it: what the learning level learned, read once for the bot's
+/// moves in a row.
+#[derive(Default)]
+struct SeaBattle {
+    learned: Option<Arc<Habits>>,
+}
+
+impl super::ai_turns::Mover for SeaBattle {
+    type Seat = SeatId;
+    const THINKING: Duration = THINKING;
+
+    fn to_move(&self, rec: &GameRecord) -> Option<SeatId> {
+        rec.ai_to_move()
+    }
+
+    fn think_and_move(
+        &mut self,
+        ctx: &Ctx,
+        id: GameId,
+        rec: &GameRecord,
+        seat: SeatId,
+    ) -> impl std::future::Future<Output = Result<bool, super::BotError>> + Send {
+        think_and_move(ctx, id, rec, seat, &mut self.learned)
     }
 }
 

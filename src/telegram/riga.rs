@@ -22,7 +22,7 @@ use crate::effects::Effect;
 use crate::i18n::t;
 use crate::lang::Lang;
 use crate::record::GameRecord;
-use crate::riga_play::{RigaError, RigaPlay};
+use crate::riga_play::{PlayError, RigaPlay, SetupError};
 use crate::riga_text;
 use crate::store::{GameId, StoreError};
 use engine::{Action, Phase, PlayerId};
@@ -30,15 +30,11 @@ use riga::Move;
 use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 
-/// The words for a refusal.
-fn refusal_key(e: RigaError) -> &'static str {
+/// The words for a refused tap of the set-up.
+fn setup_refusal_key(e: SetupError) -> &'static str {
     match e {
-        RigaError::NotASeat => "error-not-a-player",
-        RigaError::NotOrdering | RigaError::NoPoint => "error-out-of-date",
-        RigaError::NotInBattle => "error-game-over",
-        RigaError::NotYourTurn => "shot-not-your-turn",
-        // The rules' refusals are put in words with the position (see `play_move`).
-        RigaError::Rules(_) => "error-out-of-date",
+        SetupError::NotASeat => "error-not-a-player",
+        SetupError::NotOrdering | SetupError::NoPoint => "error-out-of-date",
     }
 }
 
@@ -47,7 +43,6 @@ enum NotPlayed {
     Again(String, bool),
     Text(String),
     Words(&'static str),
-    Refused(RigaError),
 }
 
 /// Plays `mv` for the presser or the writer `user` in a transition; the record after it.
@@ -92,15 +87,18 @@ async fn play_move(
                 .riga
                 .as_mut()
                 .ok_or(NotPlayed::Words("error-out-of-date"))?;
-            let before = r.game.clone();
+            // No battle on: what `play` would refuse with `NotInBattle`.
+            let Some(before) = r.game.clone() else {
+                return Err(NotPlayed::Words("error-game-over"));
+            };
             r.play(seat.0, m, now(), |before, m, lost| {
                 riga_text::move_line(group_lang, before, m, lost)
             })
-            .map_err(|e| match (e, &before) {
-                (RigaError::Rules(e), Some(game)) => {
-                    NotPlayed::Text(riga_text::move_error(lang, game, m, e))
-                }
-                (e, _) => NotPlayed::Refused(e),
+            .map_err(|e| match e {
+                PlayError::NotInBattle => NotPlayed::Words("error-game-over"),
+                PlayError::NotYourTurn => NotPlayed::Words("shot-not-your-turn"),
+                // The rules' refusals are put in words with the position.
+                PlayError::Rules(e) => NotPlayed::Text(riga_text::move_error(lang, &before, m, e)),
             })?;
             if let Some((query, _)) = press {
                 rec.remember_answer(query, &t(lang, "rg-move-done"), false);
@@ -142,7 +140,6 @@ async fn answer_refusal(ctx: &Ctx, q: &CallbackQuery, lang: Lang, e: NotPlayed) 
         NotPlayed::Again(text, alert) => answer(ctx, q, text, alert).await,
         NotPlayed::Words(key) => answer(ctx, q, t(lang, key), true).await,
         NotPlayed::Text(text) => answer(ctx, q, text, true).await,
-        NotPlayed::Refused(e) => answer(ctx, q, t(lang, refusal_key(e)), true).await,
     }
 }
 
@@ -179,7 +176,7 @@ async fn setup_press(
                 Button::RigaShuffle(_) => r.shuffle(seat.0, &mut rng).map(|()| ""),
                 _ => r.lock(seat.0, now(), &mut rng).map(|_| "rg-locked"),
             }
-            .map_err(NotPlayed::Refused)?;
+            .map_err(|e| NotPlayed::Words(setup_refusal_key(e)))?;
             rec.push_effect(Effect::Dm { seat: seat.0 });
             let words = if key.is_empty() {
                 String::new()
@@ -272,18 +269,16 @@ async fn riga_game_of(ctx: &Ctx, msg: &Message, user: u64) -> Option<(GameId, Ga
     rec.riga.is_some().then_some((id, rec))
 }
 
-/// A reply to a Riga game's battle message: a typed move. `None` when the chat's game is
-/// no Riga game or the reply is to another message (Sea Battle's flow takes it).
-pub async fn on_reply(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
-    let (user, text, replied) = (msg.from.as_ref()?, msg.text()?, msg.reply_to_message()?);
-    if msg.chat.is_private() {
-        return None;
-    }
-    let (id, rec) = riga_game_of(ctx, msg, user.id.0).await?;
+/// A reply in a group whose game (`rec`, as the dispatcher loaded it) is a Riga game: a
+/// typed move when it answers the battle's message.
+pub async fn on_reply(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> HandlerResult {
+    let (Some(text), Some(replied)) = (msg.text(), msg.reply_to_message()) else {
+        return Ok(());
+    };
     if rec.message != Some(replied.id.0) {
-        return Some(Ok(()));
+        return Ok(());
     }
-    Some(on_text(ctx, msg, id, &rec, text).await)
+    on_text(ctx, msg, id, rec, text).await
 }
 
 /// `/surrender` in a Riga game; `None` when the user's game is no Riga game.
@@ -333,7 +328,6 @@ async fn on_text(
         Ok(Err(NotPlayed::Again(text, _))) => text,
         Ok(Err(NotPlayed::Words(key))) => t(lang, key),
         Ok(Err(NotPlayed::Text(text))) => text,
-        Ok(Err(NotPlayed::Refused(e))) => t(lang, refusal_key(e)),
         Err(e) => t(lang, super::store_error_key(&e)),
     };
     // Refusals go where Sea Battle's typed shots send them: the player's private chat.

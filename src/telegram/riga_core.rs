@@ -2,7 +2,7 @@
 //! bot's moves, and what `/newgame` and `/play` read — what the lobby, the timers
 //! (`play.rs`) and the Riga flow (`riga.rs`) share.
 
-use super::{now, Ctx, HandlerResult};
+use super::{now, Ctx};
 use crate::effects::Effect;
 use crate::i18n::{t, ta};
 use crate::lang::Lang;
@@ -34,6 +34,9 @@ fn turn_seconds(rec: &GameRecord) -> Option<u64> {
     rec.game.ruleset().timer.seconds()
 }
 
+/// The most time the bot's search takes for one move: a node budget, far below a second.
+const THINKING: Duration = Duration::from_secs(1);
+
 /// The level the bot plays a Riga game at.
 fn level(rec: &GameRecord) -> riga::ai::Level {
     match rec.ai_level {
@@ -57,7 +60,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
     let own = r.deadline(turn_seconds(rec));
     match ai_to_move(rec) {
         Some(_) => {
-            let soon = now() + lease(ctx).as_secs() + 1;
+            let soon = now() + super::ai_turns::move_lease(ctx, THINKING).as_secs() + 1;
             Some(own.map_or(soon, |d| d.min(soon)))
         }
         None => own,
@@ -124,29 +127,28 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
     if ai_to_move(rec).is_none() {
         return;
     }
-    let ctx = ctx.clone();
-    tokio::spawn(async move {
-        if let Err(e) = drive(&ctx, id).await {
-            log::warn!("the bot's Riga move in {id}: {e}");
-        }
-    });
+    super::ai_turns::spawn(ctx, id, RigaGame, "the bot's Riga move");
 }
 
-/// Moves for the bot for as long as it is its turn and this replica holds the lease.
-async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
-    loop {
-        let (rec, _) = ctx.store.load_game(id).await?;
-        let Some(seat) = ai_to_move(&rec) else {
-            return Ok(());
-        };
-        if !ctx.store.take_ai_lease(id, lease(ctx)).await? {
-            return Ok(());
-        }
-        let moved = think_and_move(ctx, id, &rec, seat).await;
-        let _ = ctx.store.drop_ai_lease(id).await;
-        if !moved? {
-            return Ok(());
-        }
+/// The Riga game as the bot plays it.
+struct RigaGame;
+
+impl super::ai_turns::Mover for RigaGame {
+    type Seat = u8;
+    const THINKING: Duration = THINKING;
+
+    fn to_move(&self, rec: &GameRecord) -> Option<u8> {
+        ai_to_move(rec)
+    }
+
+    fn think_and_move(
+        &mut self,
+        ctx: &Ctx,
+        id: GameId,
+        rec: &GameRecord,
+        seat: u8,
+    ) -> impl std::future::Future<Output = Result<bool, super::BotError>> + Send {
+        think_and_move(ctx, id, rec, seat)
     }
 }
 
@@ -230,10 +232,4 @@ pub fn wants_riga(arg: &str) -> (bool, String) {
 /// Whether a record's battle is a Riga battle that has begun.
 pub fn in_battle(rec: &GameRecord) -> bool {
     rec.riga.as_ref().is_some_and(|r| r.game.is_some())
-}
-
-/// How long one replica holds the right to move for the bot: the pause, the search (a node
-/// budget, far below a second) and the move's own requests.
-fn lease(ctx: &Ctx) -> Duration {
-    ctx.config.ai_pause + Duration::from_secs(5)
 }
