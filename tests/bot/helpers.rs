@@ -49,6 +49,35 @@ pub struct App {
     unwelcomed: std::sync::Mutex<std::collections::HashSet<i64>>,
 }
 
+/// A namespace of its own for one test's bot, within the run's (see `common::namespace`).
+fn e2e_namespace() -> String {
+    let run = std::env::var("MB_TEST_RUN").unwrap_or_else(|_| "local".into());
+    format!("mbe2e:{run}:{:016x}:v1", rand::random::<u64>())
+}
+
+impl Drop for App {
+    /// The bots stop, then every key of the test's namespace goes: a run leaves nothing in a
+    /// shared Redis.
+    fn drop(&mut self) {
+        self.second.take();
+        self.bot.take();
+        let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let Ok(mut con) = redis::Client::open(url).and_then(|c| c.get_connection()) else {
+            return;
+        };
+        let keys: Vec<String> = match redis::Commands::scan_match::<_, String>(
+            &mut con,
+            format!("{}*", self.namespace),
+        ) {
+            Ok(iter) => iter.filter_map(Result::ok).collect(),
+            Err(_) => return,
+        };
+        for chunk in keys.chunks(500) {
+            let _: redis::RedisResult<()> = redis::Commands::del(&mut con, chunk);
+        }
+    }
+}
+
 impl App {
     /// A fake Telegram and the bot with Telegram's own pace: edits of a group `gap_ms` apart
     /// and the bot's default budget of sends and edits a minute.
@@ -61,7 +90,7 @@ impl App {
         let tg = FakeTelegram::start().await;
         let mut app = App {
             tg,
-            namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
+            namespace: e2e_namespace(),
             gap_ms,
             per_minute,
             seed: None,
@@ -80,7 +109,7 @@ impl App {
         let tg = FakeTelegram::start().await;
         let mut app = App {
             tg,
-            namespace: format!("mbe2e:{:016x}:v1", rand::random::<u64>()),
+            namespace: e2e_namespace(),
             gap_ms: 150,
             per_minute: Some(100_000),
             seed: Some(seed),

@@ -72,9 +72,11 @@ pub fn target_url(target: Target) -> String {
     }
 }
 
-/// A namespace no other test uses.
+/// A namespace no other test uses, within the run's (`MB_TEST_RUN`, set by `scripts/test`,
+/// which removes the run's keys at its end).
 pub fn namespace() -> String {
-    format!("mbtest:{:016x}:v1", rand::random::<u64>())
+    let run = std::env::var("MB_TEST_RUN").unwrap_or_else(|_| "local".into());
+    format!("mbtest:{run}:{:016x}:v1", rand::random::<u64>())
 }
 
 pub fn config() -> StoreConfig {
