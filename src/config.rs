@@ -27,6 +27,8 @@ pub struct Config {
     pub replica: String,
     /// `MB_SEED`: a fixed seed for every random choice (tests).
     pub seed: Option<u64>,
+    /// `MB_HEALTH_ADDR`: where `GET /healthz` is served (none when unset).
+    pub health: Option<std::net::SocketAddr>,
 }
 
 /// A variable whose value cannot be used.
@@ -65,6 +67,7 @@ Usage:
   morskoy-boy play [--help]   play a duel against the bot in this terminal (no token needed)
   morskoy-boy --help          this text
   morskoy-boy --version       the version
+  morskoy-boy healthcheck     ask MB_HEALTH_ADDR's /healthz (exit 0 when healthy)
 
 Environment:
   TELOXIDE_TOKEN        the bot's token from @BotFather (required)
@@ -80,6 +83,7 @@ Environment:
   MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
+  MB_HEALTH_ADDR        serve GET /healthz here, e.g. 0.0.0.0:8080 (default: none)
   MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
   MB_SEED               a fixed random seed (tests)
   RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
@@ -181,6 +185,14 @@ impl Config {
         let redis_wait = number("MB_REDIS_WAIT_SECS", "seconds, 0 to 86400", (0, 86_400))?
             .map_or(Duration::from_secs(60), Duration::from_secs);
         let seed = number("MB_SEED", "a number", (0, u64::MAX))?;
+        let health = match var("MB_HEALTH_ADDR") {
+            Some(v) => Some(v.parse().map_err(|_| ConfigError {
+                var: "MB_HEALTH_ADDR",
+                value: v,
+                expected: "an address and port, e.g. 0.0.0.0:8080",
+            })?),
+            None => None,
+        };
         let replica = var("MB_REPLICA")
             .or_else(|| var("HOSTNAME"))
             .unwrap_or_else(|| "0".into());
@@ -193,6 +205,7 @@ impl Config {
             bot,
             replica,
             seed,
+            health,
         })
     }
 }
@@ -243,6 +256,7 @@ mod tests {
             ("MB_BOARD", "text"),
             ("HOSTNAME", "box"),
             ("MB_SEED", "7"),
+            ("MB_HEALTH_ADDR", "127.0.0.1:8080"),
         ];
         let c = parse(&good).unwrap();
         assert_eq!(c.api_url.unwrap().as_str(), "http://127.0.0.1:8081/");
@@ -255,6 +269,7 @@ mod tests {
         assert_eq!(c.bot.board, Board::Text);
         assert_eq!(c.replica, "box");
         assert_eq!(c.seed, Some(7));
+        assert_eq!(c.health.unwrap().port(), 8080);
         for (var, bad) in [
             ("TELOXIDE_API_URL", "localhost:8081"),
             ("REDIS_URL", "127.0.0.1:6379"),
@@ -266,6 +281,7 @@ mod tests {
             ("MB_AI_PAUSE_MS", "1.5"),
             ("MB_BOARD", "png"),
             ("MB_SEED", "x"),
+            ("MB_HEALTH_ADDR", "8080"),
         ] {
             let mut vars = good.to_vec();
             vars.retain(|(k, _)| *k != var);

@@ -16,6 +16,14 @@ fn main() {
             print!("{HELP}");
             return;
         }
+        Some("healthcheck") => {
+            let addr = std::env::args()
+                .nth(2)
+                .or_else(|| std::env::var("MB_HEALTH_ADDR").ok())
+                .unwrap_or_else(|| "127.0.0.1:8080".into())
+                .replace("0.0.0.0", "127.0.0.1");
+            exit(morskoy_boy::telegram::health::probe(&addr));
+        }
         Some("--version" | "-V") => {
             println!("morskoy-boy {}", env!("CARGO_PKG_VERSION"));
             return;

@@ -1,8 +1,10 @@
 //! Start-up as an operator meets it (issue 15): `--help` and `--version`, a bad variable
 //! refused by name, a token Telegram refuses, no network (tried again, visibly), and a Redis
 //! that never answers (waited for visibly, given up after `MB_REDIS_WAIT_SECS`, and ctrl-c
-//! works meanwhile). The real binary, a real Redis, the fake Bot API.
+//! works meanwhile), and the health endpoint as Redis goes away and comes back. The real
+//! binary, a real Redis, the fake Bot API.
 
+mod common;
 mod fake_telegram;
 
 use fake_telegram::FakeTelegram;
@@ -207,4 +209,50 @@ fn a_redis_that_never_answers_is_waited_for_visibly_then_given_up() {
     bot.wait_log("waiting for Redis", Duration::from_secs(10));
     bot.interrupt();
     assert_eq!(bot.wait_exit(Duration::from_secs(5)), Some(130));
+}
+
+/// `morskoy-boy healthcheck` against `addr`: its exit code and what it printed.
+fn healthcheck(addr: &str) -> (Option<i32>, String) {
+    let out = bin().args(["healthcheck", addr]).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Asks until the health check gives `code`.
+fn wait_health(addr: &str, code: i32) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let (got, said) = healthcheck(addr);
+        if got == Some(code) {
+            return said;
+        }
+        assert!(Instant::now() < deadline, "health stays {got:?}: {said}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_health_endpoint_follows_redis_going_away_and_coming_back() {
+    let fake = FakeTelegram::start().await;
+    let mut redis = common::RedisServer::start();
+    let addr = format!("127.0.0.1:{}", closed_port());
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", fake.token())
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis.url())
+        .env("MB_HEALTH_ADDR", &addr);
+    let bot = Running::start(cmd);
+    bot.wait_log("health at", Duration::from_secs(20));
+    assert_eq!(wait_health(&addr, 0).trim(), "ok");
+    redis.stop();
+    let said = wait_health(&addr, 1);
+    assert!(said.starts_with("redis:"), "{said}");
+    redis.restart();
+    assert_eq!(wait_health(&addr, 0).trim(), "ok");
+    // Nothing listening is unhealthy too.
+    let (code, _) = healthcheck(&format!("127.0.0.1:{}", closed_port()));
+    assert_eq!(code, Some(1));
+    drop(bot);
 }

@@ -324,6 +324,16 @@ impl Store {
         }
     }
 
+    /// Whether Redis answers a PING (within the operation timeout).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.run(|mut c| async move { redis::cmd("PING").query_async::<String>(&mut c).await })
+            .await
+            .map(|_| ())
+    }
+
     fn encode<T: Serialize>(value: &T) -> Result<String, StoreError> {
         serde_json::to_string(value).map_err(|e| StoreError::Server(format!("encode: {e}")))
     }

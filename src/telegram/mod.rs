@@ -28,6 +28,7 @@ pub mod chat;
 pub mod commands;
 pub mod editor_view;
 pub mod group;
+pub mod health;
 pub mod live;
 pub mod lobby;
 pub mod mine;
@@ -570,6 +571,7 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
 /// Runs the bot until ctrl-c.
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
+    let health_addr = config.health;
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
     let rng = match config.seed {
@@ -588,6 +590,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     };
     commands::register(&ctx).await;
     let ticker = tokio::spawn(play::tick_forever(ctx.clone()));
+    let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
     log::info!("@{} is up", ctx.username);
     delete_webhook_if_set(&ctx).await;
     Dispatcher::builder(ctx.bot.clone(), schema())
@@ -601,5 +604,8 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         )
         .await;
     ticker.abort();
+    if let Some(h) = health {
+        h.abort();
+    }
     log::info!("stopped");
 }

@@ -133,6 +133,7 @@ pub async fn accepted(
 pub async fn tick_forever(ctx: Ctx) {
     loop {
         tokio::time::sleep(ctx.config.tick).await;
+        super::health::ticked();
         super::write_metrics();
         // Outboxes whose sender died, or that were filled on another replica.
         super::outbox::poll(&ctx).await;
