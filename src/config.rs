@@ -60,7 +60,7 @@ impl std::error::Error for ConfigError {}
 
 /// What `--help` prints.
 pub const HELP: &str = "\
-morskoy-boy: the Sea Battle (Морской бой) referee for Telegram group chats.
+morskoy-boy: the Sea Battle (Morskoy Boy) referee for Telegram group chats.
 
 Usage:
   morskoy-boy                 run the bot (long polling), configured by the environment
