@@ -1,4 +1,4 @@
-//! A Riga game (RULES.md §5) inside a game record: the set-up of each seat, the game itself
+//! A Riga game (docs/rules.md §5) inside a game record: the set-up of each seat, the game itself
 //! once both fleets are ordered, the turn timer and how it ended. Pure: no I/O.
 //!
 //! A Riga game uses the record's Sea Battle game for its lobby and seats only (two seats:

@@ -1,4 +1,4 @@
-//! The Riga board game (RULES.md §5) in the terminal: `morskoy-boy play --game riga` plays
+//! The Riga board game (docs/rules.md §5) in the terminal: `morskoy-boy play --game riga` plays
 //! South against the bot as North, with the same options as Sea Battle (`terminal.rs`):
 //! `--lang`, `--level` (learning plays as hard), `--seed` or `MB_SEED`.
 //!

@@ -1,4 +1,4 @@
-//! The Riga board game (RULES.md §5) in words and pictures, for the Telegram adapter and the
+//! The Riga board game (docs/rules.md §5) in words and pictures, for the Telegram adapter and the
 //! terminal: ship and side names, points in the language's letters, the board as monospace
 //! text, a move in one line, the end in words and why a move is refused. Pure: no I/O.
 //!
@@ -25,7 +25,7 @@ const LIGHTHOUSE: char = '^';
 const START: char = 'o';
 /// A mine.
 const MINE: char = '*';
-/// The batteries of the chart (land drawn as `B` in RULES.md §5): column and row from 0.
+/// The batteries of the chart (land drawn as `B` in docs/rules.md §5): column and row from 0.
 const BATTERIES: [(u8, u8); 2] = [(3, 0), (8, 12)];
 
 /// The type's part of a key: `riga-ship-` + this, and so on.

@@ -6,7 +6,7 @@
 //!     [--level easy|normal|hard|learning] [--seed N]
 //! ```
 //!
-//! `--game riga` plays the Riga board game (RULES.md §5) instead: see `riga_terminal.rs`.
+//! `--game riga` plays the Riga board game (docs/rules.md §5) instead: see `riga_terminal.rs`.
 //!
 //! The language comes from `--lang`, else from the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`:
 //! `ru_RU.UTF-8` is Russian); the level defaults to normal; `--seed` (or `MB_SEED`) makes the
@@ -40,7 +40,7 @@ pub enum GameChoice {
     /// Sea Battle, the bot's game.
     #[default]
     SeaBattle,
-    /// The Riga board game (RULES.md §5), in `riga_terminal.rs`.
+    /// The Riga board game (docs/rules.md §5), in `riga_terminal.rs`.
     Riga,
 }
 

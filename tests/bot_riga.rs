@@ -1,4 +1,4 @@
-//! End to end, the Riga board game (RULES.md §5): a group game by buttons to a win, one to a
+//! End to end, the Riga board game (docs/rules.md §5): a group game by buttons to a win, one to a
 //! draw by the 60-move rule, a typed move, and a game against the bot in a private chat. The
 //! real bot binary, a real Redis and the fake Telegram, as in `tests/bot.rs`; the tests read
 //! the position from the store to choose their moves, and press only buttons the battle's

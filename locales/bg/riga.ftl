@@ -1,4 +1,4 @@
-# Рижка морска битка (RULES.md §5): думите на играта (src/riga_text.rs)
+# Рижка морска битка (docs/rules.md §5): думите на играта (src/riga_text.rs)
 
 ## Страните
 riga-side-north = Север

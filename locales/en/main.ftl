@@ -1,6 +1,6 @@
 # Sea Battle — English
 
-## Words of the game (RULES.md §1)
+## Words of the game (docs/rules.md §1)
 game-name = Sea Battle
 ship-1 = torpedo boat
 ship-2 = destroyer

@@ -1,4 +1,4 @@
-# The Riga Sea Battle board game (RULES.md §5): the game's words (src/riga_text.rs)
+# The Riga Sea Battle board game (docs/rules.md §5): the game's words (src/riga_text.rs)
 
 ## The sides
 riga-side-north = North

@@ -1,4 +1,4 @@
-# Рижский морской бой (RULES.md §5): слова игры (src/riga_text.rs)
+# Рижский морской бой (docs/rules.md §5): слова игры (src/riga_text.rs)
 
 ## Стороны
 riga-side-north = Север

@@ -1,4 +1,4 @@
-//! The Riga board game in Telegram (RULES.md §5; state in `riga_play.rs`, words in
+//! The Riga board game in Telegram (docs/rules.md §5; state in `riga_play.rs`, words in
 //! `riga_text.rs`).
 //!
 //! - The lobby is Sea Battle's (Join, Start, Cancel, the bot's seat), for two seats; its

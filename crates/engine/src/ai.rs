@@ -10,7 +10,7 @@
 //! - [`Level::Learning`]: as hard, with a third model in the mixture — how people actually
 //!   placed in the games the bot has seen end ([`Habits`], given in the [`Budget`]).
 //!
-//! Every ruleset of RULES.md §3 is played: [`choose_shot`] (and [`choose_shot_within`], with a
+//! Every ruleset of docs/rules.md §3 is played: [`choose_shot`] (and [`choose_shot_within`], with a
 //! bound on thinking) picks the field and the cell, [`choose_salvo`] the cells of a salvo,
 //! [`choose_give_up`] the own cell to give up after a mine, and [`hard_fleet`] places the
 //! hard level's own fleet.
@@ -267,7 +267,7 @@ pub fn choose_shot_within(
     Some((field.seat, cell))
 }
 
-/// After a mine (RULES.md §3.5): the cell of its own fleet `seat` gives up. A cell of a ship
+/// After a mine (docs/rules.md §3.5): the cell of its own fleet `seat` gives up. A cell of a ship
 /// already hit, whose place the enemy knows, if one is left whole enough not to sink by it;
 /// else any cell of a wounded ship; else an end cell of the largest ship, which is the easiest
 /// to find anyway. `None` if the seat has no unhit ship cell.

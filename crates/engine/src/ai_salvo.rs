@@ -1,4 +1,4 @@
-//! Salvoes (RULES.md §3.4): the cells of the next salvo.
+//! Salvoes (docs/rules.md §3.4): the cells of the next salvo.
 //!
 //! A view of a salvo game shows shot cells but not what they hit: the answer to a salvo only
 //! counts hits, mines and names the sunk kinds. [`choose_salvo`] plays from the view alone.
@@ -29,7 +29,7 @@ pub struct SalvoReport {
     pub mines: u8,
 }
 
-/// The cells of a salvo (RULES.md §3.4) and the field it goes to: as many distinct cells as
+/// The cells of a salvo (docs/rules.md §3.4) and the field it goes to: as many distinct cells as
 /// the ruleset's salvo, or every cell left if fewer; none of them already known. For a game
 /// without salvoes, one cell.
 pub fn choose_salvo(

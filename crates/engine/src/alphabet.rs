@@ -1,4 +1,4 @@
-//! Column letters (RULES.md §2, "Coordinates"): each chat picks an [`Alphabet`]; rows are
+//! Column letters (docs/rules.md §2, "Coordinates"): each chat picks an [`Alphabet`]; rows are
 //! numbered from 1. Writing and reading typed cells lives in `notation.rs`.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Fairness: the SHA-256 commitment to a fleet (RULES.md §4).
+//! Fairness: the SHA-256 commitment to a fleet (docs/rules.md §4).
 //!
 //! At the first shot the bot publishes `sha256(canonical text + "|" + salt)` for every fleet;
 //! at the end it publishes the canonical texts and the salts, and anyone can recompute the hash.

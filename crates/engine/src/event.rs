@@ -27,7 +27,7 @@ pub struct PlayerId(pub u64);
 /// Seconds since the Unix epoch, passed in by the caller: the engine reads no clock.
 pub type Timestamp = u64;
 
-/// Seconds the shooter has to give up a cell after hitting a mine (RULES.md §3.5).
+/// Seconds the shooter has to give up a cell after hitting a mine (docs/rules.md §3.5).
 pub const MINE_CHOICE_SECONDS: u64 = 60;
 
 /// One move or event a game can be asked to take.
@@ -110,7 +110,7 @@ pub enum Event {
         /// The answer.
         result: ShotResult,
     },
-    /// A salvo's limited report: counts and sunk kinds, never cells (RULES.md §3.4).
+    /// A salvo's limited report: counts and sunk kinds, never cells (docs/rules.md §3.4).
     Salvo {
         /// Who shot.
         shooter: SeatId,

@@ -1,5 +1,5 @@
 //! Layout generators: a fast random legal layout for every ruleset, and Perelman's layout
-//! (RULES.md, seed 001): the multi-cell ships packed along the edges into one corner, the
+//! (docs/rules.md, seed 001): the multi-cell ships packed along the edges into one corner, the
 //! single-cell ships spread over the rest of the field.
 
 use crate::coord::{Coord, Size};
@@ -494,7 +494,7 @@ fn perelman_ring<const W: usize>(ruleset: &Ruleset, rng: &mut impl Rng) -> Optio
     None
 }
 
-/// A layout of Perelman's family (RULES.md, seed 001): every multi-cell ship on the field's
+/// A layout of Perelman's family (docs/rules.md, seed 001): every multi-cell ship on the field's
 /// outer ring, in any of the many ways they can share it, the single-cell ships spread over
 /// the rest, mines at random. In land-sea-air, or where the ring cannot
 /// take the fleet (a crowded custom field), the big ships are pressed towards a corner

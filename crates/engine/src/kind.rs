@@ -4,7 +4,7 @@ use crate::shape::{self, Cells, Shapes};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Where a unit may stand in land-sea-air (RULES.md §3.7); plain ships are all sea.
+/// Where a unit may stand in land-sea-air (docs/rules.md §3.7); plain ships are all sea.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Force {
     /// Wholly on sea.

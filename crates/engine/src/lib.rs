@@ -1,4 +1,4 @@
-//! The rules engine of Sea Battle («Морской бой»): every ruleset of `RULES.md` §1–§4.
+//! The rules engine of Sea Battle («Морской бой»): every ruleset of `docs/rules.md` §1–§4.
 //!
 //! # Layout
 //! - `coord.rs` — [`Coord`] and [`Size`]: cells and fields, and the Latin storage form.

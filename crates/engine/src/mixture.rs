@@ -1,7 +1,7 @@
 //! The models of how the enemy placed, beside the uniform one.
 //!
 //! - Perelman's: many players put their multi-cell ships along the edges and spread the
-//!   single-cell ships over the rest (RULES.md, seed 001; [`perelman_fleet`] draws that
+//!   single-cell ships over the rest (docs/rules.md, seed 001; [`perelman_fleet`] draws that
 //!   family). The model is the family itself, not a sample of it: the same sampler, with every
 //!   multi-cell ship's places cut down to the field's outer ring and every single-cell ship's
 //!   to the cells off it, so it follows any packing of the edges, as consistent with the view

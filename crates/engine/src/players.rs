@@ -1,8 +1,8 @@
-//! Who plays and how long a turn may take (RULES.md §3.6, §4).
+//! Who plays and how long a turn may take (docs/rules.md §3.6, §4).
 
 use serde::{Deserialize, Serialize};
 
-/// Who plays (RULES.md §3.6).
+/// Who plays (docs/rules.md §3.6).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Players {
@@ -34,7 +34,7 @@ impl Players {
     }
 }
 
-/// The turn timer of RULES.md §4.
+/// The turn timer of docs/rules.md §4.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TurnTimer {

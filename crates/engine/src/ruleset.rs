@@ -1,4 +1,4 @@
-//! Rulesets: every option of RULES.md §3 as one value that can be shown, stored and compared.
+//! Rulesets: every option of docs/rules.md §3 as one value that can be shown, stored and compared.
 
 use crate::coord::{Size, MAX_SIDE, MIN_SIDE};
 use crate::kind::Kind;
@@ -8,7 +8,7 @@ use crate::terrain::LAND_SEA_AIR_SIZE;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Which ships may touch each other (RULES.md §3.1).
+/// Which ships may touch each other (docs/rules.md §3.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Touching {
@@ -21,7 +21,7 @@ pub enum Touching {
     Any,
 }
 
-/// The field and its fleet (RULES.md §3.3, §3.7).
+/// The field and its fleet (docs/rules.md §3.3, §3.7).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Field {

@@ -2,15 +2,15 @@
 //!
 //! A shape is compared in its *canonical* form: the smallest, after sorting, of its eight
 //! rotations and reflections translated to the origin. Straight ships are lines; bent ships
-//! (RULES.md §3.2) add the L of three, and the L, square and zigzag of four; free ships are any
-//! edge-connected set of cells.
+//! (docs/rules.md §3.2) add the L of three, and the L, square and zigzag of four; free ships are
+//! any edge-connected set of cells.
 
 use crate::coord::Coord;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// Which ship shapes a ruleset allows (RULES.md §3.2).
+/// Which ship shapes a ruleset allows (docs/rules.md §3.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Shapes {

@@ -1,4 +1,4 @@
-//! The secret land-sea border of land-sea-air (RULES.md §3.7).
+//! The secret land-sea border of land-sea-air (docs/rules.md §3.7).
 
 use crate::coord::{Coord, Size};
 use crate::kind::Force;

@@ -1,4 +1,4 @@
-//! The rules of `RULES.md` §2–§4 as the engine plays them: at least one test a bullet, each
+//! The rules of `docs/rules.md` §2–§4 as the engine plays them: at least one test a bullet, each
 //! named after the rule it checks, plus the data-driven scenarios of `tests/scenarios/`.
 //!
 //! Fleets are drawn as pictures (see `common/mod.rs`); cells are typed as players type them,

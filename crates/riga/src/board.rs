@@ -1,4 +1,4 @@
-//! The board of RULES.md §5: ships stand on the points of a 12-column × 13-row lattice.
+//! The board of docs/rules.md §5: ships stand on the points of a 12-column × 13-row lattice.
 //! The chart is point-symmetric, so both sides are equal.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Fleets, set-up and play of RULES.md §5.
+//! Fleets, set-up and play of docs/rules.md §5.
 
 use crate::board::{Point, Side, Terrain, COLS, ROWS};
 use serde::{Deserialize, Serialize};

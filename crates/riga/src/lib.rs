@@ -1,4 +1,4 @@
-//! The Riga board game of the same name (RULES.md §5): a second game beside Sea Battle,
+//! The Riga board game of the same name (docs/rules.md §5): a second game beside Sea Battle,
 //! with perfect information after set-up. Pure: no I/O, no randomness (the caller draws the
 //! first mover and any random set-up).
 //!

@@ -28,7 +28,7 @@ proptest! {
     #[test]
     fn random_games_keep_the_invariants_and_always_end(start in any::<u64>(), greedy in any::<bool>()) {
         let mut seed = start;
-        let first = if next(&mut seed) % 2 == 0 { Side::North } else { Side::South };
+        let first = if next(&mut seed).is_multiple_of(2) { Side::North } else { Side::South };
         let mut g = Game::new(&order(&mut seed), &order(&mut seed), first).unwrap();
         // Each loss resets the quiet count; 24 ships bound the losses.
         let bound = (24 + 1) * u32::from(QUIET_MOVES) + 1;
@@ -39,7 +39,7 @@ proptest! {
             prop_assert!(!moves.is_empty());
             // Greedy play prefers steps forward, so ships meet and fight.
             let forward: Vec<Move> = moves.iter().copied().filter(|m| matches!(m, Move::Forward(_) | Move::Lay(_))).collect();
-            let pool = if greedy && !forward.is_empty() && next(&mut seed) % 4 != 0 { forward } else { moves };
+            let pool = if greedy && !forward.is_empty() && !next(&mut seed).is_multiple_of(4) { forward } else { moves };
             let mv = pool[(next(&mut seed) % pool.len() as u64) as usize];
             let before = g.afloat(Side::North) + g.afloat(Side::South);
             let side = g.turn();

@@ -1,4 +1,4 @@
-//! One test per rule of RULES.md §5.
+//! One test per rule of docs/rules.md §5.
 
 use riga::game::{may_sink, MINES, QUIET_MOVES};
 use riga::*;

@@ -3,7 +3,7 @@
 //! A scenario file (`tests/scenarios/*.txt`) reads:
 //!
 //! ```text
-//! # rule: RULES.md §2 — a hit shoots again, a sink marks the halo
+//! # rule: docs/rules.md §2 — a hit shoots again, a sink marks the halo
 //! alphabet: russian          the alphabet cells are typed in (an `Alphabet` id)
 //! touching: corners          optional options: touching, shapes, salvo, mines and
 //! field: custom 6x6 3 2 1    field (classic | big | land-sea-air | custom WxH sizes…)

@@ -1,4 +1,4 @@
-//! RULES.md §2: the classic game — field, fleet, the lot, shots and their answers, halo,
+//! docs/rules.md §2: the classic game — field, fleet, the lot, shots and their answers, halo,
 //! refusals and the end.
 
 use crate::common::*;

@@ -1,4 +1,4 @@
-//! RULES.md §3.3: the field presets `classic` (in `classic.rs`) and `big`, and `custom` fields
+//! docs/rules.md §3.3: the field presets `classic` (in `classic.rs`) and `big`, and `custom` fields
 //! accepted only when a legal layout exists.
 
 use crate::common::*;

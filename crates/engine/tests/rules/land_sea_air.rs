@@ -1,4 +1,4 @@
-//! RULES.md §3.7: land, sea and air — a secret wavy border, units on their own terrain,
+//! docs/rules.md §3.7: land, sea and air — a secret wavy border, units on their own terrain,
 //! aircraft anywhere, no touching, and a sink that names the unit. Cells are typed in Latin
 //! letters, A–T.
 

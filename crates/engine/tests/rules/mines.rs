@@ -1,4 +1,4 @@
-//! RULES.md §3.5: mines — placed with the fleet under the touching rule, not part of the
+//! docs/rules.md §3.5: mines — placed with the fleet under the touching rule, not part of the
 //! fleet; a mine costs the shooter a cell of their own, chosen in 60 s or at random.
 
 use crate::common::*;

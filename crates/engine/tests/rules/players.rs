@@ -1,4 +1,4 @@
-//! RULES.md §3.6: duel (everywhere else), free-for-all of 3 or 4, and teams of 2 against 2.
+//! docs/rules.md §3.6: duel (everywhere else), free-for-all of 3 or 4, and teams of 2 against 2.
 //!
 //! Every player has the same small fleet on a 5×5 field, a destroyer on а1–б1 and a boat on
 //! д3, so a fleet sinks in three shots.

@@ -1,4 +1,4 @@
-//! RULES.md §4: the bot as referee — fleet commitments published at the start and checked at
+//! docs/rules.md §4: the bot as referee — fleet commitments published at the start and checked at
 //! the end, the turn timer, and surrender.
 
 use crate::common::*;

@@ -1,5 +1,5 @@
-//! RULES.md §3.4: salvoes of N distinct cells, a report of counts and sunk kinds only, no halo,
-//! and the turn always passes.
+//! docs/rules.md §3.4: salvoes of N distinct cells, a report of counts and sunk kinds only, no
+//! halo, and the turn always passes.
 
 use crate::common::*;
 use rand::rngs::StdRng;

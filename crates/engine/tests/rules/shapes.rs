@@ -1,4 +1,4 @@
-//! RULES.md §3.2: ship shapes `straight` (classic, in `classic.rs`), `bent` and `free`.
+//! docs/rules.md §3.2: ship shapes `straight` (classic, in `classic.rs`), `bent` and `free`.
 
 use crate::common::*;
 use seabattle_engine::*;

@@ -1,5 +1,5 @@
-//! RULES.md §3.1: touching `none` (classic, in `classic.rs`), `corners` and `any`, and the halo
-//! each of them marks after a sink.
+//! docs/rules.md §3.1: touching `none` (classic, in `classic.rs`), `corners` and `any`, and the
+//! halo each of them marks after a sink.
 
 use crate::classic::{corner_picture, side_picture};
 use crate::common::*;

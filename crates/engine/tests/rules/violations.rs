@@ -1,4 +1,4 @@
-//! RULES.md §2, "What the paper rules call violations": refused at placement with the problem
+//! docs/rules.md §2, "What the paper rules call violations": refused at placement with the problem
 //! and the cell, never punished; nobody sees another field before the end.
 
 use crate::classic::corner_picture;

@@ -504,7 +504,7 @@ mod tests {
                 }
                 // Mostly forward, so that ships meet, mines are laid and batteries fire.
                 let fwd: Vec<Mv> = moves.iter().copied().filter(|m| m.steps()).collect();
-                let pool = if !fwd.is_empty() && next(&mut seed) % 3 != 0 {
+                let pool = if !fwd.is_empty() && !next(&mut seed).is_multiple_of(3) {
                     fwd
                 } else {
                     moves.clone()
