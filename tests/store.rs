@@ -122,6 +122,42 @@ async fn every_stored_type_round_trips(target: Target) {
 }
 on_both!(every_stored_type_round_trips);
 
+/// One replica handles an update: the first claim wins, the same replica may claim again
+/// after a crash, a handled update is claimed by nobody; and a thousand updates take a few
+/// keys, not a thousand.
+async fn updates_are_claimed_once_in_few_keys(target: Target) {
+    let store = common::store(target).await;
+    assert!(store.claim_update(77, "a").await.unwrap());
+    assert!(!store.claim_update(77, "b").await.unwrap());
+    assert!(store.claim_update(77, "a").await.unwrap());
+    store.finish_update(77).await.unwrap();
+    assert!(!store.claim_update(77, "a").await.unwrap());
+    assert!(!store.first_delivery(77).await.unwrap());
+    assert!(store.first_delivery(78).await.unwrap());
+    assert!(!store.claim_update(78, "a").await.unwrap());
+    for id in 1_000..2_000 {
+        assert!(store.claim_update(id, "a").await.unwrap());
+        store.finish_update(id).await.unwrap();
+    }
+    let mut keys = Vec::new();
+    for url in common::target_url(target).split(',') {
+        let client = redis::Client::open(url.trim()).unwrap();
+        let mut con = client.get_multiplexed_async_connection().await.unwrap();
+        let found: Vec<String> = redis::cmd("KEYS")
+            .arg(format!("{}:upd:*", store.keys().namespace()))
+            .query_async(&mut con)
+            .await
+            .unwrap();
+        keys.extend(found);
+    }
+    keys.sort();
+    keys.dedup();
+    // Ids 77 and 78 share a bucket; 1000..2000 span nine of 128.
+    assert!(keys.len() <= 10, "{} keys: {keys:?}", keys.len());
+    assert!(!keys.is_empty());
+}
+on_both!(updates_are_claimed_once_in_few_keys);
+
 async fn keys_of_one_game_hash_to_one_cluster_slot(target: Target) {
     let store = common::store(target).await;
     let id = store

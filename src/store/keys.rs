@@ -14,7 +14,7 @@
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
 //! | `mb:v1:user:USER:stats` | hash | `RULESET|games`, `…|wins`, `…|shots`, `…|hits` | none |
-//! | `mb:v1:upd:UPDATE` | string | a Telegram update already handled | one day |
+//! | `mb:v1:upd:BUCKET` | hash | update id → the replica that claimed it, or `done` (128 ids a hash) | one day after its last change |
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{g:ID}:send` | string | the fencing token of the game's one sender | seconds |
 //! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
@@ -153,11 +153,19 @@ impl Keys {
         format!("{}:{}:layouts-counted", self.ns, Self::game_tag(id))
     }
 
-    /// A Telegram update already handled.
-    pub fn update(&self, update_id: u32) -> String {
-        format!("{}:upd:{update_id}", self.ns)
+    /// The Telegram updates claimed or handled: one hash per [`UPDATE_BUCKET`] consecutive
+    /// update ids (a small hash is stored compactly), and the update's field in it.
+    pub fn update(&self, update_id: u32) -> (String, String) {
+        (
+            format!("{}:upd:{}", self.ns, update_id / UPDATE_BUCKET),
+            update_id.to_string(),
+        )
     }
 }
+
+/// How many consecutive update ids share one hash: within Redis's compact encoding of small
+/// hashes (`hash-max-listpack-entries`, 128 by default).
+pub const UPDATE_BUCKET: u32 = 128;
 
 #[cfg(test)]
 mod tests {
@@ -174,7 +182,7 @@ mod tests {
             k.chat_settings(-100),
             k.user_settings(5),
             k.user_stats(5),
-            k.update(9),
+            k.update(9).0,
         ] {
             assert!(key.starts_with("mb:v1:"), "{key}");
         }

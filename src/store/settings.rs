@@ -109,13 +109,15 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn claim_update(&self, update_id: u32, replica: &str) -> Result<bool, StoreError> {
-        let key = self.keys.update(update_id);
+        let (key, field) = self.keys.update(update_id);
         let replica = replica.to_owned();
         let got: i32 = self
             .run(|mut c| async move {
                 redis::Script::new(CLAIM)
                     .key(key)
+                    .arg(field)
                     .arg(replica)
+                    .arg(UPDATE_TTL)
                     .invoke_async(&mut c)
                     .await
             })
@@ -128,9 +130,18 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn finish_update(&self, update_id: u32) -> Result<(), StoreError> {
-        let key = self.keys.update(update_id);
-        self.run(|mut c| async move { c.set_ex(key, "done", 24 * 3600).await })
-            .await
+        let (key, field) = self.keys.update(update_id);
+        self.run(|mut c| async move {
+            redis::pipe()
+                .atomic()
+                .hset(&key, field, "done")
+                .ignore()
+                .expire(&key, UPDATE_TTL)
+                .ignore()
+                .query_async(&mut c)
+                .await
+        })
+        .await
     }
 
     /// Records a Telegram update as handled; `true` the first time, `false` for a repeat
@@ -139,7 +150,19 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn first_delivery(&self, update_id: u32) -> Result<bool, StoreError> {
-        self.set_once(self.keys.update(update_id), 24 * 3600).await
+        let (key, field) = self.keys.update(update_id);
+        let (set,): (bool,) = self
+            .run(|mut c| async move {
+                redis::pipe()
+                    .atomic()
+                    .hset_nx(&key, field, "done")
+                    .expire(&key, UPDATE_TTL)
+                    .ignore()
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(set)
     }
 
     /// Sets `key` for `secs` unless it is set: `true` when this call set it.
@@ -163,13 +186,18 @@ impl Store {
     }
 }
 
-/// Claims an update (KEYS: its key; ARGV: the replica): 1 when new or already this
-/// replica's, 0 otherwise.
+/// How long the record of a handled update is kept (seconds): Telegram redelivers within
+/// hours at most.
+const UPDATE_TTL: i64 = 24 * 3600;
+
+/// Claims an update (KEYS: its bucket; ARGV: its field, the replica, the expiry in seconds):
+/// 1 when new or already this replica's, 0 otherwise.
 const CLAIM: &str = r"
-local v = redis.call('GET', KEYS[1])
+local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then
-  redis.call('SET', KEYS[1], ARGV[1], 'EX', 86400)
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
   return 1
 end
-if v == ARGV[1] then return 1 end
+if v == ARGV[2] then return 1 end
 return 0";
