@@ -31,6 +31,33 @@ pub struct Config {
     pub health: Option<std::net::SocketAddr>,
 }
 
+/// How log lines are written (`MB_LOG_FORMAT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One readable line an event, its span's fields (update, chat, game) before it.
+    #[default]
+    Plain,
+    /// One JSON object a line, with the span's fields, for log collectors.
+    Json,
+}
+
+/// `MB_LOG_FORMAT` from `get`: read before anything else, as the logs come first.
+///
+/// # Errors
+/// A value other than `plain` or `json`.
+pub fn log_format(get: impl Fn(&str) -> Option<String>) -> Result<LogFormat, ConfigError> {
+    match get("MB_LOG_FORMAT").map(|v| v.trim().to_owned()) {
+        None => Ok(LogFormat::Plain),
+        Some(v) if v.is_empty() || v == "plain" => Ok(LogFormat::Plain),
+        Some(v) if v == "json" => Ok(LogFormat::Json),
+        Some(v) => Err(ConfigError {
+            var: "MB_LOG_FORMAT",
+            value: v,
+            expected: "plain or json",
+        }),
+    }
+}
+
 /// A variable whose value cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
@@ -87,6 +114,8 @@ Environment:
   MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
   MB_SEED               a fixed random seed (tests)
   RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
+  MB_LOG_FORMAT         plain (default) or json: one JSON object a line, with the update,
+                        chat and game each line belongs to
 ";
 
 impl Config {
@@ -221,6 +250,15 @@ mod tests {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
         Config::from_vars(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn the_log_format_is_plain_or_json() {
+        let get = |v: &'static str| move |_: &str| Some(v.to_owned());
+        assert_eq!(log_format(|_| None), Ok(LogFormat::Plain));
+        assert_eq!(log_format(get("plain")), Ok(LogFormat::Plain));
+        assert_eq!(log_format(get("json")), Ok(LogFormat::Json));
+        assert_eq!(log_format(get("xml")).unwrap_err().var, "MB_LOG_FORMAT");
     }
 
     #[test]

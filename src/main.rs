@@ -2,7 +2,7 @@
 //! ctrl-c. `morskoy-boy play` instead plays a duel against the AI in the terminal
 //! (`terminal.rs`); `--help` and `--version` answer and stop.
 
-use morskoy_boy::config::{Config, HELP};
+use morskoy_boy::config::{log_format, Config, LogFormat, HELP};
 use morskoy_boy::store::Store;
 use morskoy_boy::telegram;
 use std::process::exit;
@@ -34,10 +34,7 @@ fn main() {
         }
         None => {}
     }
-    // Info by default: an operator sees start-up's waits and errors without RUST_LOG.
-    pretty_env_logger::formatted_timed_builder()
-        .parse_filters(&std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()))
-        .init();
+    init_logs();
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
@@ -47,6 +44,38 @@ fn main() {
         }
     };
     bot(config);
+}
+
+/// Logs on stderr through tracing (the `log` lines of the bot and its libraries too), plain or
+/// JSON (`MB_LOG_FORMAT`), filtered by `RUST_LOG`: info by default, so an operator sees
+/// start-up's waits and errors without setting it.
+fn init_logs() {
+    let format = match log_format(|k| std::env::var(k).ok()) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("morskoy-boy: {e}");
+            exit(2);
+        }
+    };
+    let filter = std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into());
+    let filter = match tracing_subscriber::EnvFilter::try_new(&filter) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("morskoy-boy: RUST_LOG={filter:?} is not valid: {e}");
+            exit(2);
+        }
+    };
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Plain => logs.with_ansi(false).init(),
+        LogFormat::Json => logs
+            .json()
+            .with_current_span(true)
+            .with_span_list(true)
+            .init(),
+    }
 }
 
 #[tokio::main]

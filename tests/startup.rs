@@ -256,3 +256,58 @@ async fn the_health_endpoint_follows_redis_going_away_and_coming_back() {
     assert_eq!(code, Some(1));
     drop(bot);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_logs_name_the_update_chat_and_game_of_each_line() {
+    let fake = FakeTelegram::start().await;
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", fake.token())
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis_url())
+        .env(
+            "MB_NAMESPACE",
+            format!("mb:test:json:{:x}", rand::random::<u64>()),
+        )
+        .env("MB_LOG_FORMAT", "json")
+        .env("RUST_LOG", "warn,morskoy_boy=debug");
+    let bot = Running::start(cmd);
+    let anna = fake.user(15_001, "Anna", "en");
+    fake.start_bot(15_001);
+    fake.send_command(15_001, &anna, "/start");
+    bot.wait_log("\"handled\"", Duration::from_secs(20));
+    // Every line is one JSON object; the handled update's line carries its span's fields.
+    let log = bot.log.lock().unwrap().clone();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let handled = lines
+        .iter()
+        .find(|v| v["fields"]["message"] == "handled")
+        .unwrap();
+    assert_eq!(handled["span"]["name"], "update", "{handled}");
+    assert_eq!(handled["span"]["chat"], 15_001, "{handled}");
+    assert!(handled["span"]["update_id"].is_u64(), "{handled}");
+    assert!(lines
+        .iter()
+        .all(|v| v["timestamp"].is_string() && v["level"].is_string()));
+    // A game's sender: its lines name the game.
+    fake.send_command(15_001, &anna, "/play easy");
+    bot.wait_log("delivered", Duration::from_secs(20));
+    let log = bot.log.lock().unwrap().clone();
+    let sent = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| {
+            v["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("delivered"))
+        })
+        .unwrap();
+    assert_eq!(sent["span"]["name"], "game", "{sent}");
+    assert!(sent["span"]["game"].is_u64(), "{sent}");
+    // A bad format is refused by name.
+    let out = bin().env("MB_LOG_FORMAT", "xml").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("MB_LOG_FORMAT=\"xml\""));
+}

@@ -57,6 +57,7 @@ use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, User};
 use teloxide::RequestError;
+use tracing::Instrument;
 
 /// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
 pub type TgBot = teloxide::adaptors::Throttle<teloxide::Bot>;
@@ -426,6 +427,10 @@ async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
 /// Marks an update as handled: the last step of every handler.
 async fn handled(ctx: &Ctx, update: &Update, result: HandlerResult) -> HandlerResult {
     let _ = ctx.store.finish_update(update.id.0).await;
+    match &result {
+        Ok(()) => log::debug!("handled"),
+        Err(e) => log::warn!("handled with an error: {e}"),
+    }
     result
 }
 
@@ -440,27 +445,46 @@ async fn from_a_chat(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
     Some(chat::reply(ctx, msg, t(lang, "error-anonymous")).await)
 }
 
+/// The span of one update's handling: every log line within it names the update and its chat.
+fn update_span(update: &Update) -> tracing::Span {
+    tracing::info_span!(
+        "update",
+        update_id = update.id.0,
+        chat = update.chat().map_or(0, |c| c.id.0)
+    )
+}
+
 async fn on_message_command(
     ctx: Ctx,
     update: Update,
     msg: Message,
     cmd: commands::Command,
 ) -> HandlerResult {
-    if let Some(result) = from_a_chat(&ctx, &msg).await {
-        return handled(&ctx, &update, result).await;
-    }
-    let result = commands::on_command(ctx.clone(), msg, cmd).await;
-    handled(&ctx, &update, result).await
-}
-
-async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
-    if msg.reply_to_message().is_some() {
+    let span = update_span(&update);
+    async move {
         if let Some(result) = from_a_chat(&ctx, &msg).await {
             return handled(&ctx, &update, result).await;
         }
+        let result = commands::on_command(ctx.clone(), msg, cmd).await;
+        handled(&ctx, &update, result).await
     }
-    let result = on_reply(&ctx, &msg).await;
-    handled(&ctx, &update, result).await
+    .instrument(span)
+    .await
+}
+
+async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
+    let span = update_span(&update);
+    async move {
+        if msg.reply_to_message().is_some() {
+            if let Some(result) = from_a_chat(&ctx, &msg).await {
+                return handled(&ctx, &update, result).await;
+            }
+        }
+        let result = on_reply(&ctx, &msg).await;
+        handled(&ctx, &update, result).await
+    }
+    .instrument(span)
+    .await
 }
 
 /// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game
@@ -484,18 +508,23 @@ async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
 }
 
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
-    if let Some(button @ Button::Fire(..)) = q.data.as_deref().and_then(Button::parse) {
-        let lang = user_lang(&ctx, &q.from).await;
-        if let Some(result) = battle::fire_at_once(&ctx, &q, lang, &button).await {
-            return result;
+    let span = update_span(&update);
+    async move {
+        if let Some(button @ Button::Fire(..)) = q.data.as_deref().and_then(Button::parse) {
+            let lang = user_lang(&ctx, &q.from).await;
+            if let Some(result) = battle::fire_at_once(&ctx, &q, lang, &button).await {
+                return result;
+            }
+            // A cell of a salvo game: picked, not shot, in the ordinary way.
+            if !not_claimed_elsewhere(&ctx, &update).await {
+                return Ok(());
+            }
         }
-        // A cell of a salvo game: picked, not shot, in the ordinary way.
-        if !not_claimed_elsewhere(&ctx, &update).await {
-            return Ok(());
-        }
+        let result = on_callback(ctx.clone(), q).await;
+        handled(&ctx, &update, result).await
     }
-    let result = on_callback(ctx.clone(), q).await;
-    handled(&ctx, &update, result).await
+    .instrument(span)
+    .await
 }
 
 /// The whole handler tree.

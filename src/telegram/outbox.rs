@@ -56,7 +56,8 @@ pub fn kick(ctx: &Ctx, id: GameId) {
         running.insert(id, false);
     }
     let ctx = ctx.clone();
-    tokio::spawn(async move {
+    let span = tracing::info_span!("game", game = id.0);
+    let sender = async move {
         loop {
             drain(&ctx, id).await;
             let mut running = ctx
@@ -71,7 +72,9 @@ pub fn kick(ctx: &Ctx, id: GameId) {
                 }
             }
         }
-    });
+    };
+    // Every log line of the sender names its game.
+    tokio::spawn(tracing::Instrument::instrument(sender, span));
 }
 
 /// Wakes a sender for every game marked in the index: the ones whose sender died, or
@@ -381,6 +384,7 @@ async fn step(
     match deliver(ctx, id, &rec, &first).await {
         Ok(ack) => {
             let n = first.n;
+            log::debug!("effect {n} delivered: {:?}", first.effect);
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
