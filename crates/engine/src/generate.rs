@@ -129,17 +129,43 @@ fn random_once(ruleset: &Ruleset, rng: &mut impl Rng) -> Option<Fleet> {
 /// How many placements the exhaustive search may try before it gives up.
 const SEARCH_BUDGET: usize = 200_000;
 
-/// Backtracking over every placement of every ship, largest first, within a budget: finds the
-/// tight layouts that random placement misses (four bent 4-ships as squares in a 5×5 field).
+/// Mines on the cells left free, each after the one before in cell order, trying every choice:
+/// the ships' search only counts as found when the mines fit too.
+fn exhaustive_mines(grid: &Grid, count: u8, after: Option<usize>) -> Option<Vec<Coord>> {
+    if count == 0 {
+        return Some(Vec::new());
+    }
+    let start = after.map_or(0, |a| a + 1);
+    for c in grid.size.cells().filter(|&c| grid.size.index(c) >= start) {
+        if !grid.free(c, Force::Sea) {
+            continue;
+        }
+        let mut next = Grid {
+            blocked: grid.blocked.clone(),
+            ..*grid
+        };
+        next.take(&[c]);
+        if let Some(mut rest) = exhaustive_mines(&next, count - 1, Some(grid.size.index(c))) {
+            rest.insert(0, c);
+            return Some(rest);
+        }
+    }
+    None
+}
+
+/// Backtracking over every placement of every ship, largest first, within a budget, and then
+/// of the mines: finds the tight layouts that random placement misses (four bent 4-ships as
+/// squares in a 5×5 field, or ships that leave no room for the mines unless packed).
 fn exhaustive(
     grid: &Grid,
     kinds: &[Kind],
     last_first: Option<usize>,
     budget: &mut usize,
     rng: &mut impl Rng,
-) -> Option<Vec<Ship>> {
+) -> Option<(Vec<Ship>, Vec<Coord>)> {
     let Some((&kind, rest)) = kinds.split_first() else {
-        return Some(Vec::new());
+        let mines = exhaustive_mines(grid, grid.ruleset.mines, None)?;
+        return Some((Vec::new(), mines));
     };
     // Free shapes: lines and the bent set, a small sample of the allowed shapes.
     let templates = kind
@@ -172,9 +198,11 @@ fn exhaustive(
         };
         next.take(&cells);
         let same = rest.first() == Some(&kind);
-        if let Some(mut ships) = exhaustive(&next, rest, same.then_some(first), budget, rng) {
+        if let Some((mut ships, mines)) =
+            exhaustive(&next, rest, same.then_some(first), budget, rng)
+        {
             ships.insert(0, Ship { kind, cells });
-            return Some(ships);
+            return Some((ships, mines));
         }
     }
     None
@@ -194,12 +222,7 @@ pub(crate) fn search_layout(
         .then(|| Border::random(ruleset.size().width, rng));
     let grid = Grid::new(ruleset, border.as_ref());
     let mut budget = SEARCH_BUDGET;
-    let ships = exhaustive(&grid, &ruleset.fleet(), None, &mut budget, rng)?;
-    let mut grid = Grid::new(ruleset, border.as_ref());
-    for s in &ships {
-        grid.take(&s.cells);
-    }
-    let mines = grid.mines(ruleset.mines, rng)?;
+    let (ships, mines) = exhaustive(&grid, &ruleset.fleet(), None, &mut budget, rng)?;
     Some(Fleet::new_unchecked(ships, mines, border))
 }
 
@@ -305,8 +328,9 @@ fn uniform_layout(
 /// it falls back to a search that finds a layout, not a uniform one.
 ///
 /// # Errors
-/// [`RulesetError::NoLegalLayout`] when none is found within the bounded search; this does not
-/// happen for a ruleset that passed [`Ruleset::check`] but for an extremely unlucky draw.
+/// [`RulesetError::NoLegalLayout`] only for a ruleset that fails [`Ruleset::check`]: when the
+/// random search runs out, the search `check` made is made again (with its seed), so a layout
+/// it found is found again.
 pub fn random_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
     let border = ruleset
         .has_terrain()
@@ -314,7 +338,18 @@ pub fn random_fleet(ruleset: &Ruleset, rng: &mut impl Rng) -> Result<Fleet, Rule
     if let Some(f) = uniform_layout(ruleset, border.as_ref(), UNIFORM_ATTEMPTS, rng) {
         return Ok(f);
     }
-    search_layout(ruleset, rng, LAYOUT_SEARCH_ATTEMPTS * 4).ok_or(RulesetError::NoLegalLayout)
+    search_layout(ruleset, rng, LAYOUT_SEARCH_ATTEMPTS * 4)
+        .or_else(|| checks_layout(ruleset))
+        .ok_or(RulesetError::NoLegalLayout)
+}
+
+/// The seed [`Ruleset::check`] searches with, so its verdict on a ruleset never changes.
+pub(crate) const CHECK_SEED: u64 = 0x5EA_BA77;
+
+/// The layout [`Ruleset::check`] finds: its search with its seed and its number of tries.
+pub(crate) fn checks_layout(ruleset: &Ruleset) -> Option<Fleet> {
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(CHECK_SEED);
+    search_layout(ruleset, &mut rng, LAYOUT_SEARCH_ATTEMPTS)
 }
 
 fn perelman_once(ruleset: &Ruleset, rng: &mut impl Rng, noise: f64) -> Option<Fleet> {

@@ -55,3 +55,45 @@ fn ten_thousand_draws_give_thousands_of_packs_all_on_the_edges() {
     assert!(layouts.len() >= 1000, "{} distinct layouts", layouts.len());
     assert!(edges.iter().all(|&n| n > 2000), "{edges:?}");
 }
+
+/// A field packed so tight (found by the property tests: touching none, bent ships, two mines
+/// on 6×5) that random tries rarely fit: whatever `Ruleset::check` accepts, both generators
+/// still lay out, for every seed, so the editor's 🎲 and the bot's own fleet never fail.
+#[test]
+fn a_tight_ruleset_check_accepts_is_laid_out_by_both_generators_for_every_seed() {
+    use seabattle_engine::{random_fleet, Field, Shapes, Size, Touching};
+    let tight = |ships: &[u8], mines: u8| Ruleset {
+        field: Field::Custom {
+            size: Size::new(6, 5),
+            ships: ships.to_vec(),
+        },
+        touching: Touching::None,
+        shapes: Shapes::Bent,
+        mines,
+        ..Ruleset::default()
+    };
+    let mut checked = 0;
+    for (ships, mines) in [
+        (&[4, 4, 3, 1, 1][..], 2),
+        (&[4, 4, 3, 1][..], 2),
+        (&[4, 3, 3, 1, 1][..], 2),
+        (&[4, 4, 3, 1, 1][..], 1),
+    ] {
+        let rules = tight(ships, mines);
+        if rules.check().is_err() {
+            continue;
+        }
+        checked += 1;
+        for seed in 0..6 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            for fleet in [random_fleet(&rules, &mut rng), perelman_fleet(&rules, &mut rng)] {
+                let fleet = fleet.unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
+                let mut draft = Draft::new(&rules);
+                draft.fill(&fleet);
+                assert_eq!(draft.problems(&rules), vec![], "{rules}, seed {seed}");
+                assert_eq!(fleet.mines().len(), usize::from(mines));
+            }
+        }
+    }
+    assert!(checked >= 2, "only {checked} of the tight rulesets pass check");
+}
