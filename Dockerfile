@@ -44,7 +44,8 @@ COPY --from=builder /build/target/release/morskoy-boy /app/morskoy-boy
 ENV RUST_LOG=info \
     REDIS_URL=redis://redis:6379 \
     MB_HEALTH_ADDR=0.0.0.0:8080
-EXPOSE 8080
+# 8080: GET /healthz; 8443: Telegram's posts in webhook mode (MB_WEBHOOK_URL, compose.yaml).
+EXPOSE 8080 8443
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
     CMD ["/app/morskoy-boy", "healthcheck"]
 USER 65532:65532

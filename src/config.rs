@@ -21,7 +21,8 @@ pub struct Config {
     pub redis_wait: Duration,
     /// `MB_NAMESPACE`, `MB_FINISHED_DAYS`.
     pub store: StoreConfig,
-    /// `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE`, `MB_AI_PAUSE_MS`, `MB_BOARD`.
+    /// `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE`, `MB_AI_PAUSE_MS`, `MB_BOARD`,
+    /// `MB_CLAIM_STALE_SECS`.
     pub bot: BotConfig,
     /// `MB_REPLICA`, else `HOSTNAME`, else `0`.
     pub replica: String,
@@ -29,6 +30,38 @@ pub struct Config {
     pub seed: Option<u64>,
     /// `MB_HEALTH_ADDR`: where `GET /healthz` is served (none when unset).
     pub health: Option<std::net::SocketAddr>,
+    /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
+    pub webhook: Option<Webhook>,
+}
+
+/// Webhook mode: Telegram posts every update to `url`, which a load balancer (or Telegram
+/// itself) sends on to `listen` of one of the replicas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Webhook {
+    /// `MB_WEBHOOK_URL`: the public https URL given to setWebhook.
+    pub url: reqwest::Url,
+    /// `MB_WEBHOOK_SECRET`: the token Telegram sends in every post's
+    /// `X-Telegram-Bot-Api-Secret-Token`; by default derived from the bot's token, so every
+    /// replica sets the same.
+    pub secret: String,
+    /// `MB_WEBHOOK_LISTEN`: where this replica takes the posts (plain HTTP).
+    pub listen: std::net::SocketAddr,
+}
+
+/// The webhook secret every replica derives from the bot's token when `MB_WEBHOOK_SECRET` is
+/// unset: the same for all of them, and it tells nothing about the token.
+pub fn derived_secret(token: &str) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(format!("morskoy-boy webhook {token}").as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether Telegram takes `secret` as a webhook's secret token.
+fn secret_ok(secret: &str) -> bool {
+    (1..=256).contains(&secret.len())
+        && secret
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
 /// How log lines are written (`MB_LOG_FORMAT`).
@@ -90,7 +123,8 @@ pub const HELP: &str = "\
 morskoy-boy: the Sea Battle (Morskoy Boy) referee for Telegram group chats.
 
 Usage:
-  morskoy-boy                 run the bot (long polling), configured by the environment
+  morskoy-boy                 run the bot (long polling, or a webhook with MB_WEBHOOK_URL),
+                              configured by the environment
   morskoy-boy play [--help]   play a duel against the bot in this terminal (no token needed)
   morskoy-boy --help          this text
   morskoy-boy --version       the version
@@ -111,6 +145,14 @@ Environment:
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
   MB_HEALTH_ADDR        serve GET /healthz here, e.g. 0.0.0.0:8080 (default: none)
+  MB_WEBHOOK_URL        webhook mode: the public https URL Telegram posts updates to, e.g.
+                        https://bot.example.org/telegram (default: none, long polling)
+  MB_WEBHOOK_LISTEN     where this replica takes the posts, plain HTTP behind the TLS proxy
+                        (default: 0.0.0.0:8443)
+  MB_WEBHOOK_SECRET     the secret token Telegram sends with each post: 1-256 of A-Z a-z 0-9
+                        _ - (default: derived from the token, the same on every replica)
+  MB_CLAIM_STALE_SECS   after how long an update a crashed replica claimed is handled by
+                        another (default: 60)
   MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
   MB_SEED               a fixed random seed (tests)
   RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
@@ -222,6 +264,48 @@ impl Config {
             })?),
             None => None,
         };
+        let webhook = match var("MB_WEBHOOK_URL") {
+            Some(v) => {
+                let url = v
+                    .parse::<reqwest::Url>()
+                    .ok()
+                    .filter(|u| u.scheme() == "https" && u.host_str().is_some())
+                    .ok_or(ConfigError {
+                        var: "MB_WEBHOOK_URL",
+                        value: v,
+                        expected: "an https URL (Telegram posts only to https), e.g. \
+                                   https://bot.example.org/telegram",
+                    })?;
+                let secret = match var("MB_WEBHOOK_SECRET") {
+                    Some(s) if secret_ok(&s) => s,
+                    Some(s) => {
+                        return Err(ConfigError {
+                            var: "MB_WEBHOOK_SECRET",
+                            value: s,
+                            expected: "1 to 256 of A-Z a-z 0-9 _ -",
+                        })
+                    }
+                    None => derived_secret(&token),
+                };
+                let listen = match var("MB_WEBHOOK_LISTEN") {
+                    Some(v) => v.parse().map_err(|_| ConfigError {
+                        var: "MB_WEBHOOK_LISTEN",
+                        value: v,
+                        expected: "an address and port, e.g. 0.0.0.0:8443",
+                    })?,
+                    None => std::net::SocketAddr::from(([0, 0, 0, 0], 8443)),
+                };
+                Some(Webhook {
+                    url,
+                    secret,
+                    listen,
+                })
+            }
+            None => None,
+        };
+        if let Some(secs) = number("MB_CLAIM_STALE_SECS", "seconds, 1 to 86400", (1, 86_400))? {
+            bot.claim_stale = Duration::from_secs(secs);
+        }
         let replica = var("MB_REPLICA")
             .or_else(|| var("HOSTNAME"))
             .unwrap_or_else(|| "0".into());
@@ -235,6 +319,7 @@ impl Config {
             replica,
             seed,
             health,
+            webhook,
         })
     }
 }
@@ -250,6 +335,22 @@ mod tests {
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect();
         Config::from_vars(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn a_webhook_listens_on_8443_with_a_secret_every_replica_derives_alike() {
+        let vars = [
+            ("TELOXIDE_TOKEN", "1:abc"),
+            ("MB_WEBHOOK_URL", "https://bot.example.org/tg"),
+        ];
+        let hook = parse(&vars).unwrap().webhook.unwrap();
+        assert_eq!(
+            hook.listen,
+            std::net::SocketAddr::from(([0, 0, 0, 0], 8443))
+        );
+        assert_eq!(hook.secret, derived_secret("1:abc"));
+        assert!(secret_ok(&hook.secret) && !hook.secret.contains("abc"));
+        assert_ne!(derived_secret("1:abd"), hook.secret);
     }
 
     #[test]
@@ -270,7 +371,8 @@ mod tests {
         assert_eq!(c.bot.board, Board::Picture);
         assert_eq!(c.redis_wait, Duration::from_secs(60));
         assert_eq!(c.replica, "0");
-        assert!(c.api_url.is_none() && c.seed.is_none());
+        assert!(c.api_url.is_none() && c.seed.is_none() && c.webhook.is_none());
+        assert_eq!(c.bot.claim_stale, Duration::from_secs(60));
         let e = parse(&[("TELOXIDE_TOKEN", "  ")]).unwrap_err();
         assert_eq!(e.var, "TELOXIDE_TOKEN");
         assert!(
@@ -295,6 +397,10 @@ mod tests {
             ("HOSTNAME", "box"),
             ("MB_SEED", "7"),
             ("MB_HEALTH_ADDR", "127.0.0.1:8080"),
+            ("MB_WEBHOOK_URL", "https://bot.example.org:8443/tg"),
+            ("MB_WEBHOOK_LISTEN", "127.0.0.1:9000"),
+            ("MB_WEBHOOK_SECRET", "s3cret_-x"),
+            ("MB_CLAIM_STALE_SECS", "3"),
         ];
         let c = parse(&good).unwrap();
         assert_eq!(c.api_url.unwrap().as_str(), "http://127.0.0.1:8081/");
@@ -308,6 +414,13 @@ mod tests {
         assert_eq!(c.replica, "box");
         assert_eq!(c.seed, Some(7));
         assert_eq!(c.health.unwrap().port(), 8080);
+        let hook = c.webhook.unwrap();
+        assert_eq!(hook.url.as_str(), "https://bot.example.org:8443/tg");
+        assert_eq!(
+            (hook.listen.port(), hook.secret.as_str()),
+            (9000, "s3cret_-x")
+        );
+        assert_eq!(c.bot.claim_stale, Duration::from_secs(3));
         for (var, bad) in [
             ("TELOXIDE_API_URL", "localhost:8081"),
             ("REDIS_URL", "127.0.0.1:6379"),
@@ -320,6 +433,10 @@ mod tests {
             ("MB_BOARD", "png"),
             ("MB_SEED", "x"),
             ("MB_HEALTH_ADDR", "8080"),
+            ("MB_WEBHOOK_URL", "http://bot.example.org/tg"),
+            ("MB_WEBHOOK_LISTEN", "localhost"),
+            ("MB_WEBHOOK_SECRET", "no spaces"),
+            ("MB_CLAIM_STALE_SECS", "0"),
         ] {
             let mut vars = good.to_vec();
             vars.retain(|(k, _)| *k != var);

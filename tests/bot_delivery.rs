@@ -618,3 +618,145 @@ async fn an_anonymous_admin_is_told_to_write_as_themselves_and_gets_no_lobby() {
     let store = app.store().await;
     assert_eq!(store.chat_game(group).await.unwrap(), None);
 }
+
+/// Updates a webhook replica took (answered 2xx).
+fn taken_by(app: &App, replica: usize) -> usize {
+    let addr = app.webhook_listen[replica];
+    app.tg
+        .webhook_deliveries()
+        .iter()
+        .filter(|d| d.backend == addr && d.delivered())
+        .count()
+}
+
+/// Webhook mode: two replicas behind one URL share a game's updates, each handled once; one
+/// is killed (kill -9) with a press in flight, and the other takes every update from then on:
+/// the press is answered, the game ends, nothing is sent twice and the battle message never
+/// goes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_webhook_replicas_share_a_game_and_one_killed_loses_nothing() {
+    let mut app = App::spawn_webhook().await;
+    let group = -6501;
+    let a = app.player(66_001, "Alice", "en");
+    let b = app.player(66_002, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    for _ in 0..6 {
+        d.shoot_button(&app).await;
+    }
+    assert!(
+        taken_by(&app, 0) > 3 && taken_by(&app, 1) > 3,
+        "both replicas take posts"
+    );
+    // A press in flight, and replica 0 killed.
+    let seat = d.turn;
+    let cell = d.next_cell(seat).unwrap();
+    let query = app
+        .tg
+        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+    app.kill_bot();
+    let answer = app
+        .tg
+        .wait_answer(&query, wait())
+        .await
+        .expect("the press in flight is answered");
+    d.follow(seat, cell, read_answer(&said(&answer)));
+    let before = taken_by(&app, 1);
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    assert!(
+        taken_by(&app, 1) > before + 5,
+        "the other replica took the rest"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(with_button(&app, group, "j:").len(), 1, "lobbies");
+    assert_eq!(battles(&app, group), 1, "battle messages");
+    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
+    for p in [&a, &b] {
+        assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
+        assert_eq!(own_fields(&app, p), 1, "{}'s fields", p.first_name);
+    }
+    assert_never_goes_back(&battle_message(&app, &d).history);
+    let errors = app.tg.errors();
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.description.contains("not modified") || e.status == 429),
+        "{errors:?}"
+    );
+}
+
+/// Webhook mode: replica 0 is killed (kill -9) after it stored a lobby's start and before
+/// it answered the post. Telegram posts the update again, to replica 1, which answers 503
+/// while replica 0's claim is fresh, then takes it over: the start's press is answered, the
+/// game starts once, and goes on to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_whose_replica_died_is_taken_over_by_the_other_once_its_claim_is_stale() {
+    let mut app = App::spawn_webhook().await;
+    // Replica 0 alone takes posts, and kills itself after storing a start.
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "start".into()));
+    app.start_bot().await;
+    app.tg.set_webhook_backends(vec![app.webhook_listen[0]]);
+    let group = -6502;
+    let a = app.player(66_011, "Alice", "en");
+    let b = app.player(66_012, "Bob", "en");
+    app.tg.group(group, "Sea dogs");
+    let (lobby, join) = open_lobby(&app, group, &a).await;
+    app.press(group, &b, lobby.message_id, &join).await;
+    let second = format!("2. {}", b.first_name);
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains(&second),
+            wait(),
+        )
+        .await
+        .expect("the lobby shows both");
+    let start = data(&lobby, "s:");
+    let query = app.tg.press(group, &a, lobby.message_id, &start);
+    wait_for_the_crash(&mut app).await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    let answer = app
+        .tg
+        .wait_answer(&query, wait())
+        .await
+        .expect("the start's press is answered");
+    assert!(!answer.show_alert, "{answer:?}");
+    // Replica 1 held it off while the claim was fresh, then handled it.
+    let by_one = |app: &App| -> Vec<_> {
+        app.tg
+            .webhook_deliveries()
+            .into_iter()
+            .filter(|d| d.backend == app.webhook_listen[1])
+            .collect()
+    };
+    let held = by_one(&app)
+        .into_iter()
+        .find(|d| d.outcome == Ok(503))
+        .unwrap_or_else(|| panic!("replica 1 never held a post off: {:?}", by_one(&app)));
+    let deadline = Instant::now() + wait();
+    while !by_one(&app)
+        .iter()
+        .any(|d| d.update_id == held.update_id && d.delivered())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "never taken over: {:?}",
+            by_one(&app)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The balancer learns replica 0 is gone.
+    app.tg.set_webhook_backends(vec![app.webhook_listen[1]]);
+    for p in [&a, &b] {
+        place_and_ready(&app, p).await;
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    assert_eq!(battles(&app, group), 1, "battle messages");
+    for p in [&a, &b] {
+        assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
+    }
+}

@@ -7,59 +7,24 @@ mod fake_telegram;
 #[path = "bot/helpers.rs"]
 mod helpers;
 
-use engine::{FieldView, Mark, SeatId, Size};
+use engine::Size;
 use fake_telegram::SentMessage;
 use helpers::*;
-use morskoy_boy::picture::{picture_size, Panel};
+use morskoy_boy::picture::picture_size;
 use morskoy_boy::record::Board;
-
-/// Decodes a PNG whole: its width and height.
-fn decode(png: &[u8]) -> (u32, u32) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-    let mut reader = decoder.read_info().expect("a PNG header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("a sane size")];
-    let info = reader.next_frame(&mut buf).expect("the picture decodes");
-    (info.width, info.height)
-}
 
 /// The size the renderer gives `n` classic fields.
 fn expected_size(n: usize) -> (u32, u32) {
-    let size = Size::new(10, 10);
-    let views: Vec<FieldView> = (0..n)
-        .map(|i| FieldView {
-            seat: SeatId(i as u8),
-            size,
-            marks: vec![Mark::Unknown; 100],
-            full: false,
-            border: None,
-            sunk: Vec::new(),
-            afloat: true,
-            retired: false,
-        })
-        .collect();
-    let panels: Vec<Panel<'_>> = views
-        .iter()
-        .map(|view| Panel {
-            view,
-            title: "Alice",
-            alphabet: engine::Alphabet::Latin,
-            last: &[],
-            active: false,
-        })
-        .collect();
-    picture_size(&panels)
+    let views = empty_views(n, Size::new(10, 10));
+    picture_size(&plain_panels(&views, "Alice"))
 }
 
 /// Every picture a message showed: decodes, has the expected size, and is at most 60 KB.
 fn check_pictures(m: &SentMessage, expected: (u32, u32)) {
     assert!(!m.photos.is_empty(), "no picture in {}", m.text);
     for (i, png) in m.photos.iter().enumerate() {
-        assert_eq!(
-            decode(png),
-            expected,
-            "picture {i} of message {}",
-            m.message_id
-        );
+        let (w, h, _) = decode_png(png);
+        assert_eq!((w, h), expected, "picture {i} of message {}", m.message_id);
         assert!(png.len() <= 60 * 1024, "picture {i}: {} bytes", png.len());
     }
 }

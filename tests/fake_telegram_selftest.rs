@@ -1,9 +1,19 @@
 //! Self-test of the fake Telegram Bot API (tests/fake_telegram/): a real teloxide `Bot` (and a
-//! real teloxide `Dispatcher`) talking to it over HTTP.
+//! real teloxide `Dispatcher`) talking to it over HTTP; tiny HTTP replicas behind its webhook.
 
 mod fake_telegram;
 
 use fake_telegram::{FakeTelegram, BOT_ID, BOT_USERNAME};
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use teloxide::dispatching::UpdateFilterExt;
 use teloxide::prelude::*;
@@ -950,4 +960,377 @@ async fn a_teloxide_dispatcher_runs_against_the_fake() {
     assert!(fake.calls("getUpdates") >= 1);
     assert!(fake.errors().is_empty(), "{:?}", fake.errors());
     running.abort();
+}
+
+// ----- the webhook -----
+
+/// What a replica behind the webhook got in one POST.
+#[derive(Clone, Debug)]
+struct Received {
+    path: String,
+    secret: Option<String>,
+    content_type: String,
+    update: serde_json::Value,
+}
+
+/// How many POSTs all replicas sharing it were handling at once, and at most.
+#[derive(Default)]
+struct Load {
+    now: AtomicUsize,
+    max: AtomicUsize,
+}
+
+/// A tiny bot replica on 127.0.0.1: answers every POST with `status` after `delay`, recording
+/// what came.
+async fn replica(
+    status: u16,
+    delay: Duration,
+    load: Arc<Load>,
+) -> (SocketAddr, Arc<Mutex<Vec<Received>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let got = Arc::new(Mutex::new(Vec::new()));
+    let log = got.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let (log, load) = (log.clone(), load.clone());
+            let service = service_fn(move |req: Request<Incoming>| {
+                let (log, load) = (log.clone(), load.clone());
+                async move {
+                    let now = load.now.fetch_add(1, Ordering::SeqCst) + 1;
+                    load.max.fetch_max(now, Ordering::SeqCst);
+                    let header = |name: &str| {
+                        req.headers()
+                            .get(name)
+                            .and_then(|v| v.to_str().ok())
+                            .map(str::to_owned)
+                    };
+                    let path = req.uri().to_string();
+                    let secret = header("x-telegram-bot-api-secret-token");
+                    let content_type = header("content-type").unwrap_or_default();
+                    let body = req.into_body().collect().await.unwrap().to_bytes();
+                    tokio::time::sleep(delay).await;
+                    log.lock().unwrap().push(Received {
+                        path,
+                        secret,
+                        content_type,
+                        update: serde_json::from_slice(&body).unwrap(),
+                    });
+                    load.now.fetch_sub(1, Ordering::SeqCst);
+                    let response = Response::builder()
+                        .status(status)
+                        .body(Full::new(Bytes::new()))
+                        .unwrap();
+                    Ok::<_, Infallible>(response)
+                }
+            });
+            tokio::spawn(async move {
+                let _ = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    (addr, got)
+}
+
+/// An address nothing listens on: connections are refused.
+fn closed_address() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
+
+/// A replica that takes connections and never answers.
+async fn silent_replica() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    addr
+}
+
+fn texts(got: &Mutex<Vec<Received>>) -> Vec<String> {
+    got.lock()
+        .unwrap()
+        .iter()
+        .map(|r| r.update["message"]["text"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+async fn webhook_info(fake: &FakeTelegram) -> serde_json::Value {
+    let (status, body) = raw_post(fake, "/bot123456:TEST/getWebhookInfo", "{}").await;
+    assert_eq!(status, 200, "{body}");
+    body["result"].clone()
+}
+
+#[tokio::test]
+async fn set_webhook_is_checked_and_turns_get_updates_off_until_deleted() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    let url = |s: &str| url::Url::parse(s).unwrap();
+
+    let e = bot.set_webhook(url("http://bot.example.com/hook")).await;
+    assert_eq!(
+        unknown(e.unwrap_err()),
+        "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"
+    );
+    let e = bot
+        .set_webhook(url("https://bot.example.com:8080/hook"))
+        .await;
+    assert_eq!(api_error(e.unwrap_err()), ApiError::BadWebhookPort);
+    let e = bot
+        .set_webhook(url("https://bot.example.com/hook"))
+        .secret_token("not a secret!")
+        .await;
+    assert_eq!(
+        unknown(e.unwrap_err()),
+        "Bad Request: secret token contains unallowed characters"
+    );
+    let e = bot
+        .set_webhook(url("https://bot.example.com/hook"))
+        .secret_token("s".repeat(257))
+        .await;
+    assert_eq!(
+        unknown(e.unwrap_err()),
+        "Bad Request: secret token is too long"
+    );
+    assert_eq!(fake.webhook(), None);
+    assert_eq!(fake.errors().last().unwrap().method, "setWebhook");
+
+    // Nothing set: the info says so.
+    fake.send_command(GROUP, &anya, "/newgame");
+    let info = bot.get_webhook_info().await.unwrap();
+    assert_eq!(info.url, None);
+    assert_eq!(info.pending_update_count, 1);
+    assert_eq!(info.max_connections, None);
+
+    // Set (raw JSON here, by teloxide below); the same again is "already set".
+    let body = r#"{"url":"https://bot.example.com:8443/tg/hook","secret_token":"Ab_9-z"}"#;
+    let (status, reply) = raw_post(&fake, "/bot123456:TEST/setWebhook", body).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(
+        reply,
+        serde_json::json!({"ok": true, "result": true, "description": "Webhook was set"})
+    );
+    let (_, reply) = raw_post(&fake, "/bot123456:TEST/setWebhook", body).await;
+    assert_eq!(reply["description"], "Webhook is already set");
+    assert_eq!(
+        fake.webhook(),
+        Some((
+            "https://bot.example.com:8443/tg/hook".to_owned(),
+            Some("Ab_9-z".to_owned())
+        ))
+    );
+    let info = bot.get_webhook_info().await.unwrap();
+    assert_eq!(
+        info.url.as_ref().map(url::Url::as_str),
+        Some("https://bot.example.com:8443/tg/hook")
+    );
+    assert!(!info.has_custom_certificate);
+    assert_eq!(info.pending_update_count, 1);
+    assert_eq!(info.max_connections, Some(40));
+    assert_eq!(info.allowed_updates, None);
+    assert_eq!(info.last_error_message, None);
+
+    bot.set_webhook(url("https://bot.example.com/other"))
+        .max_connections(5)
+        .allowed_updates([AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+        .await
+        .unwrap();
+    let info = bot.get_webhook_info().await.unwrap();
+    assert_eq!(info.max_connections, Some(5));
+    assert_eq!(
+        info.allowed_updates,
+        Some(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+    );
+    assert_eq!(
+        fake.webhook().unwrap().1,
+        None,
+        "the new call set no secret"
+    );
+
+    // No getUpdates while a webhook is set, held or new.
+    let (status, reply) = raw_post(&fake, "/bot123456:TEST/getUpdates", "{}").await;
+    assert_eq!(status, 409);
+    assert_eq!(
+        reply["description"],
+        "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to \
+         delete the webhook first"
+    );
+    assert_eq!(fake.pending_updates(), 1, "no backends: the update waits");
+
+    bot.delete_webhook().await.unwrap();
+    assert_eq!(fake.webhook(), None);
+    let info = webhook_info(&fake).await;
+    assert_eq!(
+        info,
+        serde_json::json!({"url": "", "has_custom_certificate": false, "pending_update_count": 1})
+    );
+    let updates = bot.get_updates().await.unwrap();
+    assert_eq!(updates.len(), 1);
+    let (_, reply) = raw_post(&fake, "/bot123456:TEST/deleteWebhook", "{}").await;
+    assert_eq!(reply["description"], "Webhook is already deleted");
+
+    // A held getUpdates ends with 409 when a webhook is set.
+    let poller = bot.clone();
+    let offset = updates[0].id.0 as i32 + 1;
+    let held = tokio::spawn(async move { poller.get_updates().offset(offset).timeout(5).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    bot.set_webhook(url("https://bot.example.com/hook"))
+        .await
+        .unwrap();
+    assert!(held.await.unwrap().is_err());
+    // An empty URL removes it, dropping the pending updates if asked.
+    fake.send_command(GROUP, &anya, "/help");
+    bot.set_webhook(url("https://bot.example.com/hook"))
+        .await
+        .unwrap();
+    let (_, reply) = raw_post(
+        &fake,
+        "/bot123456:TEST/setWebhook",
+        r#"{"url":"","drop_pending_updates":true}"#,
+    )
+    .await;
+    assert_eq!(reply["description"], "Webhook was deleted");
+    assert_eq!(fake.webhook(), None);
+    assert_eq!(fake.pending_updates(), 0);
+}
+
+#[tokio::test]
+async fn webhook_updates_reach_both_replicas_once_with_the_secret_at_the_path() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    let load = Arc::new(Load::default());
+    let delay = Duration::from_millis(100);
+    let (a, got_a) = replica(200, delay, load.clone()).await;
+    let (b, got_b) = replica(200, delay, load.clone()).await;
+
+    // Updates queued before the webhook is set are delivered too.
+    fake.send_command(GROUP, &anya, "/cmd0");
+    fake.send_command(GROUP, &anya, "/cmd1");
+    bot.set_webhook(url::Url::parse("https://bot.example.com/tg/hook?r=1").unwrap())
+        .secret_token("s3cret_-X")
+        .max_connections(2)
+        .await
+        .unwrap();
+    fake.set_webhook_backends(vec![a, b]);
+    for i in 2..10 {
+        fake.send_command(GROUP, &anya, &format!("/cmd{i}"));
+    }
+    assert!(fake.wait_confirmed(Duration::from_secs(20)).await);
+
+    let (to_a, to_b) = (got_a.lock().unwrap().clone(), got_b.lock().unwrap().clone());
+    assert!(!to_a.is_empty() && !to_b.is_empty(), "{to_a:?} {to_b:?}");
+    for r in to_a.iter().chain(&to_b) {
+        assert_eq!(r.path, "/tg/hook?r=1");
+        assert_eq!(r.secret.as_deref(), Some("s3cret_-X"));
+        assert_eq!(r.content_type, "application/json");
+        assert_eq!(r.update["message"]["chat"]["id"], GROUP);
+    }
+    let mut all = texts(&got_a);
+    all.extend(texts(&got_b));
+    all.sort();
+    let sent: Vec<String> = (0..10).map(|i| format!("/cmd{i}")).collect();
+    assert_eq!(all, sent, "each update once");
+    let max = load.max.load(Ordering::SeqCst);
+    assert!(max <= 2, "max_connections 2, yet {max} at once");
+
+    let deliveries = fake.webhook_deliveries();
+    assert_eq!(deliveries.len(), 10);
+    assert!(deliveries.iter().all(|d| d.delivered()), "{deliveries:?}");
+    assert_eq!(
+        deliveries.iter().filter(|d| d.backend == a).count(),
+        5,
+        "round-robin"
+    );
+    let info = bot.get_webhook_info().await.unwrap();
+    assert_eq!(info.pending_update_count, 0);
+    assert_eq!(info.last_error_message, None);
+
+    // Deleted: no more deliveries, getUpdates hands the update out.
+    bot.delete_webhook().await.unwrap();
+    fake.send_command(GROUP, &anya, "/after");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(fake.webhook_deliveries().len(), 10);
+    let updates = bot.get_updates().await.unwrap();
+    assert_eq!(updates.len(), 1);
+}
+
+#[tokio::test]
+async fn a_failed_webhook_delivery_is_retried_on_the_other_replica() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    let load = Arc::new(Load::default());
+    let (ok, got_ok) = replica(200, Duration::ZERO, load.clone()).await;
+    let (busy, got_busy) = replica(503, Duration::ZERO, load).await;
+    let closed = closed_address();
+    let silent = silent_replica().await;
+    fake.set_webhook_timeout(Duration::from_millis(300));
+    bot.set_webhook(url::Url::parse("https://bot.example.com/hook").unwrap())
+        .await
+        .unwrap();
+
+    let mut sent = Vec::new();
+    let phases = [
+        (
+            busy,
+            "Wrong response from the webhook: 503 Service Unavailable",
+        ),
+        (closed, "Connection refused"),
+        (silent, "Read timeout expired"),
+    ];
+    for (n, (failing, error)) in phases.into_iter().enumerate() {
+        fake.set_webhook_backends(vec![failing, ok]);
+        let before = fake.webhook_deliveries().len();
+        for i in 0..4 {
+            let text = format!("/cmd{n}_{i}");
+            fake.send_command(GROUP, &anya, &text);
+            sent.push(text);
+        }
+        assert!(fake.wait_confirmed(Duration::from_secs(20)).await);
+        let deliveries = fake.webhook_deliveries()[before..].to_vec();
+        let failed: Vec<_> = deliveries.iter().filter(|d| !d.delivered()).collect();
+        assert!(!failed.is_empty(), "round-robin hits {failing} too");
+        for f in &failed {
+            assert_eq!(f.backend, failing);
+            let expected = match error {
+                e if e.starts_with("Wrong") => Ok(503),
+                e => Err(e.to_owned()),
+            };
+            assert_eq!(f.outcome, expected);
+            let retried = deliveries
+                .iter()
+                .filter(|d| d.update_id == f.update_id && d.delivered())
+                .collect::<Vec<_>>();
+            assert_eq!(retried.len(), 1, "{deliveries:?}");
+            assert_eq!(retried[0].backend, ok);
+        }
+        let info = bot.get_webhook_info().await.unwrap();
+        assert_eq!(info.last_error_message.as_deref(), Some(error));
+        assert!(info.last_error_date.is_some());
+    }
+
+    // Every update delivered exactly once with a 2xx, all to the replica that answers.
+    let deliveries = fake.webhook_deliveries();
+    let mut delivered: Vec<u32> = deliveries
+        .iter()
+        .filter(|d| d.delivered())
+        .map(|d| d.update_id)
+        .collect();
+    delivered.sort();
+    delivered.dedup();
+    assert_eq!(delivered.len(), sent.len());
+    assert_eq!(
+        deliveries.iter().filter(|d| d.delivered()).count(),
+        sent.len()
+    );
+    let mut got = texts(&got_ok);
+    got.sort();
+    sent.sort();
+    assert_eq!(got, sent);
+    assert!(!got_busy.lock().unwrap().is_empty());
 }

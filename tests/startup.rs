@@ -311,3 +311,119 @@ async fn json_logs_name_the_update_chat_and_game_of_each_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("MB_LOG_FORMAT=\"xml\""));
 }
+
+/// A bot in webhook mode (`MB_WEBHOOK_URL`), taking posts on a local port.
+fn webhook_bot(fake: &FakeTelegram, url: &str, listen: u16) -> Running {
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", fake.token())
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis_url())
+        .env(
+            "MB_NAMESPACE",
+            format!("mb:test:hook:{:x}", rand::random::<u64>()),
+        )
+        .env("MB_WEBHOOK_URL", url)
+        .env("MB_WEBHOOK_LISTEN", format!("127.0.0.1:{listen}"))
+        .env("MB_WEBHOOK_SECRET", "s3cret_token-1");
+    Running::start(cmd)
+}
+
+/// A private `/start` from user `id`, as Telegram posts it.
+fn start_update(update_id: u32, id: i64) -> serde_json::Value {
+    serde_json::json!({
+        "update_id": update_id,
+        "message": {
+            "message_id": 1,
+            "date": 1_700_000_000,
+            "chat": {"id": id, "type": "private", "first_name": "Hanna"},
+            "from": {"id": id, "is_bot": false, "first_name": "Hanna", "language_code": "en"},
+            "text": "/start",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        },
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_is_set_with_its_secret_and_takes_only_posts_that_carry_it() {
+    let fake = FakeTelegram::start().await;
+    let port = closed_port();
+    let url = "https://bot.example.org:8443/tg/hook";
+    let mut bot = webhook_bot(&fake, url, port);
+    let hook = format!("http://127.0.0.1:{port}/tg/hook");
+    let client = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while client.get(&hook).send().await.is_err() {
+        assert!(Instant::now() < deadline, "{}", bot.log.lock().unwrap());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Every replica sets the same webhook, with the secret, and polls no more.
+    assert_eq!(
+        fake.webhook(),
+        Some((url.to_owned(), Some("s3cret_token-1".to_owned())))
+    );
+    assert_eq!(fake.calls("getUpdates"), 0);
+    fake.user(15_101, "Hanna", "en");
+    fake.start_bot(15_101);
+    let post = |path: &str, secret: Option<&str>, id: u32| {
+        let mut r = client
+            .post(format!("http://127.0.0.1:{port}{path}"))
+            .json(&start_update(id, 15_101));
+        if let Some(s) = secret {
+            r = r.header("X-Telegram-Bot-Api-Secret-Token", s);
+        }
+        r.send()
+    };
+    // Without the secret, with a wrong one, or elsewhere: refused, and nothing is handled.
+    assert_eq!(post("/tg/hook", None, 1).await.unwrap().status(), 401);
+    assert_eq!(
+        post("/tg/hook", Some("guess"), 2).await.unwrap().status(),
+        401
+    );
+    assert_eq!(
+        post("/other", Some("s3cret_token-1"), 3)
+            .await
+            .unwrap()
+            .status(),
+        404
+    );
+    assert_eq!(client.get(&hook).send().await.unwrap().status(), 404);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        fake.messages(15_101).is_empty(),
+        "{:?}",
+        fake.messages(15_101)
+    );
+    // With it: handled, and the welcome comes.
+    let ok = post("/tg/hook", Some("s3cret_token-1"), 4).await.unwrap();
+    assert_eq!(ok.status(), 200);
+    fake.wait_for(15_101, |_| true, Duration::from_secs(10))
+        .await
+        .expect("the welcome");
+    // The same update again (Telegram repeats a post it got no answer to): taken, not handled
+    // twice.
+    let again = post("/tg/hook", Some("s3cret_token-1"), 4).await.unwrap();
+    assert_eq!(again.status(), 200);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(fake.messages(15_101).len(), 1, "one welcome");
+    // Ctrl-c stops it.
+    bot.interrupt();
+    assert!(bot.wait_exit(Duration::from_secs(15)).is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_url_telegram_refuses_stops_the_bot_with_telegrams_words() {
+    let fake = FakeTelegram::start().await;
+    let mut bot = webhook_bot(&fake, "https://bot.example.org:9000/hook", closed_port());
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(2));
+    let log = bot.log.lock().unwrap().clone();
+    assert!(log.contains("Telegram refuses MB_WEBHOOK_URL"), "{log}");
+    assert!(log.contains("ports 80, 88, 443 or 8443"), "{log}");
+    // An http URL never reaches Telegram: refused by name.
+    let out = bin()
+        .env("TELOXIDE_TOKEN", "1:x")
+        .env("MB_WEBHOOK_URL", "http://bot.example.org/hook")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("MB_WEBHOOK_URL=\"http://"));
+}

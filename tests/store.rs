@@ -123,20 +123,57 @@ async fn every_stored_type_round_trips(target: Target) {
 on_both!(every_stored_type_round_trips);
 
 /// One replica handles an update: the first claim wins, the same replica may claim again
-/// after a crash, a handled update is claimed by nobody; and a thousand updates take a few
-/// keys, not a thousand.
+/// after a crash, another one only once the claim is stale (its replica crashed), a handled
+/// update is claimed by nobody; and a thousand updates take a few keys, not a thousand.
 async fn updates_are_claimed_once_in_few_keys(target: Target) {
+    use morskoy_boy::store::Claim;
     let store = common::store(target).await;
-    assert!(store.claim_update(77, "a").await.unwrap());
-    assert!(!store.claim_update(77, "b").await.unwrap());
-    assert!(store.claim_update(77, "a").await.unwrap());
+    let minute = Duration::from_secs(60);
+    assert_eq!(
+        store.claim_update(77, "a", minute).await.unwrap(),
+        Claim::Mine
+    );
+    assert_eq!(
+        store.claim_update(77, "b", minute).await.unwrap(),
+        Claim::Elsewhere
+    );
+    assert_eq!(
+        store.claim_update(77, "a", minute).await.unwrap(),
+        Claim::Mine
+    );
+    // "a" went silent: after the staleness, "b" takes it over, and then "a" may not.
+    let short = Duration::from_millis(300);
+    assert_eq!(
+        store.claim_update(77, "b", short).await.unwrap(),
+        Claim::Elsewhere
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        store.claim_update(77, "b", short).await.unwrap(),
+        Claim::Mine
+    );
+    assert_eq!(
+        store.claim_update(77, "a", minute).await.unwrap(),
+        Claim::Elsewhere
+    );
     store.finish_update(77).await.unwrap();
-    assert!(!store.claim_update(77, "a").await.unwrap());
+    for r in ["a", "b"] {
+        assert_eq!(
+            store.claim_update(77, r, short).await.unwrap(),
+            Claim::Handled
+        );
+    }
     assert!(!store.first_delivery(77).await.unwrap());
     assert!(store.first_delivery(78).await.unwrap());
-    assert!(!store.claim_update(78, "a").await.unwrap());
+    assert_eq!(
+        store.claim_update(78, "a", minute).await.unwrap(),
+        Claim::Handled
+    );
     for id in 1_000..2_000 {
-        assert!(store.claim_update(id, "a").await.unwrap());
+        assert_eq!(
+            store.claim_update(id, "a", minute).await.unwrap(),
+            Claim::Mine
+        );
         store.finish_update(id).await.unwrap();
     }
     let mut keys = Vec::new();

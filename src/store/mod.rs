@@ -24,6 +24,7 @@ pub use conn::Conn;
 pub use habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
 pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
 pub use outbox::Release;
+pub use settings::Claim;
 
 use crate::record::GameRecord;
 use engine::{Phase, SeatId};

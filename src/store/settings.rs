@@ -102,15 +102,26 @@ impl Store {
         })
     }
 
-    /// Claims a Telegram update for `replica`: `true` when it is this replica's to handle
-    /// (new, or claimed by this same replica before a crash and not finished), `false` when
-    /// another replica has it or it was handled already.
+    /// Claims a Telegram update for `replica`: [`Claim::Mine`] when it is this replica's to
+    /// handle (new; or claimed before by this same replica, which crashed; or claimed by
+    /// another more than `stale` ago and never finished: that one crashed),
+    /// [`Claim::Handled`] when it was handled to the end, [`Claim::Elsewhere`] while another
+    /// replica handles it.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn claim_update(&self, update_id: u32, replica: &str) -> Result<bool, StoreError> {
+    pub async fn claim_update(
+        &self,
+        update_id: u32,
+        replica: &str,
+        stale: std::time::Duration,
+    ) -> Result<Claim, StoreError> {
         let (key, field) = self.keys.update(update_id);
         let replica = replica.to_owned();
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let stale = stale.as_millis() as u64;
         let got: i32 = self
             .run(|mut c| async move {
                 redis::Script::new(CLAIM)
@@ -118,11 +129,17 @@ impl Store {
                     .arg(field)
                     .arg(replica)
                     .arg(UPDATE_TTL)
+                    .arg(now)
+                    .arg(stale)
                     .invoke_async(&mut c)
                     .await
             })
             .await?;
-        Ok(got == 1)
+        Ok(match got {
+            1 => Claim::Mine,
+            2 => Claim::Elsewhere,
+            _ => Claim::Handled,
+        })
     }
 
     /// Notes that a claimed update was handled to the end: it is skipped if it comes again.
@@ -190,14 +207,32 @@ impl Store {
 /// hours at most.
 const UPDATE_TTL: i64 = 24 * 3600;
 
-/// Claims an update (KEYS: its bucket; ARGV: its field, the replica, the expiry in seconds):
-/// 1 when new or already this replica's, 0 otherwise.
+/// Whose an update is (see [`Store::claim_update`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// This replica's to handle.
+    Mine,
+    /// Handled to the end already: skipped.
+    Handled,
+    /// Another replica is handling it.
+    Elsewhere,
+}
+
+/// Claims an update (KEYS: its bucket; ARGV: its field, the replica, the expiry in seconds,
+/// now and the staleness in milliseconds). A claim is `replica<TAB>when`; a handled update is
+/// `done`. 1: this replica's now; 0: handled; 2: another replica's, claimed lately.
 const CLAIM: &str = r"
 local v = redis.call('HGET', KEYS[1], ARGV[1])
-if not v then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-  redis.call('EXPIRE', KEYS[1], ARGV[3])
-  return 1
+if v == 'done' then return 0 end
+if v then
+  local owner, at = v, 0
+  local tab = string.find(v, '\t', 1, true)
+  if tab then
+    owner = string.sub(v, 1, tab - 1)
+    at = tonumber(string.sub(v, tab + 1)) or 0
+  end
+  if owner ~= ARGV[2] and tonumber(ARGV[4]) - at < tonumber(ARGV[5]) then return 2 end
 end
-if v == ARGV[2] then return 1 end
-return 0";
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\t' .. ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1";

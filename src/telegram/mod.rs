@@ -17,7 +17,8 @@
 //!   surrender), `aim.rs` (the field aimed at, a salvo's cells), `mine.rs` (the cell given
 //!   up), `settings.rs` with `settings/change.rs` (`/settings`, the lobby's ⚙);
 //! - `commands.rs` (commands, their registration, help) and this file: dispatch;
-//!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed.
+//!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed; `webhook.rs` —
+//!   the posts of webhook mode, for several replicas.
 
 pub mod ai;
 pub mod ai_turns;
@@ -45,6 +46,7 @@ pub mod riga;
 pub mod riga_core;
 pub mod riga_view;
 pub mod settings;
+pub mod webhook;
 
 use crate::i18n::t;
 use crate::lang::Lang;
@@ -114,6 +116,9 @@ pub struct BotConfig {
     pub ai_pause: Duration,
     /// How chats that have not chosen see the fields (`MB_BOARD`: `picture` or `text`).
     pub board: crate::record::Board,
+    /// After how long an update another replica claimed and never finished (it crashed) is
+    /// handled here (`MB_CLAIM_STALE_SECS`).
+    pub claim_stale: Duration,
 }
 
 impl Default for BotConfig {
@@ -124,6 +129,7 @@ impl Default for BotConfig {
             group_per_minute: 18,
             ai_pause: Duration::from_millis(1200),
             board: crate::record::Board::Picture,
+            claim_stale: Duration::from_secs(60),
         }
     }
 }
@@ -419,9 +425,9 @@ async fn not_handled_yet(ctx: Ctx, update: Update) -> bool {
 /// cannot say.
 async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
     ctx.store
-        .claim_update(update.id.0, &ctx.replica)
+        .claim_update(update.id.0, &ctx.replica, ctx.config.claim_stale)
         .await
-        .unwrap_or(true)
+        .map_or(true, |c| c == crate::store::Claim::Mine)
 }
 
 /// Marks an update as handled: the last step of every handler.
@@ -601,6 +607,7 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
     let health_addr = config.health;
+    let hook = config.webhook.clone();
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
     let rng = match config.seed {
@@ -621,17 +628,22 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     let ticker = tokio::spawn(play::tick_forever(ctx.clone()));
     let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
     log::info!("@{} is up", ctx.username);
-    delete_webhook_if_set(&ctx).await;
-    Dispatcher::builder(ctx.bot.clone(), schema())
-        .dependencies(dptree::deps![ctx.clone()])
-        .default_handler(|_| async {})
-        .enable_ctrlc_handler()
-        .build()
-        .dispatch_with_listener(
-            polling::listener(ctx.bot.inner()),
-            LoggingErrorHandler::with_custom_text("polling"),
-        )
-        .await;
+    if let Some(hook) = hook {
+        webhook::set(&ctx, &hook).await;
+        webhook::serve(ctx.clone(), me, hook).await;
+    } else {
+        delete_webhook_if_set(&ctx).await;
+        Dispatcher::builder(ctx.bot.clone(), schema())
+            .dependencies(dptree::deps![ctx.clone()])
+            .default_handler(|_| async {})
+            .enable_ctrlc_handler()
+            .build()
+            .dispatch_with_listener(
+                polling::listener(ctx.bot.inner()),
+                LoggingErrorHandler::with_custom_text("polling"),
+            )
+            .await;
+    }
     ticker.abort();
     if let Some(h) = health {
         h.abort();

@@ -609,16 +609,16 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
     }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
-    // The private chat's own choice, else the game's.
-    let board = match ctx.store.chat_settings(user as i64).await {
-        Ok(settings) => settings.board.unwrap_or(rec.board),
-        Err(_) => rec.board,
-    };
-    if board == Board::Picture
-        && rec.begun
-        && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
-    {
-        return dm_picture(ctx, rec, seat, user, lang, message).await;
+    // From the battle on, the private chat's own choice of board, else the game's (read only
+    // then: the placement's messages are text whatever the choice).
+    if rec.begun && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. }) {
+        let board = match ctx.store.chat_settings(user as i64).await {
+            Ok(settings) => settings.board.unwrap_or(rec.board),
+            Err(_) => rec.board,
+        };
+        if board == Board::Picture {
+            return dm_picture(ctx, rec, seat, user, lang, message).await;
+        }
     }
     let (text, kb) = match (placing, message) {
         (true, Some(_)) => return Ok(Ack::Done), // the editor draws itself on every tap

@@ -47,6 +47,19 @@ pub struct App {
     second: Option<BotProcess>,
     /// Players whose `/start` the bot may not have handled yet (see [`App::press`]).
     unwelcomed: std::sync::Mutex<std::collections::HashSet<i64>>,
+    /// Webhook mode: where each replica takes Telegram's posts (replica 0 first); empty for
+    /// long polling.
+    pub webhook_listen: Vec<std::net::SocketAddr>,
+}
+
+/// The public webhook URL the replicas set in webhook mode (the fake Telegram posts its path
+/// to the replicas' own addresses, as a TLS-terminating load balancer would).
+pub const WEBHOOK_URL: &str = "https://bot.example.org:8443/telegram/hook";
+
+/// A local port nobody listens on now.
+fn free_port() -> std::net::SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("its address")
 }
 
 /// A namespace of its own for one test's bot, within the run's (see `common::namespace`).
@@ -99,8 +112,33 @@ impl App {
             bot: None,
             second: None,
             unwelcomed: Default::default(),
+            webhook_listen: Vec::new(),
         };
         app.start_bot().await;
+        app
+    }
+
+    /// The usual world in webhook mode: two replicas behind one webhook URL, the fake
+    /// Telegram posting each update to one of them in turn. A claim of a replica that went
+    /// silent is taken over after 3 s.
+    pub async fn spawn_webhook() -> App {
+        let tg = FakeTelegram::start().await;
+        let mut app = App {
+            tg,
+            namespace: e2e_namespace(),
+            gap_ms: 150,
+            per_minute: Some(100_000),
+            seed: None,
+            ai_pause_ms: 20,
+            env: vec![("MB_CLAIM_STALE_SECS".into(), "3".into())],
+            bot: None,
+            second: None,
+            unwelcomed: Default::default(),
+            webhook_listen: vec![free_port(), free_port()],
+        };
+        app.start_bot().await;
+        app.start_second_bot().await;
+        app.tg.set_webhook_backends(app.webhook_listen.clone());
         app
     }
 
@@ -118,6 +156,7 @@ impl App {
             bot: None,
             second: None,
             unwelcomed: Default::default(),
+            webhook_listen: Vec::new(),
         };
         app.start_bot().await;
         app
@@ -137,7 +176,9 @@ impl App {
     /// Starts a second replica of the bot on the same Redis and the same fake Telegram (which
     /// lets both poll), and waits until it polls.
     pub async fn start_second_bot(&mut self) {
-        self.tg.allow_concurrent_polling(true);
+        if self.webhook_listen.is_empty() {
+            self.tg.allow_concurrent_polling(true);
+        }
         let child = self.bot_process("1").await;
         self.second = Some(child);
     }
@@ -168,6 +209,14 @@ impl App {
         let bin = std::env::var("MB_BOT_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
         let mut cmd = Command::new(bin);
+        let listen = replica
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| self.webhook_listen.get(i).copied());
+        if let Some(addr) = listen {
+            cmd.env("MB_WEBHOOK_URL", WEBHOOK_URL)
+                .env("MB_WEBHOOK_LISTEN", addr.to_string());
+        }
         if let Some(seed) = self.seed {
             cmd.env("MB_SEED", seed.to_string());
         }
@@ -195,6 +244,18 @@ impl App {
             .spawn()
             .expect("the bot binary starts");
         let child = BotProcess(child);
+        if let Some(addr) = listen {
+            // Up once it has set the webhook and takes posts.
+            let deadline = std::time::Instant::now() + wait();
+            while tokio::net::TcpStream::connect(addr).await.is_err() {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "the bot does not listen on {addr}"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            return child;
+        }
         let before = self.tg.calls("getUpdates");
         assert!(
             self.tg.wait_calls("getUpdates", before + 1, wait()).await,
@@ -534,7 +595,7 @@ impl Duel {
         shot
     }
 
-    fn follow(&mut self, seat: usize, cell: usize, shot: Shot) {
+    pub fn follow(&mut self, seat: usize, cell: usize, shot: Shot) {
         match shot {
             Shot::Miss => {
                 self.known[seat].insert(cell);
@@ -617,11 +678,9 @@ pub fn decode_png(png_bytes: &[u8]) -> (u32, u32, Vec<u8>) {
     (info.width, info.height, buf)
 }
 
-/// How many cells of a battle picture of `fields` fields of `size` show anything but
-/// untouched water, read off the pixels: each cell's middle against an empty field's.
-pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usize {
-    use morskoy_boy::picture::{cell_rect, render_rgb, Panel, Style};
-    let empty: Vec<engine::FieldView> = (0..fields)
+/// `n` untouched fields of `size`, as a picture's panels see them.
+pub fn empty_views(n: usize, size: engine::Size) -> Vec<engine::FieldView> {
+    (0..n)
         .map(|i| engine::FieldView {
             seat: engine::SeatId(i as u8),
             size,
@@ -632,17 +691,32 @@ pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usi
             afloat: true,
             retired: false,
         })
-        .collect();
-    let panels: Vec<Panel<'_>> = empty
+        .collect()
+}
+
+/// Panels of `views` titled `title`, in Latin letters, none active and no last shot.
+pub fn plain_panels<'a>(
+    views: &'a [engine::FieldView],
+    title: &'a str,
+) -> Vec<morskoy_boy::picture::Panel<'a>> {
+    views
         .iter()
-        .map(|view| Panel {
+        .map(|view| morskoy_boy::picture::Panel {
             view,
-            title: "",
+            title,
             alphabet: engine::Alphabet::Latin,
             last: &[],
             active: false,
         })
-        .collect();
+        .collect()
+}
+
+/// How many cells of a battle picture of `fields` fields of `size` show anything but
+/// untouched water, read off the pixels: each cell's middle against an empty field's.
+pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usize {
+    use morskoy_boy::picture::{cell_rect, render_rgb, Style};
+    let empty = empty_views(fields, size);
+    let panels = plain_panels(&empty, "");
     let style = Style::default();
     let (w, h, reference) = render_rgb(&panels, &style);
     let (pw, ph, pixels) = decode_png(png_bytes);

@@ -14,9 +14,9 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use tokio::sync::oneshot;
 
-use super::methods;
 use super::state::Shared;
 use super::TOKEN;
+use super::{methods, webhook};
 
 /// A method's parameters, however they came.
 #[derive(Debug, Default)]
@@ -80,6 +80,13 @@ impl Reply {
         }
     }
 
+    /// A success with a `description` too (setWebhook's "Webhook was set").
+    pub fn ok_described(result: Value, description: &str) -> Self {
+        let mut reply = Reply::ok(result);
+        reply.body["description"] = json!(description);
+        reply
+    }
+
     pub fn error(status: u16, description: impl Into<String>) -> Self {
         Reply {
             status,
@@ -113,13 +120,16 @@ impl Reply {
     }
 }
 
-/// Serves until `stop` fires (or its sender is dropped).
+/// Serves until `stop` fires (or its sender is dropped), delivering updates to the webhook
+/// meanwhile when one is set.
 pub(super) async fn serve(
     listener: std::net::TcpListener,
     shared: Arc<Shared>,
     mut stop: oneshot::Receiver<()>,
 ) {
     let listener = tokio::net::TcpListener::from_std(listener).expect("a tokio listener");
+    // Ends with the runtime, when serving ends.
+    tokio::spawn(webhook::deliver(shared.clone()));
     loop {
         tokio::select! {
             _ = &mut stop => break,

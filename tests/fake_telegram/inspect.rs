@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::time::Duration;
 
 use super::state::Chat;
-use super::{ApiErrorRecord, CommandList, FakeTelegram, SentMessage};
+use super::{ApiErrorRecord, CommandList, Delivery, FakeTelegram, SentMessage};
 
 impl FakeTelegram {
     // ----- what the bot did -----
@@ -138,7 +138,7 @@ impl FakeTelegram {
     }
 
     /// Updates queued and not yet confirmed by the bot (confirmation comes with its next
-    /// getUpdates' `offset`).
+    /// getUpdates' `offset`, or a replica's 2xx answer to the webhook's POST).
     pub fn pending_updates(&self) -> usize {
         self.shared.lock().updates.len()
     }
@@ -163,5 +163,18 @@ impl FakeTelegram {
     /// The menu button the bot set for a chat (`None`: the default for all chats).
     pub fn menu_button(&self, chat_id: Option<i64>) -> Option<Value> {
         self.shared.lock().menu_buttons.get(&chat_id).cloned()
+    }
+
+    /// The webhook set now: its URL and secret token.
+    pub fn webhook(&self) -> Option<(String, Option<String>)> {
+        let st = self.shared.lock();
+        st.webhook
+            .as_ref()
+            .map(|w| (w.url.clone(), w.secret.clone()))
+    }
+
+    /// Every attempt to deliver an update to the webhook, in the order they ended.
+    pub fn webhook_deliveries(&self) -> Vec<Delivery> {
+        self.shared.lock().deliveries.clone()
     }
 }

@@ -9,6 +9,7 @@ use super::sending::{
     edit_text, existing_chat, send_message, send_photo, Answer,
 };
 use super::state::{ChatKind, Shared, State};
+use super::webhook;
 use super::{ApiErrorRecord, BOT_FIRST_NAME, BOT_ID, BOT_USERNAME};
 
 /// The methods this fake answers, as the Bot API spells them.
@@ -16,6 +17,7 @@ const METHODS: &[&str] = &[
     "getMe",
     "logOut",
     "close",
+    "setWebhook",
     "getWebhookInfo",
     "deleteWebhook",
     "getUpdates",
@@ -114,17 +116,9 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
         | "setmyshortdescription"
         | "setmyname"
         | "setmydefaultadministratorrights" => Ok(Reply::ok(json!(true))),
-        "getwebhookinfo" => Ok(Reply::ok(json!({
-            "url": "",
-            "has_custom_certificate": false,
-            "pending_update_count": st.updates.len(),
-        }))),
-        "deletewebhook" => {
-            if p.bool("drop_pending_updates") {
-                st.updates.clear();
-            }
-            Ok(Reply::ok(json!(true)))
-        }
+        "setwebhook" => webhook::set_webhook(st, p),
+        "getwebhookinfo" => Ok(Reply::ok(webhook::webhook_info(st))),
+        "deletewebhook" => Ok(webhook::delete_webhook(st, p)),
         "sendmessage" => send_message(st, p),
         "sendphoto" => send_photo(st, p),
         "editmessagetext" => edit_text(st, p, false),

@@ -5,7 +5,9 @@
 //! It behaves like Telegram where the bot can tell: the same JSON shapes, long polling with
 //! `offset`/`limit`/`timeout`/`allowed_updates`, HTML / MarkdownV2 / Markdown parsing into plain
 //! text and entities, Telegram's limits and error descriptions, 403 for users who never started
-//! the bot, group privacy mode, and 429s a test injects.
+//! the bot, group privacy mode, and 429s a test injects. A webhook (setWebhook) is served too:
+//! the fake then POSTs the updates to the bot's replicas, round-robin, as a load balancer in
+//! front of them would ([`FakeTelegram::set_webhook_backends`]).
 //!
 //! Include it from a test binary with `mod fake_telegram;`, from a bench with
 //! `#[path = "../tests/fake_telegram/mod.rs"] mod fake_telegram;`.
@@ -25,7 +27,8 @@
 //! assert!(fake.max_per_minute(-100) <= 20);
 //! ```
 //!
-//! Files: `http` (server, parameters), `methods` / `sending` / `polling` (the Bot API methods),
+//! Files: `http` (server, parameters), `methods` / `sending` / `polling` / `webhook` (the Bot API
+//! methods, the webhook's deliveries),
 //! `markup` / `html` / `markdown` (parse modes, limits, keyboards), `state` (what it knows),
 //! `users` (what test users do), `inspect` (what the bot did).
 
@@ -41,6 +44,7 @@ mod polling;
 mod sending;
 mod state;
 mod users;
+mod webhook;
 
 use serde_json::Value;
 use std::sync::Arc;
@@ -184,6 +188,24 @@ pub struct ApiErrorRecord {
     pub description: String,
     /// A 429 the test asked for with [`FakeTelegram::inject_429`].
     pub injected: bool,
+}
+
+/// One attempt to deliver an update to the webhook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    pub update_id: u32,
+    /// The replica it was POSTed to.
+    pub backend: std::net::SocketAddr,
+    /// The replica's HTTP status, or why it gave none (`Connection refused`, `Read timeout
+    /// expired`, …).
+    pub outcome: Result<u16, String>,
+}
+
+impl Delivery {
+    /// Whether the replica took the update (a 2xx answer): it is not delivered again.
+    pub fn delivered(&self) -> bool {
+        matches!(self.outcome, Ok(status) if (200..300).contains(&status))
+    }
 }
 
 /// A handle on one fake Telegram server; clones share it.
@@ -364,6 +386,20 @@ impl FakeTelegram {
     /// getUpdates ends a held one with 409 "Conflict: terminated by other getUpdates request".
     pub fn allow_concurrent_polling(&self, allow: bool) {
         self.shared.update(|st| st.concurrent_polling = allow);
+    }
+
+    /// The replicas behind the webhook URL, by their plain-HTTP listen addresses: while a
+    /// webhook is set, each update is POSTed to the next one, round-robin, at the webhook URL's
+    /// path (TLS ends at this "load balancer"); one that fails is retried on another. With none,
+    /// updates wait.
+    pub fn set_webhook_backends(&self, backends: Vec<std::net::SocketAddr>) {
+        self.shared.update(|st| st.webhook_backends = backends);
+    }
+
+    /// How long a replica may take to answer a webhook delivery before it counts as failed
+    /// ("Read timeout expired") and the update is retried: 10 s by default.
+    pub fn set_webhook_timeout(&self, timeout: std::time::Duration) {
+        self.shared.update(|st| st.webhook_timeout = timeout);
     }
 
     /// Makes groups answer sends and edits with a real 429 once `per_minute` succeeded within

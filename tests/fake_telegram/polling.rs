@@ -6,13 +6,20 @@ use std::time::Duration;
 use super::http::{Params, Reply};
 use super::state::Shared;
 
+const WEBHOOK_ACTIVE: &str = "Conflict: can't use getUpdates method while webhook is active; use \
+                              deleteWebhook to delete the webhook first";
+
 const CONFLICT: &str = "Conflict: terminated by other getUpdates request; make sure that only one \
                         bot instance is running";
 
 /// Long polling: confirms updates before `offset`, then answers the pending ones (at most
 /// `limit`, of the `allowed_updates` kinds), holding the request up to `timeout` seconds until
-/// one arrives. A newer getUpdates ends a held one with 409, as Telegram does.
+/// one arrives. A newer getUpdates ends a held one with 409, as Telegram does; so does a webhook,
+/// which refuses getUpdates while it is set.
 pub(super) async fn get_updates(shared: &Shared, p: &Params) -> Reply {
+    if shared.lock().webhook.is_some() {
+        return Reply::error(409, WEBHOOK_ACTIVE);
+    }
     let offset = p.i64("offset").unwrap_or(0);
     let limit = p.i64("limit").unwrap_or(100).clamp(1, 100) as usize;
     let timeout = p.i64("timeout").unwrap_or(0).clamp(0, 50) as u64;
@@ -27,14 +34,7 @@ pub(super) async fn get_updates(shared: &Shared, p: &Params) -> Reply {
                 st.updates.pop_front();
             }
         }
-        if let Some(Value::Array(list)) = allowed {
-            st.allowed_updates = Some(
-                list.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect(),
-            );
-        }
+        st.set_allowed_updates(allowed);
         st.poll_generation
     });
     let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout);
@@ -44,6 +44,9 @@ pub(super) async fn get_updates(shared: &Shared, p: &Params) -> Reply {
         notified.as_mut().enable();
         {
             let st = shared.lock();
+            if st.webhook.is_some() {
+                return Reply::error(409, WEBHOOK_ACTIVE);
+            }
             if st.poll_generation != generation && !st.concurrent_polling {
                 return Reply::error(409, CONFLICT);
             }

@@ -243,6 +243,8 @@ pub(super) struct QueuedUpdate {
     /// The update's kind as `allowed_updates` names it (`message`, `callback_query`, …).
     pub kind: &'static str,
     pub json: Value,
+    /// Its webhook deliveries so far: in flight, when to retry, where it failed.
+    pub redelivery: super::webhook::Redelivery,
 }
 
 pub(super) struct Callback {
@@ -275,6 +277,19 @@ pub(super) struct State {
     pub next_file: u64,
     /// Keys changed by the current update, for [`Shared::wait_key`] (`answer:<callback id>`).
     pub touched: Vec<String>,
+    /// The webhook setWebhook set; while there is one, updates are POSTed, not polled.
+    pub webhook: Option<super::webhook::Webhook>,
+    /// The replicas behind the webhook URL (the fake is their load balancer), round-robin.
+    pub webhook_backends: Vec<std::net::SocketAddr>,
+    pub next_backend: usize,
+    /// How long a replica may take to answer a delivery.
+    pub webhook_timeout: Duration,
+    /// Deliveries under way (at most the webhook's `max_connections`).
+    pub webhook_in_flight: usize,
+    /// The latest failed delivery: (Unix time, Telegram's message), for getWebhookInfo.
+    pub webhook_error: Option<(i64, String)>,
+    /// Every delivery attempt, in the order they ended.
+    pub deliveries: Vec<super::Delivery>,
 }
 
 impl Default for State {
@@ -300,6 +315,13 @@ impl Default for State {
             menu_buttons: HashMap::new(),
             next_file: 1,
             touched: Vec::new(),
+            webhook: None,
+            webhook_backends: Vec::new(),
+            next_backend: 0,
+            webhook_timeout: Duration::from_secs(10),
+            webhook_in_flight: 0,
+            webhook_error: None,
+            deliveries: Vec::new(),
         }
     }
 }
@@ -396,17 +418,36 @@ impl State {
         v
     }
 
-    /// Queues an update for getUpdates.
+    /// Queues an update for getUpdates (or the webhook).
     pub fn enqueue(&mut self, kind: &'static str, payload: Value) -> u32 {
         let id = self.next_update_id;
         self.next_update_id += 1;
         let mut json = json!({"update_id": id});
         json[kind] = payload;
-        self.updates.push_back(QueuedUpdate { id, kind, json });
+        self.updates.push_back(QueuedUpdate {
+            id,
+            kind,
+            json,
+            redelivery: Default::default(),
+        });
         id
     }
 
-    /// Whether getUpdates hands out updates of this kind under the current `allowed_updates`.
+    /// Takes an `allowed_updates` parameter (getUpdates', setWebhook's): a list replaces the
+    /// filter (an empty one means the default kinds), none keeps the previous one.
+    pub fn set_allowed_updates(&mut self, allowed: Option<Value>) {
+        if let Some(Value::Array(list)) = allowed {
+            self.allowed_updates = Some(
+                list.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+            );
+        }
+    }
+
+    /// Whether getUpdates (or the webhook) hands out updates of this kind under the current
+    /// `allowed_updates`.
     pub fn allowed(&self, kind: &str) -> bool {
         match &self.allowed_updates {
             Some(list) if !list.is_empty() => list.iter().any(|k| k == kind),

@@ -86,7 +86,10 @@ fn a_tight_ruleset_check_accepts_is_laid_out_by_both_generators_for_every_seed()
         checked += 1;
         for seed in 0..6 {
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-            for fleet in [random_fleet(&rules, &mut rng), perelman_fleet(&rules, &mut rng)] {
+            for fleet in [
+                random_fleet(&rules, &mut rng),
+                perelman_fleet(&rules, &mut rng),
+            ] {
                 let fleet = fleet.unwrap_or_else(|e| panic!("{rules}, seed {seed}: {e}"));
                 let mut draft = Draft::new(&rules);
                 draft.fill(&fleet);
@@ -95,5 +98,8 @@ fn a_tight_ruleset_check_accepts_is_laid_out_by_both_generators_for_every_seed()
             }
         }
     }
-    assert!(checked >= 2, "only {checked} of the tight rulesets pass check");
+    assert!(
+        checked >= 2,
+        "only {checked} of the tight rulesets pass check"
+    );
 }

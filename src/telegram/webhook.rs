@@ -1,0 +1,223 @@
+//! Webhook mode (`MB_WEBHOOK_URL`): Telegram posts every update to one https URL, and a load
+//! balancer in front of the replicas passes each post to one of them (plain HTTP on
+//! `MB_WEBHOOK_LISTEN`). Long polling allows one process a token; a webhook, any number.
+//!
+//! A post is answered only once its update is handled, so an update a replica took and never
+//! finished (it crashed) is posted again by Telegram, to whichever replica. Which replica
+//! handles it is settled in Redis ([`Store::claim_update`](crate::store::Store::claim_update)):
+//! one that is handled is answered at once, one that another replica is still handling is
+//! answered 503 (Telegram posts it again later), and one whose replica went silent longer
+//! than `MB_CLAIM_STALE_SECS` is taken over. A grid press's keyboard is cut out before the
+//! update is parsed, as in long polling ([`super::polling::slim`]).
+
+use super::{is_shot_press, schema, BotError, Ctx};
+use crate::config::Webhook;
+use crate::store::Claim;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use teloxide::dispatching::UpdateHandler;
+use teloxide::prelude::*;
+use teloxide::types::{AllowedUpdate, Me};
+use teloxide::RequestError;
+
+/// The most a post may carry: an update is a few kilobytes.
+const MAX_BODY: usize = 1 << 20;
+
+/// How long a post waits for its update to be handled before it is answered anyway (the
+/// handling goes on): Telegram gives up on an answer after about a minute.
+const ANSWER_WITHIN: Duration = Duration::from_secs(45);
+
+/// How long a stopping replica waits for the posts it is handling.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// The header Telegram sends the secret token in.
+const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
+
+/// What every post's handling shares.
+struct Shared {
+    ctx: Ctx,
+    me: Me,
+    handler: UpdateHandler<BotError>,
+    path: String,
+    secret: String,
+    /// Posts being handled now.
+    busy: AtomicUsize,
+}
+
+/// Tells Telegram where to post (every replica sets the same): a URL Telegram refuses stops
+/// the bot (exit 2) with Telegram's words; no network is tried again with a growing pause.
+pub async fn set(ctx: &Ctx, hook: &Webhook) {
+    let mut pause = Duration::from_secs(1);
+    loop {
+        let result = ctx
+            .bot
+            .set_webhook(hook.url.clone())
+            .secret_token(hook.secret.clone())
+            .allowed_updates(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+            .await;
+        let error = match result {
+            Ok(_) => return,
+            Err(RequestError::Api(e)) => {
+                log::error!("Telegram refuses MB_WEBHOOK_URL={}: {e}", hook.url);
+                std::process::exit(2);
+            }
+            Err(RequestError::RetryAfter(s)) => {
+                pause = s.duration();
+                RequestError::RetryAfter(s)
+            }
+            Err(e) => e,
+        };
+        log::warn!(
+            "setWebhook failed: {error}; trying again in {} s",
+            pause.as_secs()
+        );
+        tokio::select! {
+            () = tokio::time::sleep(pause) => {}
+            _ = tokio::signal::ctrl_c() => {
+                log::info!("stopped");
+                std::process::exit(130);
+            }
+        }
+        pause = (pause * 2).min(Duration::from_secs(60));
+    }
+}
+
+/// Takes Telegram's posts on `hook.listen` until ctrl-c, then waits a little for the posts
+/// being handled.
+pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
+    let listener = match tokio::net::TcpListener::bind(hook.listen).await {
+        Ok(l) => l,
+        Err(e) => {
+            log::error!(
+                "the webhook cannot listen on {} (MB_WEBHOOK_LISTEN): {e}",
+                hook.listen
+            );
+            std::process::exit(2);
+        }
+    };
+    let shared = Arc::new(Shared {
+        ctx,
+        me,
+        handler: schema(),
+        path: hook.url.path().to_owned(),
+        secret: hook.secret,
+        busy: AtomicUsize::new(0),
+    });
+    log::info!(
+        "taking Telegram's posts to {} at http://{}{}",
+        hook.url,
+        hook.listen,
+        shared.path
+    );
+    loop {
+        let accepted = tokio::select! {
+            _ = tokio::signal::ctrl_c() => break,
+            a = listener.accept() => a,
+        };
+        let Ok((stream, _)) = accepted else {
+            continue;
+        };
+        let shared = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let shared = Arc::clone(&shared);
+                async move { Ok::<_, Infallible>(answer(shared, req).await) }
+            });
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(e) = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await
+            {
+                log::debug!("webhook connection: {e}");
+            }
+        });
+    }
+    let deadline = tokio::time::Instant::now() + GRACE;
+    while shared.busy.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+fn status(code: StatusCode) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::new()));
+    *r.status_mut() = code;
+    r
+}
+
+/// One post: checked, claimed, handled, then answered.
+async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    if req.method() != Method::POST || req.uri().path() != shared.path {
+        return status(StatusCode::NOT_FOUND);
+    }
+    let secret = req
+        .headers()
+        .get(SECRET_HEADER)
+        .and_then(|v| v.to_str().ok());
+    if secret != Some(shared.secret.as_str()) {
+        log::warn!("a post to the webhook without its secret token: refused");
+        return status(StatusCode::UNAUTHORIZED);
+    }
+    let Ok(body) = Limited::new(req.into_body(), MAX_BODY).collect().await else {
+        return status(StatusCode::PAYLOAD_TOO_LARGE);
+    };
+    let body = body.to_bytes();
+    // An update that cannot be read would come again and again: it is logged and taken.
+    let Some(update) = read(&body) else {
+        return status(StatusCode::OK);
+    };
+    let id = update.id.0;
+    // A shot press is claimed only when it is not taken at once (see `not_handled_yet`).
+    if !is_shot_press(&update) {
+        let ctx = &shared.ctx;
+        match ctx
+            .store
+            .claim_update(id, &ctx.replica, ctx.config.claim_stale)
+            .await
+        {
+            Ok(Claim::Handled) => return status(StatusCode::OK),
+            // Telegram posts it again later: taken over if that replica crashed.
+            Ok(Claim::Elsewhere) => return status(StatusCode::SERVICE_UNAVAILABLE),
+            Ok(Claim::Mine) | Err(_) => {}
+        }
+    }
+    shared.busy.fetch_add(1, Ordering::SeqCst);
+    let task = tokio::spawn(dispatch(Arc::clone(&shared), update));
+    if tokio::time::timeout(ANSWER_WITHIN, task).await.is_err() {
+        log::warn!("update {id} is still being handled; its post is answered");
+    }
+    status(StatusCode::OK)
+}
+
+/// The update in a post, with a grid press's keyboard left out.
+fn read(body: &[u8]) -> Option<Update> {
+    let text = std::str::from_utf8(body)
+        .map_err(|e| log::error!("a post that is not UTF-8: {e}"))
+        .ok()?;
+    let (id, json) = super::polling::slim(text)
+        .map_err(|e| log::error!("a post without an update: {e}"))
+        .ok()?;
+    serde_json::from_str(&json)
+        .map_err(|e| log::error!("update {id} cannot be read: {e}"))
+        .ok()
+}
+
+/// Runs the handler tree on one update, as the dispatcher of long polling does.
+async fn dispatch(shared: Arc<Shared>, update: Update) {
+    let deps = dptree::deps![
+        shared.ctx.clone(),
+        shared.me.clone(),
+        shared.ctx.bot.clone(),
+        update
+    ];
+    match shared.handler.dispatch(deps).await {
+        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => {}
+        ControlFlow::Break(Err(e)) => log::error!("webhook: {e}"),
+    }
+    shared.busy.fetch_sub(1, Ordering::SeqCst);
+}
