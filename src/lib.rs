@@ -7,6 +7,7 @@
 //! - `game_log.rs` — the game's log as stored: a shot as a short text.
 //! - `lang.rs` — the bot's languages.
 //! - `picture.rs` — the battle picture: fields drawn into a PNG ([`picture::render_png`]).
+//! - `rating.rs` — ratings (Weng-Lin) of finished games and a seat's figures of one game.
 //! - `riga_play.rs` — a Riga board game inside a record (set-up, timer, end); `riga_text.rs`
 //!   — its board and moves in words.
 //!
@@ -20,6 +21,7 @@ pub mod game_log;
 pub mod i18n;
 pub mod lang;
 pub mod picture;
+pub mod rating;
 pub mod record;
 pub mod riga_play;
 pub mod riga_terminal;

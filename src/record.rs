@@ -121,6 +121,11 @@ pub struct GameRecord {
     /// battle and end; `Some` from the lobby on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub riga: Option<crate::riga_play::RigaPlay>,
+    /// What the end of the game writes to the ratings and statistics, worked out once (by
+    /// the game's sender, from the values before the game) and written whole, so writing it
+    /// again after a crash changes nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<Settlement>,
     /// How the fields are shown: as a picture or as text. Games stored before pictures were
     /// drawn as text and stay so.
     #[serde(default = "board_before")]
@@ -268,6 +273,7 @@ impl GameRecord {
             dm_pictures: Vec::new(),
             rematch: None,
             riga: None,
+            settlement: None,
             board: Board::Picture,
         }
     }
@@ -474,17 +480,30 @@ pub struct UserSettings {
     pub ai_level: Level,
 }
 
-/// A user's statistics for one ruleset (or all of them).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Games played to the end.
-    pub games: u64,
-    /// Games won.
-    pub wins: u64,
-    /// Shots fired.
-    pub shots: u64,
-    /// Shots that hit.
-    pub hits: u64,
+/// What a finished game writes to the ratings and statistics (see `GameRecord::settlement`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settlement {
+    /// New ratings: on which board, whose, the stored value and the shown rating.
+    pub ratings: Vec<RatingWrite>,
+    /// Statistics to set: whose, the field (`SCOPE|NAME`) and its new value.
+    pub stats: Vec<(u64, String, u64)>,
+}
+
+/// One player's new rating on one board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingWrite {
+    /// The board.
+    pub board: crate::store::Leaderboard,
+    /// The seat.
+    pub seat: u8,
+    /// The user.
+    pub user: u64,
+    /// The value stored (`mu|sigma|games|name`).
+    pub value: String,
+    /// The shown rating before the game.
+    pub before: i64,
+    /// The shown rating after it.
+    pub after: i64,
 }
 
 #[cfg(test)]

@@ -471,17 +471,128 @@ async fn killed_after_the_final_shot_the_end_is_announced_and_counted_once() {
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
     assert_eq!(battles(&app, group), 1);
-    // Each player's game is counted once, the win once.
-    let store = app.store().await;
-    let rules = engine::Ruleset::default().to_string();
-    for (i, p) in d.players.iter().enumerate() {
-        let stats = store.stats(p.id.0, &rules).await.unwrap();
-        assert_eq!(stats.games, 1, "{}'s games", p.first_name);
-        assert_eq!(stats.wins, u64::from(i == seat), "{}'s wins", p.first_name);
-    }
+    // Each player's game is counted once, the win once, the ratings moved once.
+    assert_rated_once(&app, &d, seat).await;
     // The group is free for a new game.
     app.tg.send_command(group, &b, "/newgame");
     app.message_with_button(group, "j:").await;
+}
+
+/// The end of `d`, won by `winner`, counted once: each player's game, win, shots in the
+/// statistics; the ratings on the chat's board and everyone's moved once from where a first
+/// game starts, as `rating::rate` says; and the announcement tells them.
+async fn assert_rated_once(app: &App, d: &Duel, winner: usize) {
+    use morskoy_boy::rating::{rate, Outcome, Rating};
+    use morskoy_boy::store::Leaderboard;
+    let store = app.store().await;
+    let rules = engine::Ruleset::default().to_string();
+    let expected = rate(
+        &Outcome {
+            sides: vec![vec![0], vec![1]],
+            ranks: vec![1, 2],
+        },
+        &[Rating::default(), Rating::default()],
+    );
+    let users = [d.players[winner].id.0, d.players[1 - winner].id.0];
+    for board in [Leaderboard::Chat(d.group), Leaderboard::People] {
+        let got = store.ratings(board, &users).await.unwrap();
+        for (i, r) in got.iter().enumerate() {
+            let r = r
+                .as_ref()
+                .unwrap_or_else(|| panic!("{board:?}: player {i} not rated"));
+            assert_eq!(r.games, 1, "{board:?}: player {i}'s rated games");
+            assert!((r.mu - expected[i].mu).abs() < 1e-4, "{board:?} {i}: {r:?}");
+            assert!(
+                (r.sigma - expected[i].sigma).abs() < 1e-4,
+                "{board:?} {i}: {r:?}"
+            );
+        }
+        let top = store.top(board, 10).await.unwrap();
+        let order: Vec<u64> = top.iter().map(|r| r.user).collect();
+        assert_eq!(order, users.to_vec(), "{board:?}: the winner first");
+    }
+    for (i, p) in d.players.iter().enumerate() {
+        let stats = store.all_stats(p.id.0).await.unwrap();
+        for scope in [rules.as_str(), "all"] {
+            let n = |f: &str| stats.get(&format!("{scope}|{f}")).copied().unwrap_or(0);
+            assert_eq!(n("games"), 1, "{}'s games", p.first_name);
+            assert_eq!(n("wins"), u64::from(i == winner), "{}'s wins", p.first_name);
+            assert!(
+                n("shots") >= n("hits") && n("hits") >= n("streak"),
+                "{stats:?}"
+            );
+        }
+    }
+    let end = with_button(app, d.group, "r:");
+    let text = &end.last().expect("the announcement").text;
+    let line = |i: usize| {
+        format!(
+            "{}: 1000 → {} ({:+})",
+            d.players[[winner, 1 - winner][i]].first_name,
+            expected[i].shown(),
+            expected[i].shown() - 1000
+        )
+    };
+    assert!(
+        text.contains("Ratings:") && text.contains(&line(0)) && text.contains(&line(1)),
+        "{text}"
+    );
+}
+
+/// Whoever moves first hits every ship cell of the other in turn, the last one pressed
+/// twice at once (a double tap), with the bot killing itself at `point` (`kill -9`) when
+/// given: started again, the end is announced once and counted once.
+async fn won_with_a_crash_at(point: Option<&str>) {
+    let mut app = App::spawn().await;
+    let group = -6210 - i64::from(point.map_or(0, |p| p.len() as u8));
+    let a = app.player(63_051, "Alice", "en");
+    let b = app.player(63_052, "Bob", "en");
+    let d = duel(&app, group, a, b).await;
+    settled(&app, d.game).await;
+    if let Some(point) = point {
+        app.kill_bot();
+        app.env.push(("MB_CRASH_AT".into(), point.into()));
+        app.start_bot().await;
+    }
+    let seat = d.turn;
+    let cells = ship_cells(&app, d.game, 1 - seat as u8).await;
+    let (last, rest) = cells.split_last().unwrap();
+    for &cell in rest {
+        app.press(group, &d.players[seat], d.battle, &d.fire_data(seat, cell))
+            .await;
+    }
+    let data = d.fire_data(seat, *last);
+    let first = app.tg.press_stale(group, &d.players[seat], d.battle, &data);
+    let second = app.tg.press_stale(group, &d.players[seat], d.battle, &data);
+    if point.is_some() {
+        wait_for_the_crash(&mut app).await;
+        app.restart_bot().await;
+    }
+    for q in [first, second] {
+        app.tg
+            .wait_answer(&q, wait())
+            .await
+            .expect("both taps are answered");
+    }
+    wait_for_the_end(&app, &d).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
+    assert_rated_once(&app, &d, seat).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_double_tapped_final_shot_moves_the_ratings_once() {
+    won_with_a_crash_at(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_before_the_end_is_written_the_ratings_still_move_once() {
+    won_with_a_crash_at(Some("rating")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_after_the_end_is_written_the_ratings_move_only_once() {
+    won_with_a_crash_at(Some("rated")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,6 +1,7 @@
 //! The battle picture (src/picture.rs): every picture decodes to the promised size and stays
 //! small, marks are told apart by their pixels, coordinates come in the chat's letters, and the
-//! snapshots in tests/snapshots/pictures/ are what the renderer draws now.
+//! snapshots in tests/snapshots/pictures/ are what the renderer draws now. The same for the
+//! leaderboard picture of `/top`.
 //!
 //! After a deliberate change of the look, rewrite the snapshots and review them:
 //! `UPDATE_PICTURES=1 cargo test --test picture`.
@@ -10,7 +11,8 @@ mod picture_games;
 
 use engine::{Alphabet, Coord, FieldView, Game, Mark, SeatId, Size};
 use morskoy_boy::picture::{
-    cell_rect, font_covers, picture_size, render_png, render_rgb, Panel, Style,
+    cell_rect, font_covers, leaderboard_size, picture_size, render_leaderboard_png, render_png,
+    render_rgb, BoardRow, Panel, Style,
 };
 use picture_games::Last;
 use std::collections::{HashMap, HashSet};
@@ -334,12 +336,17 @@ fn snapshot_dir() -> PathBuf {
 
 /// Compares a picture with its snapshot by pixels (or writes it with `UPDATE_PICTURES=1`).
 fn snapshot(name: &str, panels: &[Panel<'_>]) {
-    let bytes = render_png(panels);
+    snapshot_png(name, &render_png(panels));
+}
+
+/// Compares PNG bytes with the snapshot `name` by pixels (or writes them with
+/// `UPDATE_PICTURES=1`).
+fn snapshot_png(name: &str, bytes: &[u8]) {
     assert!(bytes.len() <= MAX_PNG, "{name}: {} bytes", bytes.len());
     let path = snapshot_dir().join(format!("{name}.png"));
     if std::env::var_os("UPDATE_PICTURES").is_some() {
         std::fs::create_dir_all(snapshot_dir()).expect("the snapshot folder");
-        std::fs::write(&path, &bytes).expect("the snapshot writes");
+        std::fs::write(&path, bytes).expect("the snapshot writes");
         return;
     }
     let stored = std::fs::read(&path)
@@ -350,7 +357,7 @@ fn snapshot(name: &str, panels: &[Panel<'_>]) {
         stored.len()
     );
     assert!(
-        decode(&stored) == decode(&bytes),
+        decode(&stored) == decode(bytes),
         "{name}.png is not what the renderer draws now: look at the change, then rewrite the \
          snapshots with UPDATE_PICTURES=1 cargo test --test picture"
     );
@@ -402,5 +409,100 @@ fn snapshots() {
             last: &last,
             active: true,
         }],
+    );
+}
+
+/// Ten players of a leaderboard, in English words.
+const PLAYERS: [(&str, i64, &str); 10] = [
+    ("Captain Nemo", 1138, "12 games"),
+    ("Алёша", 1094, "7 games"),
+    ("Horatio Hornblower", 1051, "21 games"),
+    ("Ярослава Кузнецова", 1012, "1 game"),
+    ("Jack Sparrow", 1003, "3 games"),
+    ("Ahab", 987, "5 games"),
+    ("Калин", 960, "2 games"),
+    ("Десислава", 944, "1 game"),
+    ("Тодор", 921, "4 games"),
+    ("Radost", 874, "9 games"),
+];
+
+fn board_rows(n: usize) -> Vec<BoardRow<'static>> {
+    PLAYERS[..n]
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, rating, games))| BoardRow {
+            place: i as u32 + 1,
+            name,
+            rating,
+            games,
+        })
+        .collect()
+}
+
+#[test]
+fn every_leaderboard_decodes_to_its_size_and_stays_small() {
+    let mut heights = Vec::new();
+    for n in 0..=10 {
+        let rows = board_rows(n);
+        let bytes = render_leaderboard_png("The best players of this chat", &rows);
+        let (w, h, _) = decode(&bytes);
+        assert_eq!((w, h), leaderboard_size(n), "{n} rows");
+        assert!(bytes.len() <= MAX_PNG, "{n} rows: {} bytes", bytes.len());
+        heights.push(h);
+    }
+    assert!(heights.windows(2).all(|p| p[0] < p[1]), "{heights:?}");
+    assert!(leaderboard_size(0).0 == leaderboard_size(10).0);
+    // Telegram takes photos whose sides differ at most 20 times.
+    let (w, h) = leaderboard_size(10);
+    assert!(w.max(h) <= 20 * w.min(h));
+}
+
+#[test]
+fn leaderboard_names_of_any_length_and_script_fit() {
+    let base = render_leaderboard_png("🏆 Top", &board_rows(3));
+    let (bw, bh, base_pixels) = decode(&base);
+    for name in [
+        "Ярослава Кузнецова-Преображенская из Санкт-Петербурга",
+        "😀 Алёша 🚢",
+        "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+        "😀🚢 海战 ⚓\u{0}",
+        "\u{202e}right-to-left\u{0}",
+    ] {
+        let mut rows = board_rows(3);
+        rows[1].name = name;
+        rows[2].games = "1234567 партий из 1234567";
+        let bytes = render_leaderboard_png(name, &rows);
+        let (w, h, pixels) = decode(&bytes);
+        assert_eq!((w, h), (bw, bh), "{name}");
+        assert!(pixels != base_pixels, "{name} is drawn");
+        assert!(bytes.len() <= MAX_PNG, "{name}: {} bytes", bytes.len());
+    }
+    // What the font lacks is left out: an emoji-only name draws as no name at all.
+    let mut rows = board_rows(3);
+    rows[1].name = "😀🚢 海战 ⚓";
+    let emoji = decode(&render_leaderboard_png("🏆 Top", &rows)).2;
+    rows[1].name = "";
+    let empty = decode(&render_leaderboard_png("🏆 Top", &rows)).2;
+    assert!(emoji == empty);
+}
+
+#[test]
+fn leaderboards_with_other_ratings_look_different() {
+    let rows = board_rows(5);
+    let mut other = rows.clone();
+    other[4].rating += 1;
+    let a = decode(&render_leaderboard_png("Top", &rows)).2;
+    let b = decode(&render_leaderboard_png("Top", &other)).2;
+    let changed = a.iter().zip(&b).filter(|(x, y)| x != y).count();
+    assert!(changed > 10, "{changed} bytes changed");
+    // The same board draws the same.
+    assert!(a == decode(&render_leaderboard_png("Top", &rows)).2);
+}
+
+#[test]
+fn leaderboard_snapshot() {
+    snapshot_png(
+        "leaderboard_en",
+        &render_leaderboard_png("🏆 The best players of this chat", &board_rows(10)),
     );
 }

@@ -6,7 +6,7 @@ mod common;
 use common::{battle, RedisServer, Target, NOW};
 use engine::{Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
 use morskoy_boy::lang::Lang;
-use morskoy_boy::record::{ChatSettings, GameRecord, Stats, UserSettings};
+use morskoy_boy::record::{ChatSettings, GameRecord, UserSettings};
 use morskoy_boy::store::{GameId, Store, StoreConfig, StoreError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -79,17 +79,15 @@ async fn every_stored_type_round_trips(target: Target) {
     store.set_user_settings(7, &user).await.unwrap();
     assert_eq!(store.user_settings(7).await.unwrap(), user);
 
-    let add = Stats {
-        games: 1,
-        wins: 1,
-        shots: 40,
-        hits: 20,
-    };
-    store.add_stats(7, "classic", add).await.unwrap();
-    store.add_stats(7, "big", add).await.unwrap();
-    assert_eq!(store.stats(7, "classic").await.unwrap(), add);
-    let all = store.stats(7, "all").await.unwrap();
-    assert_eq!((all.games, all.shots), (2, 80));
+    let values = vec![("classic|games".to_owned(), 3), ("all|games".to_owned(), 5)];
+    for _ in 0..2 {
+        store.set_stats(7, &values).await.unwrap();
+    }
+    let all = store.all_stats(7).await.unwrap();
+    assert_eq!(
+        (all["classic|games"], all["all|games"], all.len()),
+        (3, 5, 2)
+    );
 
     store.set_chat_game(-5, id).await.unwrap();
     store.set_user_game(7, id).await.unwrap();
@@ -325,14 +323,7 @@ async fn games_expire_by_phase_and_statistics_are_kept(target: Target) {
         "a finished game is kept, got {t}"
     );
     store
-        .add_stats(
-            9,
-            "classic",
-            Stats {
-                games: 1,
-                ..Stats::default()
-            },
-        )
+        .set_stats(9, &[("classic|games".to_owned(), 1)])
         .await
         .unwrap();
     assert_eq!(ttl(&mut conn, store.keys().user_stats(9)).await, -1);
@@ -831,3 +822,61 @@ async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
     assert_eq!(all[0], code(ALL_LAYOUTS as usize + 2));
 }
 on_both!(revealed_layouts_are_counted_once_per_game_and_capped);
+
+/// Ratings are written whole (twice is once), each board apart (a chat's, everyone's), and
+/// a board's ranking keeps only its best, while every rating stays readable.
+async fn ratings_are_written_whole_and_rankings_stay_bounded(target: Target) {
+    use morskoy_boy::rating::Rating;
+    use morskoy_boy::record::RatingWrite;
+    use morskoy_boy::store::{rating_value, Leaderboard};
+    let store = common::store(target).await;
+    let write = |board: Leaderboard, user: u64, mu: f64| {
+        let r = Rating {
+            mu,
+            sigma: 5.0,
+            games: 1,
+        };
+        RatingWrite {
+            board,
+            seat: 0,
+            user,
+            value: rating_value(&r, &format!("P{user}")),
+            before: 1000,
+            after: r.shown(),
+        }
+    };
+    let chat = Leaderboard::Chat(-71);
+    let writes = [write(chat, 1, 30.0), write(chat, 2, 20.0)];
+    for _ in 0..2 {
+        store.set_ratings(chat, &writes).await.unwrap();
+    }
+    let top = store.top(chat, 10).await.unwrap();
+    let got: Vec<(u64, &str, u32)> = top
+        .iter()
+        .map(|r| (r.user, r.name.as_str(), r.rating.games))
+        .collect();
+    assert_eq!(got, vec![(1, "P1", 1), (2, "P2", 1)]);
+    assert_eq!(store.place(chat, 2).await.unwrap(), Some((2, 2)));
+    let read = store.ratings(chat, &[2, 3]).await.unwrap();
+    assert!((read[0].as_ref().unwrap().mu - 20.0).abs() < 1e-6 && read[1].is_none());
+    // Other boards are untouched.
+    for other in [
+        Leaderboard::Chat(-72),
+        Leaderboard::People,
+        Leaderboard::Bot,
+    ] {
+        assert!(store.top(other, 10).await.unwrap().is_empty(), "{other:?}");
+    }
+    // A chat's ranking keeps its best 1 000; the others keep their ratings.
+    let big = Leaderboard::Chat(-73);
+    let many: Vec<RatingWrite> = (0..1_005u64)
+        .map(|u| write(big, 100 + u, 10.0 + u as f64 / 100.0))
+        .collect();
+    store.set_ratings(big, &many).await.unwrap();
+    assert_eq!(big.kept(), 1_000);
+    assert_eq!(store.place(big, 1_104).await.unwrap(), Some((1, 1_000)));
+    assert_eq!(store.place(big, 100).await.unwrap(), None);
+    assert!(store.ratings(big, &[100]).await.unwrap()[0].is_some());
+    assert_eq!(store.top(big, 10).await.unwrap().len(), 10);
+}
+on_both!(ratings_are_written_whole_and_rankings_stay_bounded);

@@ -13,11 +13,16 @@
 //! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
-//! | `mb:v1:user:USER:stats` | hash | `RULESET|games`, `…|wins`, `…|shots`, `…|hits` | none |
+//! | `mb:v1:user:USER:stats` | hash | `SCOPE|games`, `…|wins`, `…|shots`, `…|hits`, `…|winshots` (shots in won games), `…|streak` (longest run of hits); SCOPE: a ruleset, `all` or `riga` | none |
 //! | `mb:v1:upd:BUCKET` | hash | update id → the replica that claimed it, or `done` (128 ids a hash) | one day after its last change |
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{g:ID}:send` | string | the fencing token of the game's one sender | seconds |
 //! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
+//! | `mb:v1:{c:CHAT}:rating` | hash | user → `mu|sigma|games|name`: ratings from the chat's games between people | none |
+//! | `mb:v1:{c:CHAT}:top` | sorted set | users by shown rating (the best 1 000 kept) | none |
+//! | `mb:v1:{r:all}:rating`, `…:top` | hash, sorted set | the same over every chat (the best 10 000 ranked) | none |
+//! | `mb:v1:{r:bot}:rating`, `…:top` | hash, sorted set | the same for games against the bot | none |
+//! | `mb:v1:rulesets` | hash | a ruleset's name in the statistics → the ruleset (JSON), to name it in words | none |
 //! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
 //! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
 
@@ -30,6 +35,27 @@ pub struct GameId(pub u64);
 impl fmt::Display for GameId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)
+    }
+}
+
+/// A leaderboard: one chat's games between people, everyone's, or games against the bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Leaderboard {
+    /// The games between people in one chat.
+    Chat(i64),
+    /// The games between people in every chat.
+    People,
+    /// The games against the bot, everywhere.
+    Bot,
+}
+
+impl Leaderboard {
+    /// How many players its ranking keeps: the best ones (the ratings of the others stay).
+    pub fn kept(self) -> usize {
+        match self {
+            Leaderboard::Chat(_) => 1_000,
+            Leaderboard::People | Leaderboard::Bot => 10_000,
+        }
     }
 }
 
@@ -126,6 +152,24 @@ impl Keys {
     /// game ids, by when they were marked).
     pub fn outbox_index(&self) -> String {
         format!("{}:outbox", self.ns)
+    }
+
+    /// The rulesets the statistics name.
+    pub fn rulesets(&self) -> String {
+        format!("{}:rulesets", self.ns)
+    }
+
+    /// A leaderboard's ratings (hash) and ranking (sorted set), in one slot.
+    pub fn board(&self, board: Leaderboard) -> (String, String) {
+        let tag = match board {
+            Leaderboard::Chat(chat) => format!("{{c:{chat}}}"),
+            Leaderboard::People => "{r:all}".to_owned(),
+            Leaderboard::Bot => "{r:bot}".to_owned(),
+        };
+        (
+            format!("{}:{tag}:rating", self.ns),
+            format!("{}:{tag}:top", self.ns),
+        )
     }
 
     /// A chat's budget of sends and edits: the theoretical arrival time of a GCRA bucket.

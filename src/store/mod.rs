@@ -17,13 +17,15 @@ mod habits;
 pub mod keys;
 mod outbox;
 mod pointers;
+mod ratings;
 mod settings;
 mod timing;
 
 pub use conn::Conn;
 pub use habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
-pub use keys::{GameId, Keys, DEFAULT_NAMESPACE};
+pub use keys::{GameId, Keys, Leaderboard, DEFAULT_NAMESPACE};
 pub use outbox::Release;
+pub use ratings::{rating_value, read_rating, Rated};
 pub use settings::Claim;
 
 use crate::record::GameRecord;

@@ -1,7 +1,7 @@
-//! Chat and user settings, statistics, and Telegram updates already handled.
+//! Chat and user settings, and Telegram updates already handled.
 
 use super::{Store, StoreError, CODEC};
-use crate::record::{ChatSettings, Stats, UserSettings};
+use crate::record::{ChatSettings, UserSettings};
 use redis::AsyncCommands;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -51,55 +51,6 @@ impl Store {
     /// [`StoreError::Unavailable`] and the like.
     pub async fn set_user_settings(&self, user: u64, s: &UserSettings) -> Result<(), StoreError> {
         self.set_json(self.keys.user_settings(user), s).await
-    }
-
-    /// Adds to a user's statistics for one ruleset and for all rulesets together.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn add_stats(&self, user: u64, ruleset: &str, add: Stats) -> Result<(), StoreError> {
-        let key = self.keys.user_stats(user);
-        let mut pipe = redis::pipe();
-        for scope in [ruleset, "all"] {
-            for (field, n) in [
-                ("games", add.games),
-                ("wins", add.wins),
-                ("shots", add.shots),
-                ("hits", add.hits),
-            ] {
-                pipe.hincr(&key, format!("{scope}|{field}"), n).ignore();
-            }
-        }
-        self.run(|mut c| async move { pipe.query_async(&mut c).await })
-            .await
-    }
-
-    /// A user's statistics for one ruleset, or `"all"`.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn stats(&self, user: u64, ruleset: &str) -> Result<Stats, StoreError> {
-        let key = self.keys.user_stats(user);
-        let fields: Vec<String> = ["games", "wins", "shots", "hits"]
-            .iter()
-            .map(|f| format!("{ruleset}|{f}"))
-            .collect();
-        let v: Vec<Option<u64>> = self
-            .run(|mut c| async move {
-                redis::cmd("HMGET")
-                    .arg(key)
-                    .arg(fields)
-                    .query_async(&mut c)
-                    .await
-            })
-            .await?;
-        let n = |i: usize| v.get(i).copied().flatten().unwrap_or(0);
-        Ok(Stats {
-            games: n(0),
-            wins: n(1),
-            shots: n(2),
-            hits: n(3),
-        })
     }
 
     /// Claims a Telegram update for `replica`: [`Claim::Mine`] when it is this replica's to

@@ -7,7 +7,7 @@ use crate::record::GameRecord;
 use crate::store::{GameId, StoreError};
 use engine::Alphabet;
 use teloxide::prelude::*;
-use teloxide::types::{ChatId, InlineKeyboardMarkup, MessageId, ParseMode};
+use teloxide::types::{ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode};
 use teloxide::{ApiError, RequestError};
 
 /// Replies in the chat of `msg` with HTML text. In a group the reply never waits: the same
@@ -15,6 +15,27 @@ use teloxide::{ApiError, RequestError};
 /// a send free now; otherwise they go to the person's private chat (if they started the
 /// bot), so a flood of commands never holds up the players' game.
 pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
+    respond(ctx, msg, text, None).await
+}
+
+/// A picture drawn for a reply: its file name, and what renders the PNG.
+type Drawn = (&'static str, Box<dyn FnOnce() -> Vec<u8> + Send>);
+
+/// [`reply`] with a photo: `render`'s PNG (named `file_name`) with `caption` (HTML, within
+/// Telegram's 1024 characters) under it, by the same rules (the caption counts as the
+/// words). The PNG is rendered on the blocking pool, and only once the reply is to be sent;
+/// should rendering fail, the caption goes as text.
+pub async fn reply_photo(
+    ctx: &Ctx,
+    msg: &Message,
+    caption: String,
+    file_name: &'static str,
+    render: impl FnOnce() -> Vec<u8> + Send + 'static,
+) -> HandlerResult {
+    respond(ctx, msg, caption, Some((file_name, Box::new(render)))).await
+}
+
+async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>) -> HandlerResult {
     let chat = msg.chat.id;
     if chat.0 < 0 {
         let user = msg.from.as_ref().map_or(0, |u| u.id.0);
@@ -35,12 +56,7 @@ pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
         }
         if !super::try_pace(ctx, chat).await {
             if user != 0 && super::try_pace(ctx, ChatId(user as i64)).await {
-                if let Err(e) = ctx
-                    .bot
-                    .send_message(ChatId(user as i64), text)
-                    .parse_mode(ParseMode::Html)
-                    .await
-                {
+                if let Err(e) = send_reply(ctx, ChatId(user as i64), text, picture).await {
                     log::debug!("a reply to {user} in private: {e}");
                 }
             }
@@ -49,11 +65,42 @@ pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
     } else if !super::pace(ctx, chat).await {
         return Ok(());
     }
-    ctx.bot
-        .send_message(chat, text)
-        .parse_mode(ParseMode::Html)
-        .await?;
+    send_reply(ctx, chat, text, picture).await?;
     Ok(())
+}
+
+/// Sends a reply's text, or its picture with the text as the caption.
+async fn send_reply(
+    ctx: &Ctx,
+    chat: ChatId,
+    text: String,
+    picture: Option<Drawn>,
+) -> Result<(), RequestError> {
+    let png = match picture {
+        Some((name, render)) => match tokio::task::spawn_blocking(render).await {
+            Ok(png) => Some((name, png)),
+            Err(e) => {
+                log::warn!("a picture for {chat}: {e}");
+                None
+            }
+        },
+        None => None,
+    };
+    match png {
+        Some((name, png)) => ctx
+            .bot
+            .send_photo(chat, InputFile::memory(png).file_name(name))
+            .caption(text)
+            .parse_mode(ParseMode::Html)
+            .await
+            .map(|_| ()),
+        None => ctx
+            .bot
+            .send_message(chat, text)
+            .parse_mode(ParseMode::Html)
+            .await
+            .map(|_| ()),
+    }
 }
 
 /// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note

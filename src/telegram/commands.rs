@@ -32,6 +32,10 @@ pub enum Command {
     Settings,
     /// A game against the bot, at the given level.
     Play(String),
+    /// Your games, wins, accuracy and ratings.
+    Stats,
+    /// The chat's leaderboard.
+    Top,
 }
 
 /// (command, description key) for groups and for private chats.
@@ -43,6 +47,8 @@ const GROUP: &[(&str, &str)] = &[
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
     ("settings", "cmd-settings"),
+    ("stats", "cmd-stats"),
+    ("top", "cmd-top-group"),
     ("help", "cmd-help"),
 ];
 const PRIVATE: &[(&str, &str)] = &[
@@ -52,6 +58,8 @@ const PRIVATE: &[(&str, &str)] = &[
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
     ("settings", "cmd-settings"),
+    ("stats", "cmd-stats"),
+    ("top", "cmd-top"),
     ("help", "cmd-help"),
 ];
 
@@ -108,6 +116,8 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         }
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
+        Command::Stats => super::stats::on_stats(&ctx, &msg, &user, lang).await,
+        Command::Top => super::stats::on_top(&ctx, &msg, lang).await,
         Command::Rules(arg) => on_rules(&ctx, &msg, lang, &arg).await,
         Command::Settings => super::settings::on_command(&ctx, &msg, &user, lang).await,
         Command::Lang => {

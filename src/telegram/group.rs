@@ -482,7 +482,42 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
     (battle_text(rec), Some(keyboard))
 }
 
-/// The end's announcement: who won, the whole game in results (one line for each run of
+/// Each rated player's rating before and after the game, on the game's own board (the
+/// chat's, or against the bot), once the end is settled: the highest first.
+fn rating_lines(rec: &GameRecord) -> Vec<String> {
+    let Some(s) = &rec.settlement else {
+        return Vec::new();
+    };
+    let board = s.ratings.first().map(|w| w.board);
+    let mut rated: Vec<_> = s
+        .ratings
+        .iter()
+        .filter(|w| Some(w.board) == board)
+        .collect();
+    rated.sort_by_key(|w| std::cmp::Reverse(w.after));
+    rated
+        .into_iter()
+        .map(|w| {
+            let name = rec
+                .names
+                .get(usize::from(w.seat))
+                .cloned()
+                .unwrap_or_default();
+            ta(
+                rec.lang,
+                "end-rating",
+                &[
+                    ("name", super::render::escape(&name).into()),
+                    ("before", w.before.into()),
+                    ("after", w.after.into()),
+                    ("change", format!("{:+}", w.after - w.before).into()),
+                ],
+            )
+        })
+        .collect()
+}
+
+/// The end's announcement: who won, the ratings it moved, the whole game in results (one line for each run of
 /// shots by the same player at the same field), and every fleet in words with the text and
 /// salt that check its commitment. No fields: the battle message just above shows them. As
 /// many messages as that takes, each within Telegram's limit and never cutting a line; the
@@ -506,6 +541,7 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
             blocks.extend(lines);
         }
     };
+    heading("end-ratings", rating_lines(rec));
     heading("end-log", log);
     heading("end-reveal", super::reveal::reveal_blocks(rec));
     let mut texts: Vec<String> = Vec::new();

@@ -46,6 +46,7 @@ pub mod riga;
 pub mod riga_core;
 pub mod riga_view;
 pub mod settings;
+pub mod stats;
 pub mod webhook;
 
 use crate::i18n::t;

@@ -23,8 +23,9 @@ use super::live::{live_drawing, Drawing};
 use super::{BotConfig, BotError, Ctx};
 use crate::effects::{Effect, Outgoing};
 use crate::i18n::t;
-use crate::record::{Board, Editor, GameRecord, Stats};
-use crate::store::{GameId, Release, StoreError};
+use crate::record::{Board, Editor, GameRecord, RatingWrite, Settlement};
+use crate::riga_play::RigaEnd;
+use crate::store::{rating_value, GameId, Leaderboard, Release, StoreError};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -457,6 +458,8 @@ enum Ack {
     DmPicture(u8, Option<i32>, u64),
     /// One part of the announcement went; `true` when it was the last.
     Part(bool),
+    /// The end's settlement, worked out: stored, and the effect stays to write it.
+    Settlement(Box<Settlement>),
 }
 
 impl Ack {
@@ -502,6 +505,12 @@ impl Ack {
                 if !last {
                     return;
                 }
+            }
+            Ack::Settlement(ref s) => {
+                if r.settlement.is_none() {
+                    r.settlement = Some((**s).clone());
+                }
+                return;
             }
         }
         r.remove_effect(n);
@@ -557,9 +566,23 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             super::mine_dm::follow(ctx, id, rec, events).await;
             Ok(Ack::Done)
         }
+        // First the settlement is worked out and stored (the effect stays), then written.
+        Effect::Settle if rec.settlement.is_none() => match settlement(ctx, rec).await {
+            Ok(s) => Ok(Ack::Settlement(Box::new(s))),
+            Err(e) => {
+                log::warn!("game {id}: the end is not settled yet: {e}");
+                Err(Duration::from_secs(1))
+            }
+        },
         Effect::Settle => {
-            settle(ctx, id, rec).await;
-            Ok(Ack::Done)
+            super::crash_point("rating");
+            match settle(ctx, id, rec).await {
+                Ok(()) => Ok(Ack::Done),
+                Err(e) => {
+                    log::warn!("game {id}: the end is not written yet: {e}");
+                    Err(Duration::from_secs(1))
+                }
+            }
         }
         Effect::Announce => {
             let texts = end_texts(rec);
@@ -723,38 +746,152 @@ async fn send_or_edit(
     }
 }
 
-/// The end, in storage: the chat and the players are free for another game, the timer is
-/// off, and every player who placed a fleet has the game counted.
-async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) {
-    let _ = ctx.store.clear_chat_game(rec.chat, id).await;
-    let _ = ctx.store.schedule(id, None).await;
-    let winners = match rec.game.phase() {
-        Phase::Finished { winners, .. } => winners.clone(),
-        _ => Vec::new(),
+/// What the end writes to the ratings and statistics, worked out from their values before
+/// it: the game's players rated on the chat's board and everyone's (a game between people in
+/// a group), or against the bot; each player who placed a fleet (or took part in a Riga
+/// game) counted in the statistics of the game's rules and of all games.
+async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreError> {
+    use crate::rating::{self, Rating};
+    let mut out = Settlement::default();
+    let seats = rec.game.seats();
+    let name = |seat: u8| {
+        rec.names
+            .get(usize::from(seat))
+            .cloned()
+            .unwrap_or_default()
     };
-    for (i, seat) in rec.game.seats().iter().enumerate() {
+    let user = |seat: u8| seats[usize::from(seat)].player.0;
+    if let Some(outcome) = rating::outcome(rec) {
+        let order = outcome.seats();
+        let users: Vec<u64> = order.iter().map(|s| user(s.0)).collect();
+        let mut boards = vec![Leaderboard::People];
+        if rec.chat < 0 {
+            boards.insert(0, Leaderboard::Chat(rec.chat));
+        }
+        for board in boards {
+            let before: Vec<Rating> = ctx
+                .store
+                .ratings(board, &users)
+                .await?
+                .into_iter()
+                .map(Option::unwrap_or_default)
+                .collect();
+            let after = rating::rate(&outcome, &before);
+            for (i, seat) in order.iter().enumerate() {
+                out.ratings.push(RatingWrite {
+                    board,
+                    seat: seat.0,
+                    user: users[i],
+                    value: rating_value(&after[i], &name(seat.0)),
+                    before: before[i].shown(),
+                    after: after[i].shown(),
+                });
+            }
+        }
+    }
+    let vs_bot = rating::against_bot(rec);
+    let users: Vec<u64> = vs_bot.iter().map(|(s, _)| user(s.0)).collect();
+    let before = ctx.store.ratings(Leaderboard::Bot, &users).await?;
+    for ((seat, won), (&u, b)) in vs_bot.iter().zip(users.iter().zip(before)) {
+        let b = b.unwrap_or_default();
+        let a = rating::rate_against_bot(&b, rec.ai_level, *won);
+        out.ratings.push(RatingWrite {
+            board: Leaderboard::Bot,
+            seat: seat.0,
+            user: u,
+            value: rating_value(&a, &name(seat.0)),
+            before: b.shown(),
+            after: a.shown(),
+        });
+    }
+    // Only a game that came to battle counts: not one called off during the placement.
+    let winners = match (rec.game.phase(), &rec.riga) {
+        (_, Some(riga)) if riga.game.is_none() || riga.end == Some(RigaEnd::Cancelled) => {
+            return Ok(out)
+        }
+        (_, Some(_)) => Vec::new(),
+        (Phase::Finished { winners, reason }, None) if *reason != engine::EndReason::Cancelled => {
+            winners.clone()
+        }
+        _ => return Ok(out),
+    };
+    for (i, seat) in seats.iter().enumerate() {
         if crate::record::is_ai(seat.player) {
             continue;
         }
-        let user = seat.player.0;
-        let _ = ctx.store.clear_user_game(user, id).await;
-        if let Some(riga) = rec.riga.as_ref().filter(|r| r.game.is_some()) {
-            let stats = Stats {
-                games: 1,
-                wins: u64::from(riga.winner() == Some(crate::riga_play::side_of(i as u8))),
-                ..Stats::default()
+        let s = SeatId(i as u8);
+        // (field, value, whether the larger of old and new is kept rather than the sum)
+        let (scopes, fields): (Vec<String>, Vec<(&str, u64, bool)>) =
+            if let Some(riga) = rec.riga.as_ref().filter(|r| r.game.is_some()) {
+                let won = riga.winner() == Some(crate::riga_play::side_of(i as u8));
+                (
+                    vec!["riga".to_owned()],
+                    vec![("games", 1, false), ("wins", u64::from(won), false)],
+                )
+            } else if rec.game.fleet(s).is_some() {
+                let f = rating::figures(rec, i as u8);
+                (
+                    vec![rec.game.ruleset().to_string(), "all".to_owned()],
+                    vec![
+                        ("games", 1, false),
+                        ("wins", u64::from(winners.contains(&s)), false),
+                        ("shots", u64::from(f.shots), false),
+                        ("hits", u64::from(f.hits), false),
+                        ("winshots", u64::from(f.shots_to_win.unwrap_or(0)), false),
+                        ("streak", u64::from(f.longest_streak), true),
+                    ],
+                )
+            } else {
+                continue;
             };
-            let _ = ctx.store.add_stats(user, "riga", stats).await;
-        } else if rec.game.fleet(SeatId(i as u8)).is_some() {
-            let stats = Stats {
-                games: 1,
-                wins: u64::from(winners.contains(&SeatId(i as u8))),
-                ..Stats::default()
-            };
-            let _ = ctx
-                .store
-                .add_stats(user, &rec.game.ruleset().to_string(), stats)
-                .await;
+        let u = seat.player.0;
+        let now = ctx.store.all_stats(u).await?;
+        for scope in &scopes {
+            for &(field, v, max) in &fields {
+                let key = format!("{scope}|{field}");
+                let old = now.get(&key).copied().unwrap_or(0);
+                let new = if max { old.max(v) } else { old + v };
+                out.stats.push((u, key, new));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The end, in storage: the ratings and statistics of the settlement written (whole, so
+/// again after a crash changes nothing), then the chat and the players are free for another
+/// game and the timer is off.
+async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreError> {
+    if let Some(s) = &rec.settlement {
+        let mut boards: Vec<Leaderboard> = s.ratings.iter().map(|w| w.board).collect();
+        boards.dedup();
+        for board in boards {
+            ctx.store.set_ratings(board, &s.ratings).await?;
+        }
+        let mut users: Vec<u64> = s.stats.iter().map(|(u, _, _)| *u).collect();
+        users.dedup();
+        for u in users {
+            let values: Vec<(String, u64)> = s
+                .stats
+                .iter()
+                .filter(|(w, _, _)| *w == u)
+                .map(|(_, k, v)| (k.clone(), *v))
+                .collect();
+            ctx.store.set_stats(u, &values).await?;
+        }
+    }
+    if rec.riga.is_none() {
+        let r = rec.game.ruleset();
+        if let Ok(json) = serde_json::to_string(r) {
+            ctx.store.note_ruleset(&r.to_string(), &json).await?;
+        }
+    }
+    super::crash_point("rated");
+    let _ = ctx.store.clear_chat_game(rec.chat, id).await;
+    let _ = ctx.store.schedule(id, None).await;
+    for seat in rec.game.seats() {
+        if !crate::record::is_ai(seat.player) {
+            let _ = ctx.store.clear_user_game(seat.player.0, id).await;
         }
     }
     // What the learning level learns from: every fleet a person placed, revealed at the end
@@ -781,6 +918,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) {
         log::warn!("game {id}: its layouts were not counted: {e}");
     }
     log::info!("game {id} finished");
+    Ok(())
 }
 
 impl BotConfig {

@@ -1,0 +1,38 @@
+# /stats и /top (src/telegram/stats.rs), и рейтингите в края на играта.
+cmd-stats = Вашите игри, победи, точност и рейтинги
+cmd-top = Най-добрите играчи по рейтинг
+cmd-top-group = Най-добрите играчи в този чат по рейтинг
+stats-none = { $name }, още нямате завършена игра: /newgame в група или /play срещу бота.
+stats-title = 📊 <b>{ $name }</b>
+stats-games = Игри: { $games }, победи: { $wins } ({ $percent }%)
+stats-accuracy = Точност: { $percent }% от { $shots ->
+        [one] { $shots } изстрел
+       *[other] { $shots } изстрела
+    }
+stats-win-shots = Изстрели до победа средно: { $shots }
+stats-streak = Най-дълга серия попадения: { $hits }
+stats-favourite = Любими правила: { $rules } ({ $games ->
+        [one] { $games } игра
+       *[other] { $games } игри
+    })
+stats-riga = Рижката игра: { $games ->
+        [one] { $games } игра
+       *[other] { $games } игри
+    }, победи: { $wins }
+stats-rating-chat = Рейтинг в този чат: <b>{ $rating }</b>, място { $place } от { $total }
+stats-rating-all = Рейтинг сред всички играчи: <b>{ $rating }</b>, място { $place } от { $total }
+stats-rating-bot = Рейтинг срещу бота: <b>{ $rating }</b> ({ $games ->
+        [one] { $games } игра
+       *[other] { $games } игри
+    })
+top-title-chat = 🏆 <b>Най-добрите играчи в този чат</b>
+top-title-all = 🏆 <b>Най-добрите играчи</b>
+top-row = { $place }. { $name } — <b>{ $rating }</b> · { top-games }
+top-games = { $games ->
+        [one] { $games } игра
+       *[other] { $games } игри
+    }
+top-none-chat = Тук още никой няма рейтинг: той идва с първата завършена игра между хора (/newgame).
+top-none-all = Още никой няма рейтинг: той идва с първата завършена игра между хора.
+end-ratings = Рейтинги:
+end-rating = { $name }: { $before } → <b>{ $after }</b> ({ $change })

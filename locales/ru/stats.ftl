@@ -1,0 +1,42 @@
+# /stats и /top (src/telegram/stats.rs), и рейтинги в конце игры.
+cmd-stats = Ваши игры, победы, меткость и рейтинги
+cmd-top = Лучшие игроки по рейтингу
+cmd-top-group = Лучшие игроки этого чата по рейтингу
+stats-none = { $name }, у вас ещё нет доигранных партий: /newgame в группе или /play против бота.
+stats-title = 📊 <b>{ $name }</b>
+stats-games = Партий: { $games }, побед: { $wins } ({ $percent }%)
+stats-accuracy = Меткость: { $percent }% из { $shots ->
+        [one] { $shots } выстрела
+       *[other] { $shots } выстрелов
+    }
+stats-win-shots = Выстрелов до победы в среднем: { $shots }
+stats-streak = Самая длинная серия попаданий: { $hits }
+stats-favourite = Любимые правила: { $rules } ({ $games ->
+        [one] { $games } партия
+        [few] { $games } партии
+       *[other] { $games } партий
+    })
+stats-riga = Рижская игра: { $games ->
+        [one] { $games } партия
+        [few] { $games } партии
+       *[other] { $games } партий
+    }, побед: { $wins }
+stats-rating-chat = Рейтинг в этом чате: <b>{ $rating }</b>, место { $place } из { $total }
+stats-rating-all = Рейтинг среди всех игроков: <b>{ $rating }</b>, место { $place } из { $total }
+stats-rating-bot = Рейтинг против бота: <b>{ $rating }</b> ({ $games ->
+        [one] { $games } партия
+        [few] { $games } партии
+       *[other] { $games } партий
+    })
+top-title-chat = 🏆 <b>Лучшие игроки этого чата</b>
+top-title-all = 🏆 <b>Лучшие игроки</b>
+top-row = { $place }. { $name } — <b>{ $rating }</b> · { top-games }
+top-games = { $games ->
+        [one] { $games } партия
+        [few] { $games } партии
+       *[other] { $games } партий
+    }
+top-none-chat = Рейтинга здесь ещё нет ни у кого: он появится после первой доигранной партии между людьми (/newgame).
+top-none-all = Рейтинга ещё нет ни у кого: он появится после первой доигранной партии между людьми.
+end-ratings = Рейтинги:
+end-rating = { $name }: { $before } → <b>{ $after }</b> ({ $change })
