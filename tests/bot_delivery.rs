@@ -226,17 +226,7 @@ async fn killed_between_start_and_the_editors_each_player_gets_one_editor() {
     let group = -6201;
     let a = app.player(63_001, "Alice", "en");
     let b = app.player(63_002, "Bob", "en");
-    app.tg.group(group, "Sea dogs");
-    let (lobby, join) = open_lobby(&app, group, &a).await;
-    app.press(group, &b, lobby.message_id, &join).await;
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows two players");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
     let start = data(&lobby, "s:");
     app.tg.press_stale(group, &a, lobby.message_id, &start);
     wait_for_the_crash(&mut app).await;
@@ -268,17 +258,7 @@ async fn killed_between_the_last_ready_and_the_battle_message_the_battle_appears
     let group = -6202;
     let a = app.player(63_011, "Alice", "en");
     let b = app.player(63_012, "Bob", "en");
-    app.tg.group(group, "Sea dogs");
-    let (lobby, join) = open_lobby(&app, group, &a).await;
-    app.press(group, &b, lobby.message_id, &join).await;
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows two players");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
     app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
         .await;
     place_and_ready(&app, &a).await;
@@ -645,6 +625,28 @@ async fn killed_after_a_rematch_was_stored_one_new_lobby_appears() {
         .expect("the new lobby shows both players");
 }
 
+/// Whole game `d` was sent once, however many processes handled it: one lobby, one battle
+/// message that never went back, one announcement, one editor and one own field per player,
+/// and no edit Telegram found unchanged nor any 429.
+fn assert_one_game_sent_once(app: &App, d: &Duel) {
+    let group = d.group;
+    assert_eq!(with_button(app, group, "j:").len(), 1, "lobbies");
+    assert_eq!(battles(app, group), 1, "battle messages");
+    assert_eq!(with_button(app, group, "r:").len(), 1, "announcements");
+    for p in &d.players {
+        assert_eq!(editors(app, p), 1, "{}'s editors", p.first_name);
+        assert_eq!(own_fields(app, p), 1, "{}'s fields", p.first_name);
+    }
+    assert_never_goes_back(&battle_message(app, d).history);
+    let errors = app.tg.errors();
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.description.contains("not modified") || e.status == 429),
+        "{errors:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_bot_processes_never_send_twice_nor_go_back() {
     let mut app = App::spawn_with(300, None).await;
@@ -656,22 +658,8 @@ async fn two_bot_processes_never_send_twice_nor_go_back() {
     shoot_to_the_end(&app, &mut d).await;
     wait_for_the_end(&app, &d).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
-    assert_eq!(with_button(&app, group, "j:").len(), 1, "lobbies");
-    assert_eq!(battles(&app, group), 1, "battle messages");
-    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
-    for p in [&a, &b] {
-        assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
-        assert_eq!(own_fields(&app, p), 1, "{}'s fields", p.first_name);
-    }
-    assert_never_goes_back(&battle_message(&app, &d).history);
     // Every shot was answered once, though both processes saw every update.
-    let errors = app.tg.errors();
-    assert!(
-        !errors
-            .iter()
-            .any(|e| e.description.contains("not modified") || e.status == 429),
-        "{errors:?}"
-    );
+    assert_one_game_sent_once(&app, &d);
     assert!(app.tg.max_per_minute(group) <= 20);
 }
 
@@ -779,21 +767,7 @@ async fn two_webhook_replicas_share_a_game_and_one_killed_loses_nothing() {
         "the other replica took the rest"
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(with_button(&app, group, "j:").len(), 1, "lobbies");
-    assert_eq!(battles(&app, group), 1, "battle messages");
-    assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
-    for p in [&a, &b] {
-        assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
-        assert_eq!(own_fields(&app, p), 1, "{}'s fields", p.first_name);
-    }
-    assert_never_goes_back(&battle_message(&app, &d).history);
-    let errors = app.tg.errors();
-    assert!(
-        !errors
-            .iter()
-            .any(|e| e.description.contains("not modified") || e.status == 429),
-        "{errors:?}"
-    );
+    assert_one_game_sent_once(&app, &d);
 }
 
 /// Webhook mode: replica 0 is killed (kill -9) after it stored a lobby's start and before
@@ -811,18 +785,7 @@ async fn a_post_whose_replica_died_is_taken_over_by_the_other_once_its_claim_is_
     let group = -6502;
     let a = app.player(66_011, "Alice", "en");
     let b = app.player(66_012, "Bob", "en");
-    app.tg.group(group, "Sea dogs");
-    let (lobby, join) = open_lobby(&app, group, &a).await;
-    app.press(group, &b, lobby.message_id, &join).await;
-    let second = format!("2. {}", b.first_name);
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains(&second),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows both");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
     let start = data(&lobby, "s:");
     let query = app.tg.press(group, &a, lobby.message_id, &start);
     wait_for_the_crash(&mut app).await;

@@ -18,20 +18,7 @@ async fn editor_for(app: &App, group: i64, ruleset: Ruleset) -> (User, SentMessa
     app.set_rules(group, ruleset).await;
     let alice = app.player(group.unsigned_abs() as i64 * 10 + 1, "Alice", "en");
     let bob = app.player(group.unsigned_abs() as i64 * 10 + 2, "Bob", "en");
-    let (lobby, join) = open_lobby(app, group, &alice).await;
-    assert!(
-        !app.press(group, &bob, lobby.message_id, &join)
-            .await
-            .show_alert
-    );
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
-            wait(),
-        )
-        .await
-        .expect("Bob is seated");
+    let lobby = lobby_of_two(app, group, &alice, &bob).await;
     let start = data(&lobby, "s:");
     assert!(
         !app.press(group, &alice, lobby.message_id, &start)

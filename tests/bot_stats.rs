@@ -158,17 +158,7 @@ async fn a_game_called_off_during_the_placement_counts_for_nobody() {
     let group = -7301;
     let a = app.player(73_001, "Alice", "en");
     let b = app.player(73_002, "Bob", "en");
-    app.tg.group(group, "Sea dogs");
-    let (lobby, join) = open_lobby(&app, group, &a).await;
-    app.press(group, &b, lobby.message_id, &join).await;
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. Bob"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows both");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
     app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
         .await;
     // Alice's fleet is placed and ready; then she calls the game off.

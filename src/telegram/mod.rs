@@ -410,7 +410,15 @@ fn is_shot_press(update: &Update) -> bool {
     }
 }
 
-async fn not_handled_yet(ctx: Ctx, update: Update) -> bool {
+/// Whether the update was claimed for this replica before it was dispatched (webhook mode
+/// claims it first, to answer Telegram 503 when another replica holds it).
+#[derive(Clone, Copy)]
+struct Claimed(bool);
+
+async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
+    if claimed.0 {
+        return true;
+    }
     if is_shot_press(&update) {
         // Claimed in `on_callback_query` only when it is not taken at once.
         return true;
@@ -593,15 +601,21 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
             bot.api_url(),
             pause.as_secs()
         );
-        tokio::select! {
-            () = tokio::time::sleep(pause) => {}
-            _ = tokio::signal::ctrl_c() => {
-                log::info!("stopped");
-                std::process::exit(130);
-            }
-        }
-        pause = (pause * 2).min(Duration::from_secs(60));
+        wait_to_try_again(&mut pause).await;
     }
+}
+
+/// A start-up request to Telegram that failed for now: waits `pause` (ctrl-c stops the bot
+/// meanwhile, exit 130), then doubles it for the next time, up to a minute.
+async fn wait_to_try_again(pause: &mut Duration) {
+    tokio::select! {
+        () = tokio::time::sleep(*pause) => {}
+        _ = tokio::signal::ctrl_c() => {
+            log::info!("stopped");
+            std::process::exit(130);
+        }
+    }
+    *pause = (*pause * 2).min(Duration::from_secs(60));
 }
 
 /// Runs the bot until ctrl-c.
@@ -635,7 +649,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     } else {
         delete_webhook_if_set(&ctx).await;
         Dispatcher::builder(ctx.bot.clone(), schema())
-            .dependencies(dptree::deps![ctx.clone()])
+            .dependencies(dptree::deps![ctx.clone(), Claimed(false)])
             .default_handler(|_| async {})
             .enable_ctrlc_handler()
             .build()

@@ -10,7 +10,7 @@
 //! than `MB_CLAIM_STALE_SECS` is taken over. A grid press's keyboard is cut out before the
 //! update is parsed, as in long polling ([`super::polling::slim`]).
 
-use super::{is_shot_press, schema, BotError, Ctx};
+use super::{is_shot_press, schema, BotError, Claimed, Ctx};
 use crate::config::Webhook;
 use crate::store::Claim;
 use http_body_util::{BodyExt, Full, Limited};
@@ -77,14 +77,7 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
             "setWebhook failed: {error}; trying again in {} s",
             pause.as_secs()
         );
-        tokio::select! {
-            () = tokio::time::sleep(pause) => {}
-            _ = tokio::signal::ctrl_c() => {
-                log::info!("stopped");
-                std::process::exit(130);
-            }
-        }
-        pause = (pause * 2).min(Duration::from_secs(60));
+        super::wait_to_try_again(&mut pause).await;
     }
 }
 
@@ -173,7 +166,8 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     };
     let id = update.id.0;
     // A shot press is claimed only when it is not taken at once (see `not_handled_yet`).
-    if !is_shot_press(&update) {
+    let claimed = !is_shot_press(&update);
+    if claimed {
         let ctx = &shared.ctx;
         match ctx
             .store
@@ -187,7 +181,7 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
         }
     }
     shared.busy.fetch_add(1, Ordering::SeqCst);
-    let task = tokio::spawn(dispatch(Arc::clone(&shared), update));
+    let task = tokio::spawn(dispatch(Arc::clone(&shared), update, Claimed(claimed)));
     if tokio::time::timeout(ANSWER_WITHIN, task).await.is_err() {
         log::warn!("update {id} is still being handled; its post is answered");
     }
@@ -208,11 +202,12 @@ fn read(body: &[u8]) -> Option<Update> {
 }
 
 /// Runs the handler tree on one update, as the dispatcher of long polling does.
-async fn dispatch(shared: Arc<Shared>, update: Update) {
+async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) {
     let deps = dptree::deps![
         shared.ctx.clone(),
         shared.me.clone(),
         shared.ctx.bot.clone(),
+        claimed,
         update
     ];
     match shared.handler.dispatch(deps).await {

@@ -98,11 +98,11 @@ impl App {
         App::spawn_with(gap_ms, None).await
     }
 
-    /// A fake Telegram and the bot with the given pace.
-    pub async fn spawn_with(gap_ms: u64, per_minute: Option<u32>) -> App {
-        let tg = FakeTelegram::start().await;
-        let mut app = App {
-            tg,
+    /// A world not started yet: a fresh fake Telegram and namespace, the given pace, no
+    /// seed, no extra environment, long polling.
+    async fn world(gap_ms: u64, per_minute: Option<u32>) -> App {
+        App {
+            tg: FakeTelegram::start().await,
             namespace: e2e_namespace(),
             gap_ms,
             per_minute,
@@ -113,7 +113,12 @@ impl App {
             second: None,
             unwelcomed: Default::default(),
             webhook_listen: Vec::new(),
-        };
+        }
+    }
+
+    /// A fake Telegram and the bot with the given pace.
+    pub async fn spawn_with(gap_ms: u64, per_minute: Option<u32>) -> App {
+        let mut app = App::world(gap_ms, per_minute).await;
         app.start_bot().await;
         app
     }
@@ -122,20 +127,9 @@ impl App {
     /// Telegram posting each update to one of them in turn. A claim of a replica that went
     /// silent is taken over after 3 s.
     pub async fn spawn_webhook() -> App {
-        let tg = FakeTelegram::start().await;
-        let mut app = App {
-            tg,
-            namespace: e2e_namespace(),
-            gap_ms: 150,
-            per_minute: Some(100_000),
-            seed: None,
-            ai_pause_ms: 20,
-            env: vec![("MB_CLAIM_STALE_SECS".into(), "3".into())],
-            bot: None,
-            second: None,
-            unwelcomed: Default::default(),
-            webhook_listen: vec![free_port(), free_port()],
-        };
+        let mut app = App::world(150, Some(100_000)).await;
+        app.env.push(("MB_CLAIM_STALE_SECS".into(), "3".into()));
+        app.webhook_listen = vec![free_port(), free_port()];
         app.start_bot().await;
         app.start_second_bot().await;
         app.tg.set_webhook_backends(app.webhook_listen.clone());
@@ -144,20 +138,8 @@ impl App {
 
     /// The usual world, with the bot's random source seeded: a game replays word for word.
     pub async fn spawn_seeded(seed: u64) -> App {
-        let tg = FakeTelegram::start().await;
-        let mut app = App {
-            tg,
-            namespace: e2e_namespace(),
-            gap_ms: 150,
-            per_minute: Some(100_000),
-            seed: Some(seed),
-            ai_pause_ms: 20,
-            env: Vec::new(),
-            bot: None,
-            second: None,
-            unwelcomed: Default::default(),
-            webhook_listen: Vec::new(),
-        };
+        let mut app = App::world(150, Some(100_000)).await;
+        app.seed = Some(seed);
         app.start_bot().await;
         app
     }
@@ -426,19 +408,13 @@ pub async fn open_lobby(app: &App, group: i64, creator: &User) -> (SentMessage, 
     (lobby, join)
 }
 
-/// Opens a lobby in `group` by `a`, joins `b`, starts, places both fleets and waits for the
-/// battle message.
-pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
+/// A lobby in the group "Sea dogs" (`group`) opened by `a` and joined by `b`, once it shows
+/// both players: the lobby's message as first sent.
+pub async fn lobby_of_two(app: &App, group: i64, a: &User, b: &User) -> SentMessage {
     app.tg.group(group, "Sea dogs");
-    let (lobby, join) = open_lobby(app, group, &a).await;
-    let answer = app.press(group, &b, lobby.message_id, &join).await;
+    let (lobby, join) = open_lobby(app, group, a).await;
+    let answer = app.press(group, b, lobby.message_id, &join).await;
     assert!(!answer.show_alert, "the join is refused: {answer:?}");
-    let start = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("s:"))
-        .unwrap();
-    // The lobby shows both players before the start.
     let second = format!("2. {}", b.first_name);
     app.tg
         .wait_for(
@@ -453,6 +429,14 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
                 app.tg.all_texts(group)
             )
         });
+    lobby
+}
+
+/// Opens a lobby in `group` by `a`, joins `b`, starts, places both fleets and waits for the
+/// battle message.
+pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
+    let lobby = lobby_of_two(app, group, &a, &b).await;
+    let start = data(&lobby, "s:");
     let answer = app.press(group, &a, lobby.message_id, &start).await;
     assert!(!answer.show_alert, "the start is refused: {answer:?}");
     for p in [&a, &b] {
