@@ -312,3 +312,157 @@ async fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
     assert!(habits.observe_code(&mine[0], 100, 1.0));
     assert_eq!(mine[0].split(' ').count(), 10, "a whole classic fleet");
 }
+
+/// The shots at the player's own field their private chat `chat` shows now, and its last line (whose
+/// turn): from the newest message titled "Your fleet".
+fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
+    let own = app
+        .tg
+        .messages(chat)
+        .into_iter()
+        .rev()
+        .find(|m| m.text.starts_with("Your fleet"))?;
+    let shots = own
+        .text
+        .chars()
+        .filter(|c| matches!(c, '•' | 'X' | '#'))
+        .count();
+    Some((shots, own.text.lines().last()?.trim().to_owned()))
+}
+
+/// How many cells of seat 0's field have been shot, as the stored game says, and whether
+/// it is seat 0's turn (`None` while the game is over).
+async fn shot_at_the_player(store: &morskoy_boy::store::Store, game: u64) -> Option<(usize, bool)> {
+    let (rec, _) = store
+        .load_game(morskoy_boy::store::GameId(game))
+        .await
+        .expect("the game is stored");
+    if rec.game.is_finished() {
+        return None;
+    }
+    let view = rec.game.view_for(engine::SeatId(0));
+    let field = view.field(engine::SeatId(0));
+    let shot = field
+        .size
+        .cells()
+        .filter(|&c| {
+            matches!(
+                field.mark(c),
+                engine::Mark::Miss | engine::Mark::Hit | engine::Mark::Sunk
+            )
+        })
+        .count();
+    Some((shot, rec.game.turn() == engine::SeatId(0)))
+}
+
+/// At the production pause (1.2 s), the player shoots at the bot's field cell by cell; after
+/// each of the bot's first `turns` turns, once the stored game says it is the player's turn
+/// again, the player's own field in the private chat must show every cell the bot shot and
+/// say it is the player's turn (`your_turn`), within a few seconds.
+async fn own_field_follows_the_bots_turns(
+    app: &App,
+    chat: i64,
+    player: &User,
+    battle: &SentMessage,
+    your_turn: &str,
+    turns: usize,
+) {
+    let (game, generation) = fire_target(battle);
+    let store = app.store().await;
+    let id: u64 = game.parse().unwrap();
+    let (mut next, mut seen) = (0usize, 0usize);
+    while seen < turns {
+        assert!(next < 100, "the bot's field ran out of cells");
+        let data = format!("f:{game}:{generation}:1:{next}");
+        let answer = app.press(chat, player, battle.message_id, &data).await;
+        match read_answer(&said(&answer)) {
+            Shot::Hit | Shot::Sunk | Shot::Known => next += 1,
+            Shot::NotYourTurn => tokio::time::sleep(Duration::from_millis(50)).await,
+            Shot::Over => return,
+            Shot::Miss => {
+                next += 1;
+                // The bot's turn: until the stored game gives the turn back.
+                let deadline = std::time::Instant::now() + wait() * 2;
+                let shot = loop {
+                    match shot_at_the_player(&store, id).await {
+                        None => return,
+                        Some((shot, true)) => break shot,
+                        Some(_) => {
+                            assert!(
+                                std::time::Instant::now() < deadline,
+                                "the bot never gave the turn back"
+                            );
+                            tokio::time::sleep(Duration::from_millis(100)).await;
+                        }
+                    }
+                };
+                seen += 1;
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                loop {
+                    let shown = own_field_shown(app, player.id.0 as i64);
+                    if shown
+                        .as_ref()
+                        .is_some_and(|(n, line)| *n == shot && line == your_turn)
+                    {
+                        break;
+                    }
+                    assert!(
+                        std::time::Instant::now() < deadline,
+                        "after the bot's turn {seen} the own field shows {shown:?}, \
+                         not {shot} shots and \"{your_turn}\""
+                    );
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_private_game() {
+    let app = App::spawn_at_ai_pause(1200).await;
+    let alice = app.player(8031, "Alice", "en");
+    let chat = 8031;
+    app.set_board(chat, morskoy_boy::record::Board::Text).await;
+    app.tg.send_command(chat, &alice, "/play easy");
+    place_and_ready(&app, &alice).await;
+    let battle = app.message_with_button(chat, "f:").await;
+    own_field_follows_the_bots_turns(
+        &app,
+        chat,
+        &alice,
+        &battle,
+        "Your turn: shoot in the message with the fields.",
+        4,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_group_game() {
+    let app = App::spawn_at_ai_pause(1200).await;
+    let group = -8032;
+    app.tg.group(group, "Sea dogs");
+    let alice = app.player(8033, "Alice", "en");
+    app.set_board(8033, morskoy_boy::record::Board::Text).await;
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let seated = app
+        .press(group, &alice, lobby.message_id, &data(&lobby, "b:"))
+        .await;
+    assert!(!seated.show_alert, "{seated:?}");
+    let started = app
+        .press(group, &alice, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    assert!(!started.show_alert, "{started:?}");
+    place_and_ready(&app, &alice).await;
+    let battle = app.message_with_button(group, "f:").await;
+    own_field_follows_the_bots_turns(
+        &app,
+        group,
+        &alice,
+        &battle,
+        "Your turn: shoot in the group.",
+        4,
+    )
+    .await;
+}

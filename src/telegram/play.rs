@@ -313,11 +313,8 @@ async fn think_and_move(
             if r.game.version() != version {
                 return Err(None::<ActionError>);
             }
-            let events = r
-                .game
-                .apply(action.clone(), now(), &mut rng.clone())
-                .map_err(Some)?;
-            r.push_log(&events);
+            let events =
+                crate::app::apply_move(r, action.clone(), now(), &mut rng.clone()).map_err(Some)?;
             remember_salvo(r, &action, &events);
             Ok(events)
         })

@@ -136,6 +136,14 @@ impl App {
         app
     }
 
+    /// The usual world, the bot "typing" for `ms` before each of its moves (production: 1200).
+    pub async fn spawn_at_ai_pause(ms: u64) -> App {
+        let mut app = App::world(150, Some(100_000)).await;
+        app.ai_pause_ms = ms;
+        app.start_bot().await;
+        app
+    }
+
     /// The usual world, with the bot's random source seeded: a game replays word for word.
     pub async fn spawn_seeded(seed: u64) -> App {
         let mut app = App::world(150, Some(100_000)).await;
