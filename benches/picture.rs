@@ -8,7 +8,7 @@ mod picture_games;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::{Alphabet, Coord, FieldView};
-use morskoy_boy::picture::{render_png_with, render_rgb, Packing, Panel, Style};
+use morskoy_boy::view::picture::{render_png_with, render_rgb, Packing, Panel, Style};
 use std::hint::black_box;
 use std::time::Duration;
 

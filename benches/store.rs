@@ -5,7 +5,7 @@
 mod common;
 
 use common::{battle, next_shot, NOW};
-use morskoy_boy::record::GameRecord;
+use morskoy_boy::game::record::GameRecord;
 use morskoy_boy::store::{GameId, Store, StoreConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;

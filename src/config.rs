@@ -2,7 +2,7 @@
 //! variable's name when a value is not valid (a typo must not fall back to a default
 //! silently). `morskoy-boy --help` prints [`HELP`].
 
-use crate::record::Board;
+use crate::game::record::Board;
 use crate::store::StoreConfig;
 use crate::telegram::BotConfig;
 use std::fmt;

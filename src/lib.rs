@@ -14,18 +14,9 @@
 //! The rules live in the `engine` crate (`crates/engine`), which knows nothing of Telegram or
 //! Redis.
 
-pub mod app;
 pub mod config;
-pub mod effects;
-pub mod game_log;
-pub mod i18n;
-pub mod lang;
-pub mod picture;
-pub mod rating;
-pub mod record;
-pub mod riga_play;
-pub mod riga_terminal;
-pub mod riga_text;
+pub mod game;
 pub mod store;
 pub mod telegram;
 pub mod terminal;
+pub mod view;

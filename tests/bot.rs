@@ -6,7 +6,7 @@ mod fake_telegram;
 mod helpers;
 
 use helpers::*;
-use morskoy_boy::record::Board;
+use morskoy_boy::game::record::Board;
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

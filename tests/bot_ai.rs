@@ -423,7 +423,8 @@ async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_privat
     let app = App::spawn_at_ai_pause(1200).await;
     let alice = app.player(8031, "Alice", "en");
     let chat = 8031;
-    app.set_board(chat, morskoy_boy::record::Board::Text).await;
+    app.set_board(chat, morskoy_boy::game::record::Board::Text)
+        .await;
     app.tg.send_command(chat, &alice, "/play easy");
     place_and_ready(&app, &alice).await;
     let battle = app.message_with_button(chat, "f:").await;
@@ -444,7 +445,8 @@ async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_group_
     let group = -8032;
     app.tg.group(group, "Sea dogs");
     let alice = app.player(8033, "Alice", "en");
-    app.set_board(8033, morskoy_boy::record::Board::Text).await;
+    app.set_board(8033, morskoy_boy::game::record::Board::Text)
+        .await;
     let (lobby, _) = open_lobby(&app, group, &alice).await;
     let seated = app
         .press(group, &alice, lobby.message_id, &data(&lobby, "b:"))

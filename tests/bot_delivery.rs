@@ -462,7 +462,7 @@ async fn killed_after_the_final_shot_the_end_is_announced_and_counted_once() {
 /// statistics; the ratings on the chat's board and everyone's moved once from where a first
 /// game starts, as `rating::rate` says; and the announcement tells them.
 async fn assert_rated_once(app: &App, d: &Duel, winner: usize) {
-    use morskoy_boy::rating::{rate, Outcome, Rating};
+    use morskoy_boy::game::rating::{rate, Outcome, Rating};
     use morskoy_boy::store::Leaderboard;
     let store = app.store().await;
     let rules = engine::Ruleset::default().to_string();

@@ -10,8 +10,8 @@ mod helpers;
 use engine::Size;
 use fake_telegram::SentMessage;
 use helpers::*;
-use morskoy_boy::picture::picture_size;
-use morskoy_boy::record::Board;
+use morskoy_boy::game::record::Board;
+use morskoy_boy::view::picture::picture_size;
 
 /// The size the renderer gives `n` classic fields.
 fn expected_size(n: usize) -> (u32, u32) {

@@ -10,8 +10,8 @@ mod helpers;
 
 use fake_telegram::SentMessage;
 use helpers::*;
-use morskoy_boy::record::GameRecord;
-use morskoy_boy::riga_play::RigaEnd;
+use morskoy_boy::game::record::GameRecord;
+use morskoy_boy::game::riga::RigaEnd;
 use morskoy_boy::store::GameId;
 use riga::{Facing, Game, Kind, Move, Outcome, Point, Side, Terrain};
 use std::collections::{HashMap, VecDeque};

@@ -10,8 +10,8 @@ mod helpers;
 
 use fake_telegram::SentMessage;
 use helpers::*;
-use morskoy_boy::picture::leaderboard_size;
-use morskoy_boy::record::Board;
+use morskoy_boy::game::record::Board;
+use morskoy_boy::view::picture::leaderboard_size;
 
 /// A message of `chat` (the latest) whose text or caption contains every one of `needles`.
 async fn message_in(app: &App, chat: i64, needles: &[&str]) -> SentMessage {

@@ -17,7 +17,7 @@ mod helpers;
 use engine::{Coord, Field, Game, Players, Ruleset, SeatId, Shapes, TurnTimer};
 use fake_telegram::{CallbackAnswer, SentMessage};
 use helpers::*;
-use morskoy_boy::record::{ChatSettings, GameRecord};
+use morskoy_boy::game::record::{ChatSettings, GameRecord};
 use morskoy_boy::store::{GameId, Store};
 use std::time::Duration;
 use teloxide::types::User;
@@ -54,7 +54,7 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
             // (the pictures draw the same views: `live::tests`, `bot_pictures.rs`).
             &ChatSettings {
                 ruleset,
-                board: Some(morskoy_boy::record::Board::Text),
+                board: Some(morskoy_boy::game::record::Board::Text),
                 ..ChatSettings::default()
             },
         )
@@ -929,7 +929,7 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
             &ChatSettings {
                 ruleset,
                 ai_level: engine::ai::Level::Easy,
-                board: Some(morskoy_boy::record::Board::Text),
+                board: Some(morskoy_boy::game::record::Board::Text),
                 ..ChatSettings::default()
             },
         )

@@ -1,8 +1,8 @@
 //! The three locales agree: the same keys, the same variables; every key the bot uses exists;
 //! plural forms are right in Russian and Bulgarian.
 
-use morskoy_boy::i18n::ta;
-use morskoy_boy::lang::Lang;
+use morskoy_boy::game::lang::Lang;
+use morskoy_boy::view::i18n::ta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -10,7 +10,7 @@
 mod picture_games;
 
 use engine::{Alphabet, Coord, FieldView, Game, Mark, SeatId, Size};
-use morskoy_boy::picture::{
+use morskoy_boy::view::picture::{
     cell_rect, font_covers, leaderboard_size, picture_size, render_leaderboard_png, render_png,
     render_rgb, BoardRow, Panel, Style,
 };

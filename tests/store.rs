@@ -5,8 +5,8 @@ mod common;
 
 use common::{battle, RedisServer, Target, NOW};
 use engine::{Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
-use morskoy_boy::lang::Lang;
-use morskoy_boy::record::{ChatSettings, GameRecord, UserSettings};
+use morskoy_boy::game::lang::Lang;
+use morskoy_boy::game::record::{ChatSettings, GameRecord, UserSettings};
 use morskoy_boy::store::{GameId, Store, StoreConfig, StoreError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -60,7 +60,7 @@ async fn every_stored_type_round_trips(target: Target) {
             ..Ruleset::big()
         },
         ai_level: engine::ai::Level::Easy,
-        board: Some(morskoy_boy::record::Board::Text),
+        board: Some(morskoy_boy::game::record::Board::Text),
     };
     assert_eq!(
         store.chat_settings(-5).await.unwrap(),
@@ -826,8 +826,8 @@ on_both!(revealed_layouts_are_counted_once_per_game_and_capped);
 /// Ratings are written whole (twice is once), each board apart (a chat's, everyone's), and
 /// a board's ranking keeps only its best, while every rating stays readable.
 async fn ratings_are_written_whole_and_rankings_stay_bounded(target: Target) {
-    use morskoy_boy::rating::Rating;
-    use morskoy_boy::record::RatingWrite;
+    use morskoy_boy::game::rating::Rating;
+    use morskoy_boy::game::record::RatingWrite;
     use morskoy_boy::store::{rating_value, Leaderboard};
     let store = common::store(target).await;
     let write = |board: Leaderboard, user: u64, mu: f64| {

@@ -2,11 +2,11 @@
 //! piped stdin, with no token and no Redis; the Riga game (`--game riga`) also in-process.
 
 use engine::ai::Level;
-use morskoy_boy::i18n::{t, ta};
-use morskoy_boy::lang::Lang;
-use morskoy_boy::riga_terminal;
-use morskoy_boy::riga_text::{legend, point, side_name};
+use morskoy_boy::game::lang::Lang;
+use morskoy_boy::terminal::riga as riga_terminal;
 use morskoy_boy::terminal::{GameChoice, Options, Outcome};
+use morskoy_boy::view::i18n::{t, ta};
+use morskoy_boy::view::riga_text::{legend, point, side_name};
 use riga::{Point, Side};
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -28,7 +28,7 @@ pub use outbox::Release;
 pub use ratings::{rating_value, read_rating, Rated};
 pub use settings::Claim;
 
-use crate::record::GameRecord;
+use crate::game::record::GameRecord;
 use engine::{Phase, SeatId};
 use redis::{AsyncCommands, Script};
 use serde::{de::DeserializeOwned, Serialize};

@@ -2,7 +2,7 @@
 //! token, and each chat's budget of sends and edits (a GCRA bucket), all across replicas.
 
 use super::{Conn, GameId, Store, StoreError};
-use crate::record::GameRecord;
+use crate::game::record::GameRecord;
 use redis::{AsyncCommands, Script};
 use std::time::Duration;
 

@@ -4,8 +4,8 @@
 //! writing a game's results again after a crash changes nothing.
 
 use super::{Leaderboard, Store, StoreError};
-use crate::rating::Rating;
-use crate::record::RatingWrite;
+use crate::game::rating::Rating;
+use crate::game::record::RatingWrite;
 use std::collections::HashMap;
 
 /// Reads a stored rating and name.

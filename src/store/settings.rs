@@ -1,7 +1,7 @@
 //! Chat and user settings, and Telegram updates already handled.
 
 use super::{Store, StoreError, CODEC};
-use crate::record::{ChatSettings, UserSettings};
+use crate::game::record::{ChatSettings, UserSettings};
 use redis::AsyncCommands;
 use serde::{de::DeserializeOwned, Serialize};
 

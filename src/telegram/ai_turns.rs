@@ -4,7 +4,7 @@
 //! [`Mover`]: Sea Battle in `play.rs`, the Riga game in `riga_core.rs`.
 
 use super::{BotError, Ctx, HandlerResult};
-use crate::record::GameRecord;
+use crate::game::record::GameRecord;
 use crate::store::GameId;
 use std::future::Future;
 use std::time::Duration;

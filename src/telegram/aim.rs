@@ -1,14 +1,15 @@
 //! Aiming in the group's battle message: the field to shoot at (free-for-all and teams) and,
 //! in salvo games, the cells of the salvo, picked one tap at a time and fired together.
 
-use super::callback::Button;
 use super::play::{accepted, battle_press, play_with, refusal, Reply, NAME_IN_ANSWER};
-use super::{answer, answer_store_error, render, Ctx, HandlerResult};
-use crate::app::{aimed, cell_of};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::{Aim, GameRecord};
+use super::{answer, answer_store_error, Ctx, HandlerResult};
+use crate::game::battle::{aimed, cell_of};
+use crate::game::lang::Lang;
+use crate::game::record::{Aim, GameRecord};
 use crate::store::{Committed, GameId, StoreError};
+use crate::view::buttons::Button;
+use crate::view::i18n::{t, ta};
+use crate::view::render;
 use engine::{Action, ActionError, Coord, SeatId};
 use teloxide::types::CallbackQuery;
 

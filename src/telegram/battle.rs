@@ -2,10 +2,7 @@
 //! the field, surrender. Aiming and salvoes are in `aim.rs`, the cell given up after a mine in
 //! `mine.rs`, the move itself and the turn timer in `play.rs`.
 
-use super::callback::Button;
 use super::chat::reply;
-use super::group::battle_viewport;
-pub use super::own_field::own_field_text;
 use super::play::accepted;
 use super::play::after;
 use super::play::apply_and_answer;
@@ -15,12 +12,15 @@ use super::play::play_with;
 use super::play::refusal;
 use super::play::say;
 use super::play::Reply;
-use super::render::{self, escape};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::{GameId, StoreError};
+use crate::view::buttons::Button;
+use crate::view::group::battle_viewport;
+use crate::view::i18n::{t, ta};
+pub use crate::view::own_field::own_field_text;
+use crate::view::render::{self, escape};
 use engine::{parse_cell, Action, ActionError, Coord, Phase, PlayerId, SeatId};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, User};

@@ -2,8 +2,8 @@
 //! user's language, a chat's game and its default letters.
 
 use super::{Ctx, HandlerResult};
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::{GameId, StoreError};
 use engine::Alphabet;
 use teloxide::prelude::*;

@@ -1,10 +1,11 @@
 //! Commands: parsing, registration per language and chat type, and help.
 
-use super::callback::Button;
 use super::chat::reply;
-use super::{ai, battle, lobby, user_lang, Ctx, HandlerResult};
-use crate::i18n::t;
-use crate::lang::Lang;
+use super::{battle, lobby, user_lang, Ctx, HandlerResult};
+use crate::game::lang::Lang;
+use crate::view::bot as ai;
+use crate::view::buttons::Button;
+use crate::view::i18n::t;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup};
 use teloxide::utils::command::BotCommands;
@@ -165,7 +166,7 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
         text = format!(
             "{}\n\n{}",
             t(lang, "rules-this-chat"),
-            super::render::escape(&super::render::ruleset_words(lang, &ruleset))
+            crate::view::render::escape(&crate::view::render::ruleset_words(lang, &ruleset))
         );
     }
     text.push_str(&format!("\n\n{}", t(lang, "rg-rules-hint")));
@@ -192,7 +193,7 @@ pub async fn on_alphabet_button(
     match saved {
         Ok(()) => {
             let letters: String = alphabet.columns(10).into_iter().collect();
-            let text = crate::i18n::ta(
+            let text = crate::view::i18n::ta(
                 lang,
                 "settings-alphabet-done",
                 &[("letters", letters.into())],
@@ -234,7 +235,7 @@ pub async fn on_ai_level_button(
     };
     match saved {
         Ok(()) => {
-            let text = crate::i18n::ta(
+            let text = crate::view::i18n::ta(
                 lang,
                 "settings-ai-level-done",
                 &[("level", ai::level_words(lang, level).into())],

@@ -1,16 +1,16 @@
 //! Creating and joining games: `/newgame` and `/play`, the Join button (with the deep link for
 //! people who never opened the bot), the bot's seats, Start, Cancel, Rematch.
 
-use super::ai::{level_words, name, parse_level};
-use super::callback::{join_payload, parse_join_payload, Button};
 use super::chat::{active_game, default_alphabet, reply};
 use super::{answer, answer_store_error, display_name, now, Ctx, HandlerResult};
-use crate::app::place_fleets;
-use crate::effects::Effect;
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::{ai_player, GameRecord};
+use crate::game::battle::place_fleets;
+use crate::game::delivery::Effect;
+use crate::game::lang::Lang;
+use crate::game::record::{ai_player, GameRecord};
 use crate::store::{GameId, StoreError};
+use crate::view::bot::{level_words, name, parse_level};
+use crate::view::buttons::{join_payload, parse_join_payload, Button};
+use crate::view::i18n::{t, ta};
 use engine::ai::Level;
 use engine::{Action, ActionError, Game, Phase, PlayerId, Ruleset};
 use teloxide::prelude::*;
@@ -51,7 +51,7 @@ async fn create(
     rec.creator = creator.id.0;
     if riga {
         rec.game = Game::new(super::riga_core::duel(rec.game.ruleset()));
-        rec.riga = Some(crate::riga_play::RigaPlay::default());
+        rec.riga = Some(crate::game::riga::RigaPlay::default());
     }
     rec.push_effect(Effect::LiveMessage);
     let id = ctx.store.create_game(&rec).await?;
@@ -73,7 +73,7 @@ pub async fn on_newgame(
     let (riga, rest) = super::riga_core::wants_riga(arg);
     if !rest.is_empty() && bot.is_none() {
         let words = ta(lang, "newgame-bad-arg", &[("arg", rest.into())]);
-        return reply(ctx, msg, super::render::escape(&words)).await;
+        return reply(ctx, msg, crate::view::render::escape(&words)).await;
     }
     if msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
@@ -270,7 +270,7 @@ pub async fn begin_placement(
                 }
                 return Ok(Vec::new());
             }
-            let events = crate::app::place_fleets(rec, now(), &mut rng)?;
+            let events = crate::game::battle::place_fleets(rec, now(), &mut rng)?;
             // Every person gets their editor; when only the bot plays, the battle begins
             // at once (the store adds its effects).
             for seat in rec.human_seats() {
@@ -356,7 +356,7 @@ async fn recreate(
     rec.ai_level = old.ai_level;
     rec.creator = creator.id.0;
     if old.riga.is_some() {
-        rec.riga = Some(crate::riga_play::RigaPlay::default());
+        rec.riga = Some(crate::game::riga::RigaPlay::default());
     }
     let rng = ctx.fork();
     for (seat, name) in old.game.seats().iter().zip(&old.names) {
@@ -372,7 +372,7 @@ async fn recreate(
     ctx.store.create_game_at(new, &rec).await?;
     ctx.store.set_chat_game(old.chat, new).await?;
     for seat in old.game.seats() {
-        if !crate::record::is_ai(seat.player) {
+        if !crate::game::record::is_ai(seat.player) {
             ctx.store.set_user_game(seat.player.0, new).await?;
         }
     }
@@ -508,7 +508,7 @@ pub async fn on_play(
         l
     } else {
         let words = ta(lang, "play-bad-level", &[("level", arg.trim().into())]);
-        return reply(ctx, msg, super::render::escape(&words)).await;
+        return reply(ctx, msg, crate::view::render::escape(&words)).await;
     };
     if !msg.chat.is_private() {
         let game = if riga { "riga" } else { "" };
@@ -582,7 +582,7 @@ async fn play_private(
     let text = ta(lang, key, &[("level", level_words(lang, level).into())]);
     rec.push_effect(Effect::Notice {
         chat,
-        text: super::render::escape(&text),
+        text: crate::view::render::escape(&text),
     });
     rec.push_effect(Effect::Dm { seat: 0 });
     let id = ctx.store.create_game(&rec).await?;

@@ -3,15 +3,15 @@
 //! (60 s) is the game's next deadline, so the turn timer's tick takes a random cell when
 //! nobody chose in time.
 
-use super::callback::Button;
 use super::mine_dm::gave_up_words;
 use super::play::{after, battle_press, play, refusal};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
-use crate::app::cell_of;
-use crate::i18n::t;
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::battle::cell_of;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::GameId;
+use crate::view::buttons::Button;
+use crate::view::i18n::t;
 use engine::{Action, Coord, SeatId};
 use teloxide::types::CallbackQuery;
 

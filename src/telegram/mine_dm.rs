@@ -1,14 +1,14 @@
 //! After a mine: the question to the shooter in their private chat, and the words for the cell
 //! given up (delivered by the outbox).
 
-use super::callback::Button;
 use super::chat::{edit_dm, send_dm, user_lang_by_id};
-use super::render::{self, field_text, MAX_BUTTONS, MAX_ROW};
 use super::Ctx;
-use crate::i18n::ta;
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::GameId;
+use crate::view::buttons::Button;
+use crate::view::i18n::ta;
+use crate::view::render::{self, field_text, MAX_BUTTONS, MAX_ROW};
 use engine::{Event, Mark, MineChoice, MINE_CHOICE_SECONDS};
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 

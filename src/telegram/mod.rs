@@ -20,39 +20,29 @@
 //!   `polling.rs` — getUpdates, with a grid press's keyboard left unparsed; `webhook.rs` —
 //!   the posts of webhook mode, for several replicas.
 
-pub mod ai;
 pub mod ai_turns;
 pub mod aim;
 pub mod battle;
-pub mod callback;
 pub mod chat;
 pub mod commands;
-pub mod editor_view;
-pub mod group;
 pub mod health;
-pub mod live;
 pub mod lobby;
 pub mod mine;
 pub mod mine_dm;
 pub mod outbox;
-pub mod own_field;
-pub mod panel;
 pub mod placement;
 pub mod play;
 pub mod polling;
-pub mod render;
-pub mod reveal;
 pub mod riga;
 pub mod riga_core;
-pub mod riga_view;
 pub mod settings;
 pub mod stats;
 pub mod webhook;
 
-use crate::i18n::t;
-use crate::lang::Lang;
+use crate::game::lang::Lang;
 use crate::store::{Store, StoreError};
-use callback::Button;
+use crate::view::buttons::Button;
+use crate::view::i18n::t;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -116,7 +106,7 @@ pub struct BotConfig {
     /// How long the bot "types" before its own move, so people can follow it.
     pub ai_pause: Duration,
     /// How chats that have not chosen see the fields (`MB_BOARD`: `picture` or `text`).
-    pub board: crate::record::Board,
+    pub board: crate::game::record::Board,
     /// After how long an update another replica claimed and never finished (it crashed) is
     /// handled here (`MB_CLAIM_STALE_SECS`).
     pub claim_stale: Duration,
@@ -129,7 +119,7 @@ impl Default for BotConfig {
             tick: Duration::from_secs(1),
             group_per_minute: 18,
             ai_pause: Duration::from_millis(1200),
-            board: crate::record::Board::Picture,
+            board: crate::game::record::Board::Picture,
             claim_stale: Duration::from_secs(60),
         }
     }
@@ -334,7 +324,7 @@ pub async fn game_for_button(
     q: &CallbackQuery,
     lang: Lang,
     id: crate::store::GameId,
-) -> Result<Option<crate::record::GameRecord>, BotError> {
+) -> Result<Option<crate::game::record::GameRecord>, BotError> {
     let rec = match ctx.store.load_game(id).await {
         Ok((rec, _)) => rec,
         Err(StoreError::NotFound) => {

@@ -15,17 +15,17 @@
 //! replicas, never skipped): a group gets at most [`BotConfig::group_per_minute`] a minute,
 //! evenly, however fast people play.
 
-use super::callback::Button;
 use super::chat::user_lang_by_id;
-use super::editor_view::{editor_keyboard, editor_text};
-use super::group::end_texts;
-use super::live::{live_drawing, Drawing};
 use super::{BotConfig, BotError, Ctx};
-use crate::effects::{Effect, Outgoing};
-use crate::i18n::t;
-use crate::record::{Board, Editor, GameRecord, RatingWrite, Settlement};
-use crate::riga_play::RigaEnd;
+use crate::game::delivery::{Effect, Outgoing};
+use crate::game::record::{Board, Editor, GameRecord, RatingWrite, Settlement};
+use crate::game::riga::RigaEnd;
 use crate::store::{rating_value, GameId, Leaderboard, Release, StoreError};
+use crate::view::buttons::Button;
+use crate::view::editor::{editor_keyboard, editor_text};
+use crate::view::group::end_texts;
+use crate::view::i18n::t;
+use crate::view::live::{live_drawing, Drawing};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -623,7 +623,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
     if rec.riga.is_some() {
         // A Riga game's set-up keyboard, then words about the battle: drawn from the record
         // on every change (the private chat takes about one a second).
-        let Some((text, kb)) = super::riga_view::dm_view(rec, id, seat, lang) else {
+        let Some((text, kb)) = crate::view::riga::dm_view(rec, id, seat, lang) else {
             return Ok(Ack::Done);
         };
         if message.is_none() && rec.game.is_finished() {
@@ -657,7 +657,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         }
         (false, None) => return Ok(Ack::Done),
         (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Ack::Done),
-        (false, Some(_)) => (super::own_field::own_field_text(rec, lang, s), None),
+        (false, Some(_)) => (crate::view::own_field::own_field_text(rec, lang, s), None),
     };
     send_or_edit(ctx, seat, user, message, rec, text, kb).await
 }
@@ -669,11 +669,11 @@ async fn dm_picture(
     rec: &GameRecord,
     seat: u8,
     user: u64,
-    lang: crate::lang::Lang,
+    lang: crate::game::lang::Lang,
     placement: Option<i32>,
 ) -> Result<Ack, RequestError> {
     let i = usize::from(seat);
-    let (picture, caption) = super::own_field::own_field_picture(rec, lang, SeatId(seat));
+    let (picture, caption) = crate::view::own_field::own_field_picture(rec, lang, SeatId(seat));
     let drawing = Drawing {
         text: caption,
         keyboard: None,
@@ -751,7 +751,7 @@ async fn send_or_edit(
 /// a group), or against the bot; each player who placed a fleet (or took part in a Riga
 /// game) counted in the statistics of the game's rules and of all games.
 async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreError> {
-    use crate::rating::{self, Rating};
+    use crate::game::rating::{self, Rating};
     let mut out = Settlement::default();
     let seats = rec.game.seats();
     let name = |seat: u8| {
@@ -816,14 +816,14 @@ async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreErro
         _ => return Ok(out),
     };
     for (i, seat) in seats.iter().enumerate() {
-        if crate::record::is_ai(seat.player) {
+        if crate::game::record::is_ai(seat.player) {
             continue;
         }
         let s = SeatId(i as u8);
         // (field, value, whether the larger of old and new is kept rather than the sum)
         let (scopes, fields): (Vec<String>, Vec<(&str, u64, bool)>) =
             if let Some(riga) = rec.riga.as_ref().filter(|r| r.game.is_some()) {
-                let won = riga.winner() == Some(crate::riga_play::side_of(i as u8));
+                let won = riga.winner() == Some(crate::game::riga::side_of(i as u8));
                 (
                     vec!["riga".to_owned()],
                     vec![("games", 1, false), ("wins", u64::from(won), false)],
@@ -890,7 +890,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
     let _ = ctx.store.clear_chat_game(rec.chat, id).await;
     let _ = ctx.store.schedule(id, None).await;
     for seat in rec.game.seats() {
-        if !crate::record::is_ai(seat.player) {
+        if !crate::game::record::is_ai(seat.player) {
             let _ = ctx.store.clear_user_game(seat.player.0, id).await;
         }
     }
@@ -905,7 +905,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
         .seats()
         .iter()
         .enumerate()
-        .filter(|(_, seat)| finished && !crate::record::is_ai(seat.player))
+        .filter(|(_, seat)| finished && !crate::game::record::is_ai(seat.player))
         .filter_map(|(i, _)| rec.game.fleet(SeatId(i as u8)))
         .map(|f| engine::layout_code(f, size))
         .collect();

@@ -4,16 +4,16 @@
 //! by tapping its cells and Confirm. Mines have a tool of their own, and so has the land-sea
 //! border (a tap moves its column by a row; or a random border). Tapping a ship removes it.
 
-use super::callback::{Button, EditOp};
 use super::chat::edit_dm;
-use super::editor_view::{cell_by_cell, editor_keyboard, editor_text, viewport};
-use super::render::{self};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
-use crate::effects::Effect;
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::{Editor, GameRecord, Tool};
+use crate::game::delivery::Effect;
+use crate::game::lang::Lang;
+use crate::game::record::{Editor, GameRecord, Tool};
 use crate::store::{GameId, StoreError};
+use crate::view::buttons::{Button, EditOp};
+use crate::view::editor::{cell_by_cell, editor_keyboard, editor_text, viewport};
+use crate::view::i18n::{t, ta};
+use crate::view::render::{self};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId,
 };

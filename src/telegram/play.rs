@@ -2,13 +2,13 @@
 //! transition with the effects it implies, answer the shooter, wake the sender and the bot's
 //! seats; and the bot's own turns and the turn timers.
 
-use super::render::{self, escape};
 use super::{answer, now, Ctx, HandlerResult};
-use crate::app::{is_aimed, remember_salvo};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::battle::{is_aimed, remember_salvo};
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::{Committed, GameId, StoreError};
+use crate::view::i18n::{t, ta};
+use crate::view::render::{self, escape};
 use engine::ai::{
     choose_give_up, choose_salvo_informed, choose_shot_within, Budget, Level, SalvoReport,
 };
@@ -314,7 +314,8 @@ async fn think_and_move(
                 return Err(None::<ActionError>);
             }
             let events =
-                crate::app::apply_move(r, action.clone(), now(), &mut rng.clone()).map_err(Some)?;
+                crate::game::battle::apply_move(r, action.clone(), now(), &mut rng.clone())
+                    .map_err(Some)?;
             remember_salvo(r, &action, &events);
             Ok(events)
         })
@@ -458,7 +459,7 @@ pub fn refusal(lang: Lang, e: &ActionError) -> String {
     t(lang, key)
 }
 
-/// [`crate::app::apply_move`] in a transition, and the answer a press earned kept with the
+/// [`crate::game::battle::apply_move`] in a transition, and the answer a press earned kept with the
 /// move: should the answer be lost, the press's update comes again and gets it.
 pub fn apply_and_answer(
     rec: &mut GameRecord,
@@ -466,7 +467,7 @@ pub fn apply_and_answer(
     press: Option<(&str, Lang)>,
     rng: &mut rand::rngs::StdRng,
 ) -> Result<Vec<Event>, ActionError> {
-    let events = crate::app::apply_move(rec, action, now(), rng)?;
+    let events = crate::game::battle::apply_move(rec, action, now(), rng)?;
     if let Some((query, lang)) = press {
         let text = shot_answer(lang, rec, &events);
         rec.remember_answer(query, &text, false);

@@ -5,7 +5,7 @@
 //! handler of those buttons reads it. Here the keyboard of such a press is cut out of the
 //! update's JSON before it is parsed ([`slim`]): the bot's CPU per shot drops by about a third.
 
-use super::callback::Button;
+use crate::view::buttons::Button;
 use futures::Stream;
 use serde::Deserialize;
 use serde_json::value::RawValue;

@@ -14,17 +14,17 @@
 //!   in its outbox (the battle's message, the private messages, the end); the turn timer and
 //!   the bot's moves work as in Sea Battle.
 
-use super::callback::Button;
 use super::chat::reply;
 use super::riga_core::{deadline, duel, follow_up};
 use super::{answer, answer_store_error, now, Ctx, HandlerResult};
-use crate::effects::Effect;
-use crate::i18n::t;
-use crate::lang::Lang;
-use crate::record::GameRecord;
-use crate::riga_play::{PlayError, RigaPlay, SetupError};
-use crate::riga_text;
+use crate::game::delivery::Effect;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
+use crate::game::riga::{PlayError, RigaPlay, SetupError};
 use crate::store::{GameId, StoreError};
+use crate::view::buttons::Button;
+use crate::view::i18n::t;
+use crate::view::riga_text;
 use engine::{Action, Phase, PlayerId};
 use riga::Move;
 use teloxide::prelude::*;

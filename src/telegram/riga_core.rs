@@ -3,13 +3,13 @@
 //! (`play.rs`) and the Riga flow (`riga.rs`) share.
 
 use super::{now, Ctx};
-use crate::effects::Effect;
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::GameRecord;
-use crate::riga_play::{seat_of, RigaPlay};
-use crate::riga_text;
+use crate::game::delivery::Effect;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
+use crate::game::riga::{seat_of, RigaPlay};
 use crate::store::GameId;
+use crate::view::i18n::{t, ta};
+use crate::view::riga_text;
 use engine::SeatId;
 use std::time::Duration;
 use teloxide::prelude::*;

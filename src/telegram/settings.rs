@@ -6,18 +6,16 @@
 //! edits the chat's defaults. Every change of an option is checked with [`Ruleset::check`]
 //! before it is saved; the chat's last choice becomes its default for the next game.
 
-mod change;
+pub use crate::game::settings::{apply_to_lobby, changed, page_after, reseat, Refusal};
+pub use crate::view::panel::{lobby_panel, open_button, panel_rows, team_lines, PanelView};
 
-pub use super::panel::{lobby_panel, open_button, panel_rows, team_lines, PanelView};
-pub use change::{apply_to_lobby, changed, page_after, reseat, Refusal};
-
-use super::callback::{Button, Panel, SetOp};
-use super::panel::{chosen_words, panel_lines, short};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::{GameRecord, SettingsPage};
+use crate::game::lang::Lang;
+use crate::game::record::{GameRecord, SettingsPage};
 use crate::store::{GameId, StoreError};
+use crate::view::buttons::{Button, Panel, SetOp};
+use crate::view::i18n::{t, ta};
+use crate::view::panel::{chosen_words, panel_lines, short};
 use engine::{Phase, Players, Ruleset};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, InlineKeyboardMarkup, MessageId, ParseMode, User};
@@ -194,8 +192,8 @@ async fn chat_panel(
         "<b>{}</b>\n{}\n{}\n\n{}",
         t(lang, "settings-title"),
         t(lang, "settings-next-games"),
-        super::render::escape(&super::render::ruleset_words(lang, &s.ruleset)),
-        super::render::escape(&panel_lines(lang, &v)),
+        crate::view::render::escape(&crate::view::render::ruleset_words(lang, &s.ruleset)),
+        crate::view::render::escape(&panel_lines(lang, &v)),
     );
     Ok((text, InlineKeyboardMarkup::new(panel_rows(lang, &v))))
 }
@@ -337,16 +335,4 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         .reply_markup(kb)
         .await?;
     Ok(())
-}
-
-/// For the tests of the panel: a custom field of `w`×`h` with `ships`, else the default rules.
-#[cfg(test)]
-pub(crate) fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
-    Ruleset {
-        field: engine::Field::Custom {
-            size: engine::Size::new(w, h),
-            ships: ships.to_vec(),
-        },
-        ..Ruleset::default()
-    }
 }

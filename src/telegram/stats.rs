@@ -3,14 +3,14 @@
 //! in a chat that sees the fields as pictures.
 
 use super::chat::{reply, reply_photo};
-use super::group::{visible_len, MAX_CAPTION};
-use super::render::{escape, ruleset_words};
 use super::{Ctx, HandlerResult};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::picture::{render_leaderboard_png, BoardRow};
-use crate::record::Board;
+use crate::game::lang::Lang;
+use crate::game::record::Board;
 use crate::store::Leaderboard;
+use crate::view::group::{visible_len, MAX_CAPTION};
+use crate::view::i18n::{t, ta};
+use crate::view::picture::{render_leaderboard_png, BoardRow};
+use crate::view::render::{escape, ruleset_words};
 use std::collections::HashMap;
 use teloxide::types::{Message, User};
 

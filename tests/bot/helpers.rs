@@ -277,7 +277,7 @@ impl App {
     }
 
     /// Makes a chat see the fields as `board` (a picture or text), as `/settings` would.
-    pub async fn set_board(&self, chat: i64, board: morskoy_boy::record::Board) {
+    pub async fn set_board(&self, chat: i64, board: morskoy_boy::game::record::Board) {
         let store = self.store().await;
         let mut settings = store.chat_settings(chat).await.unwrap();
         settings.board = Some(board);
@@ -690,10 +690,10 @@ pub fn empty_views(n: usize, size: engine::Size) -> Vec<engine::FieldView> {
 pub fn plain_panels<'a>(
     views: &'a [engine::FieldView],
     title: &'a str,
-) -> Vec<morskoy_boy::picture::Panel<'a>> {
+) -> Vec<morskoy_boy::view::picture::Panel<'a>> {
     views
         .iter()
-        .map(|view| morskoy_boy::picture::Panel {
+        .map(|view| morskoy_boy::view::picture::Panel {
             view,
             title,
             alphabet: engine::Alphabet::Latin,
@@ -706,7 +706,7 @@ pub fn plain_panels<'a>(
 /// How many cells of a battle picture of `fields` fields of `size` show anything but
 /// untouched water, read off the pixels: each cell's middle against an empty field's.
 pub fn picture_known(png_bytes: &[u8], fields: usize, size: engine::Size) -> usize {
-    use morskoy_boy::picture::{cell_rect, render_rgb, Style};
+    use morskoy_boy::view::picture::{cell_rect, render_rgb, Style};
     let empty = empty_views(fields, size);
     let panels = plain_panels(&empty, "");
     let style = Style::default();

@@ -5,14 +5,14 @@
 //! message from the latest record whenever it differs from what the group was last shown,
 //! within the group's budget and the gap between edits, so many results in a burst become one
 //! edit carrying all of them.
-use super::callback::{join_payload, Button};
+use super::buttons::{join_payload, Button};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
-use crate::app::is_aimed;
-use crate::i18n::{t, ta};
+use crate::game::battle::is_aimed;
 #[cfg(test)]
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
 use crate::store::GameId;
+use crate::view::i18n::{t, ta};
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
@@ -53,7 +53,7 @@ pub fn live_message(
     username: &str,
 ) -> (String, Option<InlineKeyboardMarkup>) {
     if rec.riga.is_some() && *rec.game.phase() != Phase::Lobby {
-        return super::riga_view::live_message(rec, id);
+        return super::riga::live_message(rec, id);
     }
     match rec.game.phase() {
         Phase::Lobby | Phase::Placement => lobby_message(rec, id, username),
@@ -524,7 +524,7 @@ fn rating_lines(rec: &GameRecord) -> Vec<String> {
 /// last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
     if rec.riga.is_some() {
-        return super::riga_view::end_texts(rec);
+        return super::riga::end_texts(rec);
     }
     let lang = rec.lang;
     let mut blocks = vec![format!("<b>{}</b>", end_words(rec))];
@@ -923,7 +923,7 @@ mod tests {
 
     #[test]
     fn the_battle_picture_shows_the_public_view_and_its_caption_fits() {
-        use crate::telegram::live::{battle_picture, live_drawing};
+        use crate::view::live::{battle_picture, live_drawing};
         let rulesets = [
             Ruleset {
                 field: Field::LandSeaAir,

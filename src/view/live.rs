@@ -8,9 +8,9 @@
 
 use super::group::{battle_caption, live_message};
 use super::render::ruled_out;
-use crate::picture::{render_png, Panel};
-use crate::record::{Board, GameRecord};
+use crate::game::record::{Board, GameRecord};
 use crate::store::GameId;
+use crate::view::picture::{render_png, Panel};
 use engine::{Alphabet, Coord, Event, FieldView, Mark, Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use teloxide::types::InlineKeyboardMarkup;

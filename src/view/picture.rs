@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use tiny_skia::{LineCap, Paint, Path, PathBuilder, Pixmap, Rect, Stroke, Transform};
 
 /// The embedded font: DejaVu Sans Bold, Latin, Greek and Cyrillic only.
-static FONT_DATA: &[u8] = include_bytes!("../assets/DejaVuSans-Bold-subset.ttf");
+static FONT_DATA: &[u8] = include_bytes!("../../assets/DejaVuSans-Bold-subset.ttf");
 
 fn font() -> &'static FontRef<'static> {
     static FONT: OnceLock<FontRef<'static>> = OnceLock::new();

@@ -1,8 +1,8 @@
 //! The bot as a player, in words: its seats' names and its levels (pure). Its turns are
 //! played in `play.rs`; `/play` and the lobby's "play the bot" are in `lobby.rs`.
 
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
+use crate::game::lang::Lang;
+use crate::view::i18n::{t, ta};
 use engine::ai::Level;
 use engine::PlayerId;
 
@@ -10,7 +10,7 @@ use engine::PlayerId;
 /// and with a number from the second seat on ("🤖 Bot 2 (easy)").
 pub fn name(lang: Lang, level: Level, player: PlayerId) -> String {
     let level = level_words(lang, level);
-    match player.0.saturating_sub(crate::record::AI_PLAYER_BASE) {
+    match player.0.saturating_sub(crate::game::record::AI_PLAYER_BASE) {
         0 => ta(lang, "ai-name", &[("level", level.into())]),
         n => ta(
             lang,
@@ -45,7 +45,7 @@ pub fn parse_level(text: &str) -> Option<Level> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ai_player;
+    use crate::game::record::ai_player;
 
     #[test]
     fn levels_are_read_in_every_language_and_bots_are_told_apart() {

@@ -203,7 +203,7 @@ impl RigaPlay {
         let before = game.clone();
         let lost = game.play(side, mv).map_err(PlayError::Rules)?;
         let outcome = game.outcome();
-        self.last = crate::riga_text::move_points(&before, mv);
+        self.last = crate::view::riga_text::move_points(&before, mv);
         self.push_line(line(&before, mv, &lost));
         self.turn_started = now;
         self.reminded = false;

@@ -3,14 +3,14 @@
 //! the keyboard of moves, the set-up keyboard in the private chat, the end's words. Drawn
 //! from a record, nothing else.
 
-use super::callback::Button;
+use super::buttons::Button;
 use super::render::escape;
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::GameRecord;
-use crate::riga_play::{seat_of, side_of, RigaEnd, RigaPlay};
-use crate::riga_text;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
+use crate::game::riga::{seat_of, side_of, RigaEnd, RigaPlay};
 use crate::store::GameId;
+use crate::view::i18n::{t, ta};
+use crate::view::riga_text;
 use engine::SeatId;
 use riga::{Move, Outcome};
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};

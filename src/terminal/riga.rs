@@ -7,15 +7,15 @@
 //! the first mover is drawn by lot. Then a move a line in the notation of
 //! [`riga::notation`] (`д11 вперёд`, `e11 f`); `?` shows the legend, `q` or the end of the
 //! input quits. A side with no move passes by itself. Words come from `locales/` as ever:
-//! the game's from `riga.ftl` through [`crate::riga_text`], the terminal's `term-riga-` keys.
+//! the game's from `riga.ftl` through [`crate::view::riga_text`], the terminal's `term-riga-` keys.
 
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::riga_text::{
+use crate::game::lang::Lang;
+use crate::terminal::{ask, layout_key, Options, Outcome};
+use crate::view::i18n::{t, ta};
+use crate::view::riga_text::{
     board, fleet_line, legend, move_error, move_line, move_points, outcome_line, parse_error,
     ship_abbr, ship_letter,
 };
-use crate::terminal::{ask, layout_key, Options, Outcome};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -326,7 +326,7 @@ mod tests {
         for lang in Lang::ALL {
             let mut script = String::from("\n");
             for _ in 0..400 {
-                let at = crate::riga_text::point(lang, Point { col: 0, row: 10 });
+                let at = crate::view::riga_text::point(lang, Point { col: 0, row: 10 });
                 script.push_str(&format!("{at} l\n"));
             }
             let mut out = Vec::new();

@@ -3,9 +3,9 @@
 //! commitment was made of (the layout's canonical text, `|` and the salt).
 
 use super::render::{cell_name, escape, kind_name};
-use crate::i18n::t;
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
+use crate::view::i18n::t;
 use engine::{Alphabet, Coord, Fleet, Kind, SeatId, Size};
 use std::cmp::Reverse;
 

@@ -13,7 +13,7 @@
 //!   placed by when they left the battle (sunk, surrendered or out of time): the later, the
 //!   better. Seats knocked out by the same shot (no other result between their
 //!   [`Event::Eliminated`]) share a place. A loser whose leaving is no longer in the log (the
-//!   log keeps its last [`crate::record::LOG_MAX`] results) is taken as the first to leave.
+//!   log keeps its last [`crate::game::record::LOG_MAX`] results) is taken as the first to leave.
 //! - **Against the bot**: not rated with people. A game with any seat of the bot's gets no
 //!   [`Outcome`]; instead each human seat whose opponents are all the bot's is rated by
 //!   [`rate_against_bot`] against a fixed rating for the bot's level ([`bot_rating`]), which
@@ -35,7 +35,7 @@
 //! # Figures of one game
 //! [`figures`] counts a seat's shots and hits in a finished game's log for `/stats`.
 
-use crate::record::{is_ai, GameRecord};
+use crate::game::record::{is_ai, GameRecord};
 use engine::ai::Level;
 use engine::{EndReason, Event, Phase, SeatId, ShotResult};
 use serde::{Deserialize, Serialize};
@@ -311,7 +311,7 @@ pub struct Figures {
 }
 
 /// A seat's figures in a game, from its log (which keeps the last
-/// [`crate::record::LOG_MAX`] results, far more than a game has). Cells given up after a mine
+/// [`crate::game::record::LOG_MAX`] results, far more than a game has). Cells given up after a mine
 /// are not shots.
 pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
     let seat = SeatId(seat);
@@ -349,7 +349,7 @@ pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::ai_player;
+    use crate::game::record::ai_player;
     use engine::{random_fleet, Action, Coord, Game, PlayerId, Players, Ruleset};
     use rand::SeedableRng;
 

@@ -2,7 +2,7 @@
 //!
 //! Unicode isolation marks are off: chat clients show them as stray characters.
 
-use crate::lang::Lang;
+use crate::game::lang::Lang;
 use fluent_templates::fluent_bundle::FluentValue;
 use fluent_templates::{LanguageIdentifier, Loader};
 use std::borrow::Cow;

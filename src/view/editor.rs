@@ -1,11 +1,11 @@
 //! The placement editor as the player sees it: its text and keyboard (pure).
 
-use super::callback::{Button, EditOp};
+use super::buttons::{Button, EditOp};
 use super::render::{self, escape, grid_keyboard, grid_text, Viewport};
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::{Editor, GameRecord, Tool};
+use crate::game::lang::Lang;
+use crate::game::record::{Editor, GameRecord, Tool};
 use crate::store::GameId;
+use crate::view::i18n::{t, ta};
 use engine::Coord;
 use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 

@@ -1,10 +1,10 @@
 //! What one tap of the panel changes: the ruleset after an op, the page after it, and the
 //! lobby's players seated again under a new ruleset. Pure: no Telegram, no store.
 
-use crate::i18n::{ta, Arg};
-use crate::lang::Lang;
-use crate::record::{is_ai, GameRecord, SettingsPage};
-use crate::telegram::callback::{FieldChoice, SetOp};
+use crate::game::lang::Lang;
+use crate::game::record::{is_ai, GameRecord, SettingsPage};
+use crate::view::buttons::{FieldChoice, SetOp};
+use crate::view::i18n::{ta, Arg};
 use engine::{Action, Field, Game, Kind, Ruleset, RulesetError, Size, MAX_SIDE, MIN_SIDE};
 
 /// Why a change was refused, in words to come: a localisation key and its arguments.
@@ -194,7 +194,7 @@ pub fn apply_to_lobby(
             let lang = r.lang;
             for (seat, name) in r.game.seats().iter().zip(r.names.iter_mut()) {
                 if is_ai(seat.player) {
-                    *name = crate::telegram::ai::name(lang, l, seat.player);
+                    *name = crate::view::bot::name(lang, l, seat.player);
                 }
             }
         }
@@ -216,9 +216,21 @@ pub fn apply_to_lobby(
     Ok(())
 }
 
+/// For the tests of the panel: a custom field of `w`×`h` with `ships`, else the default rules.
+#[cfg(test)]
+pub(crate) fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
+    Ruleset {
+        field: engine::Field::Custom {
+            size: engine::Size::new(w, h),
+            ships: ships.to_vec(),
+        },
+        ..Ruleset::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::custom;
+    use super::custom;
     use super::*;
     use engine::{Players, Touching};
 
@@ -275,7 +287,7 @@ mod tests {
             ..Ruleset::default()
         };
         let mut rec = GameRecord::new(Game::new(four), -1, 0);
-        for p in [7, 8, crate::record::ai_player(0).0] {
+        for p in [7, 8, crate::game::record::ai_player(0).0] {
             rec.game
                 .apply(Action::Join(engine::PlayerId(p)), 0, &mut rng)
                 .unwrap();
@@ -287,7 +299,7 @@ mod tests {
         reseat(&mut rec, teams.clone()).unwrap();
         assert_eq!(rec.game.ruleset(), &teams);
         let seated: Vec<u64> = rec.game.seats().iter().map(|s| s.player.0).collect();
-        assert_eq!(seated, vec![7, 8, crate::record::ai_player(0).0]);
+        assert_eq!(seated, vec![7, 8, crate::game::record::ai_player(0).0]);
         let refused = reseat(&mut rec, Ruleset::default()).unwrap_err();
         assert_eq!(
             refused.words(Lang::En),

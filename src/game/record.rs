@@ -3,7 +3,7 @@
 //! Every stored type derives serde and carries a schema version `v`; new fields come with
 //! `#[serde(default)]` so records written by an older bot still decode.
 
-use crate::lang::Lang;
+use crate::game::lang::Lang;
 use engine::ai::Level;
 use engine::{Alphabet, Coord, Draft, Event, Game, PlayerId, Ruleset, SeatId};
 use serde::{Deserialize, Serialize};
@@ -47,7 +47,7 @@ pub struct GameRecord {
     /// The game's results, oldest first: every one (up to [`LOG_MAX`]), for the group's
     /// message (its latest, or a burst not shown yet) and the whole log at the end. Stored
     /// compactly (see `game_log.rs`).
-    #[serde(default, with = "crate::game_log")]
+    #[serde(default, with = "crate::game::log")]
     pub log: Vec<Event>,
     /// How many results were ever logged.
     #[serde(default)]
@@ -89,7 +89,7 @@ pub struct GameRecord {
     /// What this game still has to send, in order (see `effects.rs`): written in the same
     /// atomic change as the state that asks for it, removed by the game's sender once sent.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub outbox: Vec<crate::effects::Outgoing>,
+    pub outbox: Vec<crate::game::delivery::Outgoing>,
     /// The number of the last effect put in the outbox.
     #[serde(default)]
     pub effects_made: u64,
@@ -106,7 +106,7 @@ pub struct GameRecord {
     /// Answers to the latest button presses, so a press whose update comes again (after a
     /// crash) gets the answer it earned, not a refusal of its own repeat.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub answers: Vec<crate::effects::Answered>,
+    pub answers: Vec<crate::game::delivery::Answered>,
     /// A hash of each seat's private message as last drawn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dm_drawn: Vec<u64>,
@@ -120,7 +120,7 @@ pub struct GameRecord {
     /// A game of the Riga board game instead of Sea Battle (see `riga_play.rs`): its set-up,
     /// battle and end; `Some` from the lobby on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub riga: Option<crate::riga_play::RigaPlay>,
+    pub riga: Option<crate::game::riga::RigaPlay>,
     /// What the end of the game writes to the ratings and statistics, worked out once (by
     /// the game's sender, from the values before the game) and written whole, so writing it
     /// again after a crash changes nothing.

@@ -1,13 +1,13 @@
 //! The panel's words and keyboards, and the lobby's teams: pure functions of the settings
 //! and a language.
 
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::Board;
-use crate::record::{GameRecord, SettingsPage};
+use super::{bot as ai, render};
+use crate::game::lang::Lang;
+use crate::game::record::Board;
+use crate::game::record::{GameRecord, SettingsPage};
 use crate::store::GameId;
-use crate::telegram::callback::{Button, FieldChoice, Panel, SetOp};
-use crate::telegram::{ai, render};
+use crate::view::buttons::{Button, FieldChoice, Panel, SetOp};
+use crate::view::i18n::{t, ta};
 use engine::ai::Level;
 use engine::{Alphabet, Field, Phase, Players, Ruleset, Shapes, Touching, TurnTimer};
 use teloxide::types::InlineKeyboardButton;
@@ -70,7 +70,7 @@ fn timer_words(lang: Lang, timer: TurnTimer) -> String {
 }
 
 /// How the fields are shown, in words.
-pub(super) fn board_words(lang: Lang, b: Board) -> String {
+pub fn board_words(lang: Lang, b: Board) -> String {
     t(
         lang,
         match b {
@@ -80,12 +80,12 @@ pub(super) fn board_words(lang: Lang, b: Board) -> String {
     )
 }
 
-pub(super) fn letters(a: Alphabet) -> String {
+pub fn letters(a: Alphabet) -> String {
     a.columns(10).into_iter().collect()
 }
 
 /// What an op chose, in words, for the answer to the tap.
-pub(super) fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
+pub fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
     match op {
         SetOp::Touching(t) => touching_words(lang, t),
         SetOp::Shapes(s) => shapes_words(lang, s),
@@ -106,7 +106,7 @@ pub(super) fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
 }
 
 /// An answer fits Telegram's 200 characters.
-pub(super) fn short(text: String) -> String {
+pub fn short(text: String) -> String {
     if text.chars().count() <= 200 {
         text
     } else {
@@ -389,7 +389,7 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<InlineKeyboardButton>> {
 }
 
 /// Lines under the panel: the column letters, the bot's level, and a hint for the page.
-pub(super) fn panel_lines(lang: Lang, v: &PanelView) -> String {
+pub fn panel_lines(lang: Lang, v: &PanelView) -> String {
     let mut text = format!(
         "{}\n{}",
         ta(
@@ -483,9 +483,9 @@ pub fn team_lines(rec: &GameRecord, line: impl Fn(usize) -> String) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::settings::custom;
     use super::*;
-    use crate::telegram::render::{MAX_BUTTONS, MAX_ROW};
+    use crate::game::settings::custom;
+    use crate::view::render::{MAX_BUTTONS, MAX_ROW};
 
     #[test]
     fn every_page_of_every_panel_keeps_within_telegrams_limits() {
@@ -524,7 +524,7 @@ mod tests {
                                 if let teloxide::types::InlineKeyboardButtonKind::CallbackData(d) =
                                     &b.kind
                                 {
-                                    assert!(d.len() <= crate::telegram::callback::MAX_LEN);
+                                    assert!(d.len() <= crate::view::buttons::MAX_LEN);
                                     assert!(Button::parse(d).is_some(), "{d}");
                                 }
                             }

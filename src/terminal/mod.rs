@@ -14,9 +14,11 @@
 //! takes the offered layout, then one cell a line (`в6`, `b6`, `B6`); `q` or the end of the
 //! input quits. Needs no Telegram, no Redis and no async runtime.
 
-use crate::i18n::{t, ta, Arg};
-use crate::lang::Lang;
-use crate::telegram::render::{field_text, grid_text, result_words, symbol};
+pub mod riga;
+
+use crate::game::lang::Lang;
+use crate::view::i18n::{t, ta, Arg};
+use crate::view::render::{field_text, grid_text, result_words, symbol};
 use engine::ai::{choose_shot, Level};
 use engine::{
     format_cell, parse_cell, perelman_fleet, random_fleet, Action, ActionError, Alphabet,
@@ -244,7 +246,7 @@ pub fn main(args: impl IntoIterator<Item = String>) -> i32 {
     let echo = !stdin.is_terminal();
     let played = match opts.game {
         GameChoice::SeaBattle => run(&opts, &mut stdin.lock(), &mut out, echo),
-        GameChoice::Riga => crate::riga_terminal::run(&opts, &mut stdin.lock(), &mut out, echo),
+        GameChoice::Riga => crate::terminal::riga::run(&opts, &mut stdin.lock(), &mut out, echo),
     };
     match played {
         Ok(_) => 0,

@@ -7,7 +7,7 @@
 //! any point loses none. The group's live message itself is no effect: the sender draws it
 //! from the latest record whenever it differs from what was last drawn.
 
-use crate::record::{is_ai, GameRecord};
+use crate::game::record::{is_ai, GameRecord};
 use engine::{Event, Phase, SeatId};
 use serde::{Deserialize, Serialize};
 

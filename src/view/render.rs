@@ -1,9 +1,9 @@
 //! Pure rendering: boards as monospace text, keyboards within Telegram's limits, and the
 //! words for ships, rules, results and problems. Nothing here talks to Telegram.
 
-use super::callback::Button;
-use crate::i18n::{t, ta, Arg};
-use crate::lang::Lang;
+use super::buttons::Button;
+use crate::game::lang::Lang;
+use crate::view::i18n::{t, ta, Arg};
 use engine::{
     format_cell, Alphabet, Contact, Coord, Event, Field, FieldView, Force, Kind, Mark, Players,
     Problem, Rule, Ruleset, Shapes, ShotResult, Size, Subject, Touching,

@@ -1,4 +1,4 @@
-//! The game's log as stored: [`GameRecord::log`](crate::record::GameRecord::log) keeps every
+//! The game's log as stored: [`GameRecord::log`](crate::game::record::GameRecord::log) keeps every
 //! result of a game and is written to Redis with each transition, so a shot, nearly all of
 //! it, is written as a short text (`0>1@C4:h`) and any other result in its usual serde form.
 //! Records written before, with every result in the usual form, still decode.

@@ -4,7 +4,7 @@
 //! the generation of the message they belong to; an old button decodes and is then refused
 //! politely ("this game is over", "out of date"), never misread.
 
-use crate::record::SettingsPage;
+use crate::game::record::SettingsPage;
 use crate::store::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
@@ -44,7 +44,7 @@ pub enum Button {
     /// Placement editor: undo, clear, random, Perelman, ready.
     Edit(GameId, EditOp),
     /// `/lang`: speak this language (to the user in private, to the group in a group).
-    Lang(crate::lang::Lang),
+    Lang(crate::game::lang::Lang),
     /// `/settings`: the chat's column letters.
     Alphabet(engine::Alphabet),
     /// `/settings`: how well the bot plays in the chat.
@@ -136,7 +136,7 @@ pub enum SetOp {
     /// How well the bot plays.
     Level(engine::ai::Level),
     /// How the chat sees the fields.
-    Board(crate::record::Board),
+    Board(crate::game::record::Board),
     /// The seated players at this seat and the next change places (lobby).
     Swap(u8),
     /// Close the panel.
@@ -225,8 +225,8 @@ impl fmt::Display for SetOp {
                 f,
                 "B{}",
                 match b {
-                    crate::record::Board::Picture => 'p',
-                    crate::record::Board::Text => 't',
+                    crate::game::record::Board::Picture => 'p',
+                    crate::game::record::Board::Text => 't',
                 }
             ),
             SetOp::Swap(seat) => write!(f, "x{seat}"),
@@ -462,7 +462,7 @@ mod tests {
             Button::Edit(g, EditOp::Mines),
             Button::Edit(g, EditOp::Border),
             Button::Edit(g, EditOp::RandomBorder),
-            Button::Lang(crate::lang::Lang::Bg),
+            Button::Lang(crate::game::lang::Lang::Bg),
             Button::Alphabet(engine::Alphabet::RussianYo),
             Button::AiLevel(engine::ai::Level::Normal),
             Button::RigaTap(g, 11),
@@ -529,7 +529,7 @@ mod tests {
         );
         ops.extend(engine::Alphabet::ALL.map(SetOp::Alphabet));
         ops.extend(engine::ai::Level::ALL.map(SetOp::Level));
-        ops.extend(crate::record::Board::ALL.map(SetOp::Board));
+        ops.extend(crate::game::record::Board::ALL.map(SetOp::Board));
         ops.extend((0..3).map(SetOp::Swap));
         ops.push(SetOp::Done);
         ops

@@ -5,8 +5,8 @@
 //! Every word comes from `locales/*/riga.ftl`; the board's glyphs for sea, land and the like
 //! are the constants below (ASCII and `·`), ships are the language's letters with an arrow.
 
-use crate::i18n::{t, ta, Arg};
-use crate::lang::Lang;
+use crate::game::lang::Lang;
+use crate::view::i18n::{t, ta, Arg};
 use riga::game::{MoveError, QUIET_MOVES};
 use riga::notation::{format_point, ParseError};
 use riga::{Facing, Game, Kind, Move, Outcome, Point, Side, Terrain, COLS, ROWS};

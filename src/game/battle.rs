@@ -4,8 +4,8 @@
 //! saves both in one atomic transition, and the Telegram adapter (`telegram/`) only parses
 //! updates into actions and delivers the effects.
 
-use crate::effects::Effect;
-use crate::record::{Aim, GameRecord};
+use crate::game::delivery::Effect;
+use crate::game::record::{Aim, GameRecord};
 use engine::ai::{hard_fleet, Level};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Fleet, Ruleset, RulesetError,
@@ -62,7 +62,7 @@ pub fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
     };
     for e in events {
         if let Event::Salvo { hits, mines, .. } = *e {
-            rec.ai_salvos.push(crate::record::AiSalvo {
+            rec.ai_salvos.push(crate::game::record::AiSalvo {
                 seat: seat.0,
                 target: target.0,
                 cells: cells.clone(),
@@ -174,7 +174,7 @@ pub fn teammates(rec: &GameRecord, seat: SeatId) -> Vec<SeatId> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::AiSalvo;
+    use crate::game::record::AiSalvo;
     use engine::Game;
 
     #[test]

@@ -3,10 +3,10 @@
 
 use super::live::Picture;
 use super::render::{escape, field_text};
-use crate::app::teammates;
-use crate::i18n::{t, ta};
-use crate::lang::Lang;
-use crate::record::GameRecord;
+use crate::game::battle::teammates;
+use crate::game::lang::Lang;
+use crate::game::record::GameRecord;
+use crate::view::i18n::{t, ta};
 use engine::{Event, Phase, SeatId};
 
 /// A player's own field as they see it: their ships and every shot the enemy took at them.
