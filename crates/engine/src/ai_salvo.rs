@@ -8,26 +8,16 @@
 //! of a salvo than it hit is dropped, and each hit it does not explain (perhaps on a ship sunk
 //! since) divides its weight by four.
 
-use crate::ai::{aim, candidates, Budget, Level};
+use crate::aim::{aim, candidates};
+use crate::budget::Budget;
 use crate::coord::Coord;
 use crate::event::SeatId;
 use crate::hunt::normal;
+use crate::level::Level;
+use crate::report::SalvoReport;
 use crate::view::{Mark, View};
 use rand::seq::SliceRandom;
 use rand::Rng;
-
-/// One salvo's answer, kept by the caller: where it went and what it hit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SalvoReport {
-    /// Whose field.
-    pub target: SeatId,
-    /// The cells of the salvo.
-    pub cells: Vec<Coord>,
-    /// How many of them hit a ship (as `Event::Salvo` tells).
-    pub hits: u8,
-    /// How many of them hit a mine.
-    pub mines: u8,
-}
 
 /// The cells of a salvo (docs/rules.md §3.4) and the field it goes to: as many distinct cells as
 /// the ruleset's salvo, or every cell left if fewer; none of them already known. For a game

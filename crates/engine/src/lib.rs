@@ -6,13 +6,15 @@
 //! - `notation.rs` — typed cells: [`format_cell`], [`parse_cell`], [`CellParseError`].
 //! - `shape.rs` — polyominoes up to rotation and reflection; [`Shapes`].
 //! - `kind.rs` — [`Kind`] of ship or unit, its size, [`Force`] and shapes.
-//! - `ruleset.rs` — [`Ruleset`] with every option of §3, and [`Ruleset::check`].
+//! - `ruleset.rs` — [`Ruleset`] with every option of §3.
 //! - `players.rs` — [`Players`] (duel, free-for-all, teams) and the [`TurnTimer`].
 //! - `terrain.rs` — the land-sea [`Border`] of land-sea-air.
 //! - `fleet.rs` — a validated [`Fleet`]; contacts and halos.
 //! - `draft.rs` — the placement editor's [`Draft`]: place, remove, undo, clear, validate.
 //! - `validate.rs` — every [`Problem`] of a layout, naming ship, cell and [`Rule`].
 //! - `generate.rs` — [`random_fleet`] and [`perelman_fleet`].
+//! - `check.rs` — [`Ruleset::check`]: every option in range, and a legal layout found by the
+//!   generators' search.
 //! - `game.rs` — the [`Game`] state machine: lobby, placement, battle, finished.
 //! - `battle.rs` — shots, salvoes, mines, turns, elimination, victory, timer.
 //! - `event.rs` — [`Action`]s in, [`Event`]s out, [`ActionError`] refusals.
@@ -21,11 +23,17 @@
 //! - `cellset.rs` — a compact bit set of cells.
 //! - `ai.rs` — the bot as a player, from its seat's [`View`] only: easy, normal, hard
 //!   ([`ai::choose_shot`], [`ai::choose_shot_within`], [`ai::choose_salvo`],
-//!   [`ai::choose_give_up`], [`ai::hard_fleet`]); `hunt.rs` — easy and normal;
-//!   `sampler.rs` — the hard level's sampled posterior on bit boards (`bits.rs`) from cached
-//!   placement tables (`tables.rs`), with the secret land-sea border narrowed as units stand
-//!   (`shore.rs`); `mixture.rs` — the Perelman model beside the uniform one; `ai_fleet.rs` —
-//!   the hard level's own placement.
+//!   [`ai::choose_give_up`], [`ai::hard_fleet`]). Its parts, each using only those below it:
+//!   - `ai_salvo.rs` — the cells of a salvo; `ai_fleet.rs` — the hard level's own placement.
+//!   - `aim.rs` — the field to shoot at and its ranked cells, for single shots and salvoes.
+//!   - `hunt.rs` — easy and normal: hunt and target, parity, cells the rules rule out.
+//!   - `heat.rs` — the hard level's posterior cover, mixed from the models of `mixture.rs`
+//!     (the Perelman and the remembered layouts beside the uniform one), each drawing with
+//!     `sampler.rs` on bit boards (`bits.rs`) from cached placement tables (`tables.rs`),
+//!     with the secret land-sea border narrowed as units stand (`shore.rs`).
+//!   - `level.rs` — the [`ai::Level`]s; `budget.rs` — the [`ai::Budget`] of one decision;
+//!     `report.rs` — the [`ai::SalvoReport`]s the caller keeps; `habits.rs` — [`Habits`]: how
+//!     people placed, for the learning level.
 //!
 //! Nothing here reads a clock, a socket or a global random source: the time and the random
 //! source are passed in, and the answers are enums, never text for people.
@@ -56,10 +64,13 @@
 pub mod ai;
 mod ai_fleet;
 mod ai_salvo;
+mod aim;
 mod alphabet;
 mod battle;
 mod bits;
+mod budget;
 mod cellset;
+mod check;
 pub mod commit;
 mod coord;
 mod draft;
@@ -68,11 +79,14 @@ mod fleet;
 mod game;
 mod generate;
 mod habits;
+mod heat;
 mod hunt;
 mod kind;
+mod level;
 mod mixture;
 mod notation;
 mod players;
+mod report;
 mod ruleset;
 mod sampler;
 pub mod shape;

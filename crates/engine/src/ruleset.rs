@@ -1,6 +1,10 @@
 //! Rulesets: every option of docs/rules.md §3 as one value that can be shown, stored and compared.
+//!
+//! Whether one can be played, [`Ruleset::check`], is proved by finding a layout, so it lives
+//! above the generators, in `check.rs`; the generators and every other module read rulesets
+//! from here.
 
-use crate::coord::{Size, MAX_SIDE, MIN_SIDE};
+use crate::coord::Size;
 use crate::kind::Kind;
 pub use crate::players::{Players, TurnTimer};
 use crate::shape::Shapes;
@@ -192,47 +196,6 @@ impl Ruleset {
     /// Number of seats.
     pub fn seats(&self) -> usize {
         self.players.seats()
-    }
-
-    /// Checks every option and proves, by finding one, that a legal layout exists.
-    ///
-    /// # Errors
-    /// The first problem found.
-    pub fn check(&self) -> Result<(), RulesetError> {
-        let size = self.size();
-        let side_ok = |n: u8| (MIN_SIDE..=MAX_SIDE).contains(&n);
-        if !side_ok(size.width) || !side_ok(size.height) {
-            return Err(RulesetError::SideOutOfRange(size));
-        }
-        let fleet = self.fleet();
-        if fleet.is_empty() {
-            return Err(RulesetError::NoShips);
-        }
-        let longest = size.width.max(size.height);
-        if let Some(k) = fleet.iter().find(|k| k.size() == 0 || k.size() > longest) {
-            return Err(RulesetError::ShipSizeOutOfRange(k.size()));
-        }
-        let cells: usize = fleet.iter().map(|k| usize::from(k.size())).sum();
-        if fleet.len() > 64 || cells + usize::from(self.mines) > size.area() {
-            return Err(RulesetError::FleetTooLarge);
-        }
-        match self.salvo {
-            Some(n) if !(1..=10).contains(&n) => return Err(RulesetError::SalvoOutOfRange(n)),
-            _ => {}
-        }
-        if self.mines > 2 {
-            return Err(RulesetError::MinesOutOfRange(self.mines));
-        }
-        if let Players::FreeForAll(n) = self.players {
-            if !(3..=4).contains(&n) {
-                return Err(RulesetError::PlayersOutOfRange(n));
-            }
-        }
-        // A fixed seed makes the verdict on a ruleset the same every time it is asked, and
-        // lets the generators find the same layout when their own tries run out.
-        crate::generate::checks_layout(self)
-            .map(|_| ())
-            .ok_or(RulesetError::NoLegalLayout)
     }
 }
 
