@@ -369,13 +369,13 @@ async fn settled(app: &App, game: u64) {
             .load_game(morskoy_boy::store::GameId(game))
             .await
             .unwrap();
-        if rec.outbox.is_empty() {
+        if rec.delivery.outbox.is_empty() {
             return;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
             "game {game} still has {:?} to send",
-            rec.outbox
+            rec.delivery.outbox
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -106,9 +106,9 @@ async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
     let first = data(&battle, "f:");
     let game: u64 = first.split(':').nth(1).unwrap().parse().unwrap();
     // The battle's own message, as the game records it.
-    let begun = |r: &GameRecord| r.begun && r.message.is_some();
+    let begun = |r: &GameRecord| r.delivery.begun && r.delivery.message.is_some();
     let rec = record_where(store, game, begun, "no battle message").await;
-    let id = rec.message.unwrap();
+    let id = rec.delivery.message.unwrap();
     let battle = app
         .tg
         .wait_for(

@@ -556,7 +556,7 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
     assert_eq!(
         store
             .transition_fenced(id, "b/1/y", |r| {
-                r.drawn = 7;
+                r.delivery.drawn = 7;
                 Ok::<_, ()>(())
             })
             .await,
@@ -570,7 +570,7 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
     assert_eq!(
         store
             .transition_fenced(id, "a/1/x", |r| {
-                r.drawn = 8;
+                r.delivery.drawn = 8;
                 Ok::<_, ()>(())
             })
             .await,
@@ -578,7 +578,7 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
     );
     let done = store
         .transition_fenced(id, "a/2/z", |r| {
-            r.drawn = 9;
+            r.delivery.drawn = 9;
             Ok::<_, ()>(())
         })
         .await
@@ -602,7 +602,7 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
         .await
         .unwrap()
         .expect("the lease is free");
-    assert_eq!((seen.drawn, version), (9, done.version));
+    assert_eq!((seen.delivery.drawn, version), (9, done.version));
     assert_eq!(
         store.take_send_lease_and_load(id, "c/1/w", hold).await,
         Ok(None)
@@ -664,8 +664,8 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
         let s = s.clone();
         async move {
             s.transition(id, |r| {
-                r.block += 1;
-                Ok::<_, ()>(r.block)
+                r.delivery.announced_parts += 1;
+                Ok::<_, ()>(r.delivery.announced_parts)
             })
             .await
             .unwrap()
@@ -679,10 +679,10 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     // b knows block 2 now: a refusal made on that would be wrong.
     let seen = b
         .transition(id, |r| {
-            if r.block == 3 {
-                Ok(r.block)
+            if r.delivery.announced_parts == 3 {
+                Ok(r.delivery.announced_parts)
             } else {
-                Err(r.block)
+                Err(r.delivery.announced_parts)
             }
         })
         .await
@@ -690,7 +690,7 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     assert_eq!(seen.map(|c| c.value), Ok(3));
     assert_eq!(bump(&a).await.value, 4);
     let unchanged = b
-        .transition(id, |r| Ok::<_, ()>(r.block))
+        .transition(id, |r| Ok::<_, ()>(r.delivery.announced_parts))
         .await
         .unwrap()
         .unwrap();
@@ -699,7 +699,7 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
         "a no-change answer comes from a fresh read"
     );
     let (rec, _) = a.load_game(id).await.unwrap();
-    assert_eq!(rec.block, 4);
+    assert_eq!(rec.delivery.announced_parts, 4);
 }
 on_both!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly);
 
@@ -711,14 +711,14 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
 ) {
     let (a, b, id) = two_replicas_on_one_game(target).await;
     a.transition(id, |r| {
-        r.block = 1;
+        r.delivery.announced_parts = 1;
         Ok::<_, ()>(())
     })
     .await
     .unwrap()
     .unwrap();
     // b knows block 0. Refusing with the block it sees:
-    let refuse = |r: &mut GameRecord| Err::<(), u8>(r.block);
+    let refuse = |r: &mut GameRecord| Err::<(), u8>(r.delivery.announced_parts);
     let settled = b
         .transition_settled(id, None, &|_: &u8| true, refuse)
         .await
@@ -734,7 +734,11 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
         .unwrap();
     assert_eq!(checked.err(), Some(1), "another refusal is checked afresh");
     let (rec, version) = a.load_game(id).await.unwrap();
-    assert_eq!((rec.block, version), (1, 2), "a refusal writes nothing");
+    assert_eq!(
+        (rec.delivery.announced_parts, version),
+        (1, 2),
+        "a refusal writes nothing"
+    );
 }
 on_both!(a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one);
 
@@ -749,7 +753,7 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     let due = at(NOW + 100);
     store
         .transition_due(id, Some(&due), |r| {
-            r.block = 1;
+            r.delivery.announced_parts = 1;
             Ok::<_, ()>(())
         })
         .await
@@ -768,7 +772,7 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     let none = |_: &GameRecord| None;
     store
         .transition_due(id, Some(&none), |r| {
-            r.block = 2;
+            r.delivery.announced_parts = 2;
             Ok::<_, ()>(())
         })
         .await

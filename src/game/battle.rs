@@ -24,8 +24,9 @@ pub fn apply_move(
 ) -> Result<Vec<Event>, ActionError> {
     let events = rec.game.apply(action.clone(), now, rng)?;
     if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
-        if is_aimed(rec) {
-            rec.aim = Some(Aim {
+        let aimed = is_aimed(rec);
+        if let Some(sb) = rec.sea_mut().filter(|_| aimed) {
+            sb.aim = Some(Aim {
                 shooter,
                 target,
                 picked: Vec::new(),
@@ -62,7 +63,10 @@ pub fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
     };
     for e in events {
         if let Event::Salvo { hits, mines, .. } = *e {
-            rec.ai_salvos.push(crate::game::record::AiSalvo {
+            let Some(sb) = rec.sea_mut() else {
+                return;
+            };
+            sb.ai_salvos.push(crate::game::record::AiSalvo {
                 seat: seat.0,
                 target: target.0,
                 cells: cells.clone(),
@@ -202,7 +206,7 @@ mod tests {
             hits: 1,
             mines: 0,
         };
-        assert_eq!(rec.ai_salvos, vec![kept]);
+        assert_eq!(rec.sea().unwrap().ai_salvos, vec![kept]);
         // A single shot is no salvo; the record keeps what it had, through storage too.
         remember_salvo(
             &mut rec,
@@ -211,6 +215,6 @@ mod tests {
         );
         let stored: GameRecord =
             serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
-        assert_eq!(stored.ai_salvos.len(), 1);
+        assert_eq!(stored.sea().unwrap().ai_salvos.len(), 1);
     }
 }

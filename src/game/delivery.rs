@@ -87,43 +87,43 @@ impl GameRecord {
             Effect::Dm { .. } | Effect::LiveMessage | Effect::Settle | Effect::Announce
         );
         if coalesces {
-            if let Some(i) = self.outbox.iter().position(|o| o.effect == effect) {
+            if let Some(i) = self.delivery.outbox.iter().position(|o| o.effect == effect) {
                 if matches!(effect, Effect::Dm { .. }) {
-                    self.effects_made += 1;
-                    self.outbox[i].n = self.effects_made;
+                    self.delivery.effects_made += 1;
+                    self.delivery.outbox[i].n = self.delivery.effects_made;
                 }
                 return;
             }
         }
-        self.effects_made += 1;
-        self.outbox.push(Outgoing {
-            n: self.effects_made,
+        self.delivery.effects_made += 1;
+        self.delivery.outbox.push(Outgoing {
+            n: self.delivery.effects_made,
             effect,
         });
     }
 
     /// Removes effect `n` once it is sent; `false` when it was not there.
     pub fn remove_effect(&mut self, n: u64) -> bool {
-        let before = self.outbox.len();
-        self.outbox.retain(|o| o.n != n);
-        self.outbox.len() != before
+        let before = self.delivery.outbox.len();
+        self.delivery.outbox.retain(|o| o.n != n);
+        self.delivery.outbox.len() != before
     }
 
     /// The answer a press already got, if this is its update again.
     pub fn answered(&self, query: &str) -> Option<&Answered> {
-        self.answers.iter().find(|a| a.query == query)
+        self.delivery.answers.iter().find(|a| a.query == query)
     }
 
     /// Keeps the answer to a press, with the change it made.
     pub fn remember_answer(&mut self, query: &str, text: &str, alert: bool) {
-        self.answers.retain(|a| a.query != query);
-        self.answers.push(Answered {
+        self.delivery.answers.retain(|a| a.query != query);
+        self.delivery.answers.push(Answered {
             query: query.to_owned(),
             text: text.to_owned(),
             alert,
         });
-        if self.answers.len() > ANSWERS_KEPT {
-            self.answers.remove(0);
+        if self.delivery.answers.len() > ANSWERS_KEPT {
+            self.delivery.answers.remove(0);
         }
     }
 
@@ -141,11 +141,11 @@ impl GameRecord {
     /// on every transition, so no path that begins or ends a game can forget them; each
     /// happens once.
     pub fn derive_effects(&mut self) {
-        if let Some(riga) = &self.riga {
+        if let Some(riga) = self.riga() {
             // A Riga game begins when both fleets are ordered, and its Sea Battle game (the
             // lobby's) ends with it.
             let (begins, ends) = (riga.game.is_some(), riga.end.is_some());
-            if begins && !self.begun {
+            if begins && !self.delivery.begun {
                 self.begin_battle();
             }
             if ends && !self.game.is_finished() {
@@ -154,11 +154,11 @@ impl GameRecord {
             }
         }
         match self.game.phase() {
-            Phase::Battle if !self.begun => self.begin_battle(),
+            Phase::Battle if !self.delivery.begun => self.begin_battle(),
             Phase::Finished { .. } if !self.announced => {
                 self.announced = true;
                 self.push_effect(Effect::Settle);
-                let riga_played = self.riga.as_ref().is_some_and(|r| r.game.is_some());
+                let riga_played = self.riga().is_some_and(|r| r.game.is_some());
                 if self.game.fleet(SeatId(0)).is_some() || riga_played {
                     self.push_effect(Effect::Announce);
                 }
@@ -174,16 +174,16 @@ impl GameRecord {
     /// The battle's beginning: the lobby's message retired, the battle's own message, every
     /// private field.
     fn begin_battle(&mut self) {
-        self.begun = true;
+        self.delivery.begun = true;
         // The old message's buttons are of the old generation.
-        self.generation += 1;
-        if let Some(old) = self.message.take() {
+        self.delivery.generation += 1;
+        if let Some(old) = self.delivery.message.take() {
             self.push_effect(Effect::Retire {
                 message: old,
                 key: "lobby-battle-started".into(),
             });
         }
-        self.drawn = 0;
+        self.delivery.drawn = 0;
         self.push_effect(Effect::LiveMessage);
         for s in self.human_seats() {
             self.push_effect(Effect::Dm { seat: s.0 });
@@ -205,8 +205,8 @@ mod tests {
         }
         game.apply(Action::Start, 0, &mut rng).unwrap();
         let mut rec = GameRecord::new(game, -1, 0);
-        rec.begun = false;
-        rec.message = Some(5);
+        rec.delivery.begun = false;
+        rec.delivery.message = Some(5);
         (rec, rng)
     }
 
@@ -214,7 +214,7 @@ mod tests {
     fn the_battle_begins_with_its_effects_once() {
         let (mut rec, mut rng) = placing();
         rec.derive_effects();
-        assert!(rec.outbox.is_empty(), "nothing before the battle");
+        assert!(rec.delivery.outbox.is_empty(), "nothing before the battle");
         for s in 0..2 {
             let fleet = random_fleet(&Ruleset::default(), &mut rng).unwrap();
             rec.game
@@ -223,7 +223,12 @@ mod tests {
         }
         rec.derive_effects();
         rec.derive_effects();
-        let kinds: Vec<Effect> = rec.outbox.iter().map(|o| o.effect.clone()).collect();
+        let kinds: Vec<Effect> = rec
+            .delivery
+            .outbox
+            .iter()
+            .map(|o| o.effect.clone())
+            .collect();
         assert_eq!(
             kinds,
             vec![
@@ -236,14 +241,14 @@ mod tests {
                 Effect::Dm { seat: 1 },
             ]
         );
-        assert_eq!(rec.message, None);
-        assert_eq!(rec.generation, 1);
+        assert_eq!(rec.delivery.message, None);
+        assert_eq!(rec.delivery.generation, 1);
     }
 
     #[test]
     fn the_end_is_settled_and_announced_once() {
         let (mut rec, mut rng) = placing();
-        rec.begun = true;
+        rec.delivery.begun = true;
         for s in 0..2 {
             let fleet = random_fleet(&Ruleset::default(), &mut rng).unwrap();
             rec.game
@@ -255,7 +260,12 @@ mod tests {
             .unwrap();
         rec.derive_effects();
         rec.derive_effects();
-        let kinds: Vec<Effect> = rec.outbox.iter().map(|o| o.effect.clone()).collect();
+        let kinds: Vec<Effect> = rec
+            .delivery
+            .outbox
+            .iter()
+            .map(|o| o.effect.clone())
+            .collect();
         assert_eq!(
             kinds,
             vec![
@@ -267,25 +277,25 @@ mod tests {
         );
         assert!(rec.remove_effect(1));
         assert!(!rec.remove_effect(1));
-        assert_eq!(rec.outbox.len(), 3);
+        assert_eq!(rec.delivery.outbox.len(), 3);
     }
 
     #[test]
     fn a_private_field_waiting_is_not_queued_twice_and_answers_are_bounded() {
         let (mut rec, _) = placing();
         rec.push_effect(Effect::Dm { seat: 1 });
-        let drawing = rec.outbox[0].n;
+        let drawing = rec.delivery.outbox[0].n;
         rec.push_effect(Effect::Dm { seat: 1 });
         rec.push_effect(Effect::Dm { seat: 0 });
-        assert_eq!(rec.outbox.len(), 2);
+        assert_eq!(rec.delivery.outbox.len(), 2);
         // The field asked for again while the first request was being drawn: the first
         // one's acknowledgement leaves the second.
         assert!(!rec.remove_effect(drawing));
-        assert_eq!(rec.outbox[0].effect, Effect::Dm { seat: 1 });
+        assert_eq!(rec.delivery.outbox[0].effect, Effect::Dm { seat: 1 });
         for i in 0..40 {
             rec.remember_answer(&i.to_string(), "miss", false);
         }
-        assert_eq!(rec.answers.len(), ANSWERS_KEPT);
+        assert_eq!(rec.delivery.answers.len(), ANSWERS_KEPT);
         assert!(rec.answered("39").is_some());
         assert!(rec.answered("0").is_none());
     }

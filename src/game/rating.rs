@@ -147,7 +147,7 @@ pub fn rate(game: &Outcome, before: &[Rating]) -> Vec<Rating> {
 /// documentation). `None` for a game not finished, cancelled, of the Riga board game, with
 /// any seat of the bot's, or with fewer than two people.
 pub fn outcome(rec: &GameRecord) -> Option<Outcome> {
-    if rec.riga.is_some() {
+    if rec.is_riga() {
         return None;
     }
     let Phase::Finished { winners, reason } = rec.game.phase() else {
@@ -268,7 +268,7 @@ pub fn against_bot(rec: &GameRecord) -> Vec<(SeatId, bool)> {
     let Phase::Finished { winners, reason } = rec.game.phase() else {
         return Vec::new();
     };
-    if rec.riga.is_some() || *reason == EndReason::Cancelled || winners.is_empty() {
+    if rec.is_riga() || *reason == EndReason::Cancelled || winners.is_empty() {
         return Vec::new();
     }
     let seats = rec.game.seats();
@@ -344,6 +344,27 @@ pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
     f.won = matches!(rec.game.phase(), Phase::Finished { winners, .. } if winners.contains(&seat));
     f.shots_to_win = f.won.then_some(f.shots);
     f
+}
+
+/// A leaderboard: one chat's games between people, everyone's, or games against the bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Leaderboard {
+    /// The games between people in one chat.
+    Chat(i64),
+    /// The games between people in every chat.
+    People,
+    /// The games against the bot, everywhere.
+    Bot,
+}
+
+impl Leaderboard {
+    /// How many players its ranking keeps: the best ones (the ratings of the others stay).
+    pub fn kept(self) -> usize {
+        match self {
+            Leaderboard::Chat(_) => 1_000,
+            Leaderboard::People | Leaderboard::Bot => 10_000,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,129 +7,316 @@ use crate::game::lang::Lang;
 use engine::ai::Level;
 use engine::{Alphabet, Coord, Draft, Event, Game, PlayerId, Ruleset, SeatId};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// The schema version of the records in this file.
 pub const RECORD_VERSION: u16 = 1;
 
-/// One game and what the bot needs around it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One game and what the bot needs around it: who plays it where, the game itself
+/// ([`Play`]), and what delivering it to Telegram has done so far ([`Delivery`]).
+///
+/// Stored as one flat JSON object (see [`Stored`]), the same the bot has always written, so
+/// records of an older bot decode and an older bot decodes these.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// Schema version.
     pub v: u16,
-    /// The engine's game.
+    /// The engine's Sea Battle game. In a Riga game it seats the two players with the
+    /// engine's lobby rules (a duel) and keeps the lobby's phase; the Riga game itself is in
+    /// [`Play::Riga`].
     pub game: Game,
+    /// Which game this is, and what only that game keeps.
+    pub play: Play,
     /// The chat the game belongs to (a group, or a private chat for a game against the AI).
     pub chat: i64,
     /// When the record was created (Unix seconds).
     pub created: u64,
     /// Display names of the players, by seat.
-    #[serde(default)]
     pub names: Vec<String>,
     /// The group's language for this game.
-    #[serde(default)]
     pub lang: Lang,
     /// The column letters of this game.
-    #[serde(default = "default_alphabet")]
     pub alphabet: Alphabet,
     /// Who created the game (may start and cancel it).
-    #[serde(default)]
     pub creator: u64,
-    /// The group's live message: the lobby, then the battle.
-    #[serde(default)]
-    pub message: Option<i32>,
-    /// Bumped whenever the live message is replaced: buttons carry it, so a button of an old
-    /// message answers "out of date".
-    #[serde(default)]
-    pub generation: u32,
-    /// Which block of the target field the battle keyboard shows.
-    #[serde(default)]
-    pub block: u8,
     /// The game's results, oldest first: every one (up to [`LOG_MAX`]), for the group's
     /// message (its latest, or a burst not shown yet) and the whole log at the end. Stored
-    /// compactly (see `game_log.rs`).
-    #[serde(default, with = "crate::game::log")]
+    /// compactly (see `log.rs`).
     pub log: Vec<Event>,
     /// How many results were ever logged.
-    #[serde(default)]
     pub log_total: u64,
-    /// How many of them the group's message has shown.
-    #[serde(default)]
-    pub log_shown: u64,
-    /// The private message of each seat: the placement editor, then the own field.
-    #[serde(default)]
-    pub dms: Vec<Option<i32>>,
-    /// A hash of the live message as last drawn, so an unchanged state is not drawn again.
-    #[serde(default)]
-    pub drawn: u64,
-    /// Whether the end has been announced in the group.
-    #[serde(default)]
+    /// Whether the end's effects (settlement, announcement, the fields) have been queued.
     pub announced: bool,
     /// How well the bot plays its seats in this game (when it has any).
-    #[serde(default)]
     pub ai_level: Level,
+    /// The page of the settings panel the lobby message shows, while the creator has it open.
+    pub panel: Option<SettingsPage>,
+    /// The game a Rematch press of this one created.
+    pub rematch: Option<u64>,
+    /// What the end of the game writes to the ratings and statistics, worked out once (by
+    /// the game's sender, from the values before the game) and written whole, so writing it
+    /// again after a crash changes nothing.
+    pub settlement: Option<Settlement>,
+    /// How the fields are shown: as a picture or as text. Games stored before pictures were
+    /// drawn as text and stay so.
+    pub board: Board,
+    /// The messages the game has in Telegram and what its sender has done: its own part of
+    /// the record, changed by the sender's acknowledgements (`delivery.rs`).
+    pub delivery: Delivery,
+}
+
+/// Which game a record plays: matched exhaustively, so a new game is an arm the compiler
+/// walks every use through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// Sea Battle (docs/rules.md §1–§4): the engine's game in [`GameRecord::game`].
+    SeaBattle(SeaBattle),
+    /// The Riga board game (docs/rules.md §5): its set-up, battle and end (see `riga.rs`).
+    Riga(crate::game::riga::RigaPlay),
+}
+
+/// What a Sea Battle game keeps besides the engine's game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeaBattle {
+    /// Which block of the target field the battle keyboard shows.
+    pub block: u8,
     /// The bot's own salvoes and their answers, which no view keeps (only the count of hits
     /// is told): its seats aim the next salvoes by them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ai_salvos: Vec<AiSalvo>,
     /// The shooter's aim in the battle message: the field chosen (free-for-all, teams) and
     /// the cells picked for a salvo. See [`GameRecord::current_aim`].
-    #[serde(default)]
     pub aim: Option<Aim>,
+}
+
+/// The game's messages in Telegram and what its sender has done with them. Transitions put
+/// effects in the outbox and read the message ids; the sender's acknowledgements write the
+/// rest (see `delivery.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Delivery {
+    /// The group's live message: the lobby, then the battle.
+    pub message: Option<i32>,
+    /// Bumped whenever the live message is replaced: buttons carry it, so a button of an old
+    /// message answers "out of date".
+    pub generation: u32,
+    /// How many of the logged results the group's message has shown.
+    pub log_shown: u64,
+    /// The private message of each seat: the placement editor, then the own field.
+    pub dms: Vec<Option<i32>>,
+    /// A hash of the live message as last drawn, so an unchanged state is not drawn again.
+    pub drawn: u64,
     /// The private message asking the shooter to give up a cell after a mine.
-    #[serde(default)]
     pub mine_dm: Option<i32>,
     /// Whether the battle has its own message yet. Between the last fleet's Ready and that
     /// message, the lobby's message is not redrawn as a battle (its buttons would be of the
     /// old generation). Older records were begun.
-    #[serde(default = "begun_before")]
     pub begun: bool,
-    /// The page of the settings panel the lobby message shows, while the creator has it open.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub panel: Option<SettingsPage>,
-    /// What this game still has to send, in order (see `effects.rs`): written in the same
+    /// What this game still has to send, in order (see `delivery.rs`): written in the same
     /// atomic change as the state that asks for it, removed by the game's sender once sent.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outbox: Vec<crate::game::delivery::Outgoing>,
     /// The number of the last effect put in the outbox.
-    #[serde(default)]
     pub effects_made: u64,
     /// The stored version of the record the live message was last drawn from: an edit of an
     /// older version is never sent.
-    #[serde(default)]
     pub drawn_version: u64,
     /// When the live message was last drawn (Unix milliseconds), for the gap between edits.
-    #[serde(default)]
     pub drawn_at: u64,
     /// How many parts of the end's announcement have been sent.
-    #[serde(default)]
     pub announced_parts: u8,
     /// Answers to the latest button presses, so a press whose update comes again (after a
     /// crash) gets the answer it earned, not a refusal of its own repeat.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<crate::game::delivery::Answered>,
     /// A hash of each seat's private message as last drawn.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dm_drawn: Vec<u64>,
     /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
     /// battle begins, after the placement's message.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dm_pictures: Vec<Option<i32>>,
-    /// The game a Rematch press of this one created.
+}
+
+/// A game record as stored: one flat object, new fields with defaults so that records of an
+/// older bot still decode. [`GameRecord`] is written through it (borrowing) and read through
+/// it (owning).
+#[derive(Serialize, Deserialize)]
+struct Stored<'a> {
+    v: u16,
+    game: Cow<'a, Game>,
+    chat: i64,
+    created: u64,
+    #[serde(default)]
+    names: Cow<'a, [String]>,
+    #[serde(default)]
+    lang: Lang,
+    #[serde(default = "default_alphabet")]
+    alphabet: Alphabet,
+    #[serde(default)]
+    creator: u64,
+    #[serde(default)]
+    message: Option<i32>,
+    #[serde(default)]
+    generation: u32,
+    #[serde(default)]
+    block: u8,
+    #[serde(
+        default,
+        serialize_with = "crate::game::log::serialize",
+        deserialize_with = "owned_log"
+    )]
+    log: Cow<'a, [Event]>,
+    #[serde(default)]
+    log_total: u64,
+    #[serde(default)]
+    log_shown: u64,
+    #[serde(default)]
+    dms: Cow<'a, [Option<i32>]>,
+    #[serde(default)]
+    drawn: u64,
+    #[serde(default)]
+    announced: bool,
+    #[serde(default)]
+    ai_level: Level,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    ai_salvos: Cow<'a, [AiSalvo]>,
+    #[serde(default)]
+    aim: Option<Cow<'a, Aim>>,
+    #[serde(default)]
+    mine_dm: Option<i32>,
+    #[serde(default = "begun_before")]
+    begun: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rematch: Option<u64>,
-    /// A game of the Riga board game instead of Sea Battle (see `riga_play.rs`): its set-up,
-    /// battle and end; `Some` from the lobby on.
+    panel: Option<SettingsPage>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    outbox: Cow<'a, [crate::game::delivery::Outgoing]>,
+    #[serde(default)]
+    effects_made: u64,
+    #[serde(default)]
+    drawn_version: u64,
+    #[serde(default)]
+    drawn_at: u64,
+    #[serde(default)]
+    announced_parts: u8,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    answers: Cow<'a, [crate::game::delivery::Answered]>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    dm_drawn: Cow<'a, [u64]>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    dm_pictures: Cow<'a, [Option<i32>]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub riga: Option<crate::game::riga::RigaPlay>,
-    /// What the end of the game writes to the ratings and statistics, worked out once (by
-    /// the game's sender, from the values before the game) and written whole, so writing it
-    /// again after a crash changes nothing.
+    rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub settlement: Option<Settlement>,
-    /// How the fields are shown: as a picture or as text. Games stored before pictures were
-    /// drawn as text and stay so.
+    riga: Option<Cow<'a, crate::game::riga::RigaPlay>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    settlement: Option<Cow<'a, Settlement>>,
     #[serde(default = "board_before")]
-    pub board: Board,
+    board: Board,
+}
+
+/// Whether a stored list is empty (serde hands `skip_serializing_if` the field itself).
+#[allow(clippy::ptr_arg)]
+fn is_empty<T: Clone>(list: &Cow<'_, [T]>) -> bool {
+    list.is_empty()
+}
+
+/// The stored log, decoded (see `log.rs`).
+fn owned_log<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Cow<'static, [Event]>, D::Error> {
+    crate::game::log::deserialize(d).map(Cow::Owned)
+}
+
+impl Serialize for GameRecord {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = &self.delivery;
+        let empty = SeaBattle::default();
+        let (sea, riga) = match &self.play {
+            Play::SeaBattle(sb) => (sb, None),
+            Play::Riga(r) => (&empty, Some(Cow::Borrowed(r))),
+        };
+        Stored {
+            v: self.v,
+            game: Cow::Borrowed(&self.game),
+            chat: self.chat,
+            created: self.created,
+            names: Cow::Borrowed(&self.names),
+            lang: self.lang,
+            alphabet: self.alphabet,
+            creator: self.creator,
+            message: d.message,
+            generation: d.generation,
+            block: sea.block,
+            log: Cow::Borrowed(&self.log),
+            log_total: self.log_total,
+            log_shown: d.log_shown,
+            dms: Cow::Borrowed(&d.dms),
+            drawn: d.drawn,
+            announced: self.announced,
+            ai_level: self.ai_level,
+            ai_salvos: Cow::Borrowed(&sea.ai_salvos),
+            aim: sea.aim.as_ref().map(Cow::Borrowed),
+            mine_dm: d.mine_dm,
+            begun: d.begun,
+            panel: self.panel,
+            outbox: Cow::Borrowed(&d.outbox),
+            effects_made: d.effects_made,
+            drawn_version: d.drawn_version,
+            drawn_at: d.drawn_at,
+            announced_parts: d.announced_parts,
+            answers: Cow::Borrowed(&d.answers),
+            dm_drawn: Cow::Borrowed(&d.dm_drawn),
+            dm_pictures: Cow::Borrowed(&d.dm_pictures),
+            rematch: self.rematch,
+            riga,
+            settlement: self.settlement.as_ref().map(Cow::Borrowed),
+            board: self.board,
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for GameRecord {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<GameRecord, D::Error> {
+        let w = Stored::deserialize(d)?;
+        let play = match w.riga {
+            Some(riga) => Play::Riga(riga.into_owned()),
+            None => Play::SeaBattle(SeaBattle {
+                block: w.block,
+                ai_salvos: w.ai_salvos.into_owned(),
+                aim: w.aim.map(Cow::into_owned),
+            }),
+        };
+        Ok(GameRecord {
+            v: w.v,
+            game: w.game.into_owned(),
+            play,
+            chat: w.chat,
+            created: w.created,
+            names: w.names.into_owned(),
+            lang: w.lang,
+            alphabet: w.alphabet,
+            creator: w.creator,
+            log: w.log.into_owned(),
+            log_total: w.log_total,
+            announced: w.announced,
+            ai_level: w.ai_level,
+            panel: w.panel,
+            rematch: w.rematch,
+            settlement: w.settlement.map(Cow::into_owned),
+            board: w.board,
+            delivery: Delivery {
+                message: w.message,
+                generation: w.generation,
+                log_shown: w.log_shown,
+                dms: w.dms.into_owned(),
+                drawn: w.drawn,
+                mine_dm: w.mine_dm,
+                begun: w.begun,
+                outbox: w.outbox.into_owned(),
+                effects_made: w.effects_made,
+                drawn_version: w.drawn_version,
+                drawn_at: w.drawn_at,
+                announced_parts: w.announced_parts,
+                answers: w.answers.into_owned(),
+                dm_drawn: w.dm_drawn.into_owned(),
+                dm_pictures: w.dm_pictures.into_owned(),
+            },
+        })
+    }
 }
 
 /// How a chat sees the fields: a picture (the default), or monospace text for screen readers
@@ -242,39 +429,59 @@ impl GameRecord {
         GameRecord {
             v: RECORD_VERSION,
             game,
+            play: Play::SeaBattle(SeaBattle::default()),
             chat,
             created,
             names: Vec::new(),
             lang: Lang::En,
             alphabet: Alphabet::Latin,
             creator: 0,
-            message: None,
-            generation: 0,
-            block: 0,
             log: Vec::new(),
             log_total: 0,
-            log_shown: 0,
-            dms: Vec::new(),
-            drawn: 0,
             announced: false,
             ai_level: Level::default(),
-            ai_salvos: Vec::new(),
-            aim: None,
-            mine_dm: None,
-            begun: false,
             panel: None,
-            outbox: Vec::new(),
-            effects_made: 0,
-            drawn_version: 0,
-            drawn_at: 0,
-            announced_parts: 0,
-            answers: Vec::new(),
-            dm_drawn: Vec::new(),
-            dm_pictures: Vec::new(),
             rematch: None,
-            riga: None,
             settlement: None,
             board: Board::Picture,
+            delivery: Delivery::default(),
+        }
+    }
+
+    /// Whether this is a Riga game.
+    pub fn is_riga(&self) -> bool {
+        matches!(self.play, Play::Riga(_))
+    }
+
+    /// The Riga game's state, in a Riga game.
+    pub fn riga(&self) -> Option<&crate::game::riga::RigaPlay> {
+        match &self.play {
+            Play::Riga(r) => Some(r),
+            Play::SeaBattle(_) => None,
+        }
+    }
+
+    /// The Riga game's state to change, in a Riga game.
+    pub fn riga_mut(&mut self) -> Option<&mut crate::game::riga::RigaPlay> {
+        match &mut self.play {
+            Play::Riga(r) => Some(r),
+            Play::SeaBattle(_) => None,
+        }
+    }
+
+    /// What a Sea Battle game keeps besides the engine's game.
+    pub fn sea(&self) -> Option<&SeaBattle> {
+        match &self.play {
+            Play::SeaBattle(s) => Some(s),
+            Play::Riga(_) => None,
+        }
+    }
+
+    /// The same, to change.
+    pub fn sea_mut(&mut self) -> Option<&mut SeaBattle> {
+        match &mut self.play {
+            Play::SeaBattle(s) => Some(s),
+            Play::Riga(_) => None,
         }
     }
 
@@ -288,8 +495,8 @@ impl GameRecord {
         let shooter = self.game.turn();
         let targets = self.game.targets(shooter);
         let stored = self
-            .aim
-            .as_ref()
+            .sea()
+            .and_then(|sb| sb.aim.as_ref())
             .filter(|a| a.shooter == shooter && targets.contains(&a.target));
         match stored {
             Some(a) => {
@@ -384,7 +591,7 @@ impl GameRecord {
 
     /// Notes that the group has been shown the first `total` results.
     pub fn mark_shown(&mut self, total: u64) {
-        self.log_shown = self.log_shown.max(total.min(self.log_total));
+        self.delivery.log_shown = self.delivery.log_shown.max(total.min(self.log_total));
         self.trim_log();
     }
 }
@@ -493,7 +700,7 @@ pub struct Settlement {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatingWrite {
     /// The board.
-    pub board: crate::store::Leaderboard,
+    pub board: crate::game::rating::Leaderboard,
     /// The seat.
     pub seat: u8,
     /// The user.
@@ -553,8 +760,41 @@ mod tests {
             json.as_object_mut().unwrap().remove(key);
         }
         let rec: GameRecord = serde_json::from_value(json).unwrap();
-        assert!(rec.begun);
-        assert_eq!((rec.aim, rec.mine_dm), (None, None));
+        assert!(rec.delivery.begun);
+        assert_eq!(
+            (rec.sea().unwrap().aim.clone(), rec.delivery.mine_dm),
+            (None, None)
+        );
+    }
+
+    #[test]
+    fn a_record_is_stored_flat_as_an_older_bot_wrote_it_and_reads_back_the_same() {
+        let mut rec = free_for_all();
+        rec.delivery.message = Some(3);
+        rec.delivery.generation = 2;
+        rec.sea_mut().unwrap().block = 1;
+        let json = serde_json::to_value(&rec).unwrap();
+        for key in [
+            "game",
+            "message",
+            "generation",
+            "block",
+            "aim",
+            "begun",
+            "board",
+        ] {
+            assert!(json.get(key).is_some(), "{key} in {json}");
+        }
+        for key in ["play", "delivery", "riga"] {
+            assert!(json.get(key).is_none(), "{key} in {json}");
+        }
+        assert_eq!(serde_json::from_value::<GameRecord>(json).unwrap(), rec);
+        // A Riga game keeps its state under "riga", as before.
+        let mut rng = rand::rngs::StdRng::seed_from_u64(2);
+        rec.play = Play::Riga(crate::game::riga::RigaPlay::ordering(&mut rng));
+        let json = serde_json::to_value(&rec).unwrap();
+        assert!(json["riga"]["orders"].is_array(), "{json}");
+        assert_eq!(serde_json::from_value::<GameRecord>(json).unwrap(), rec);
     }
 
     #[test]
@@ -569,15 +809,15 @@ mod tests {
             target: targets[1],
             picked: vec![Coord::new(1, 1)],
         };
-        rec.aim = Some(aim.clone());
+        rec.sea_mut().unwrap().aim = Some(aim.clone());
         assert_eq!(rec.current_aim(), Some(aim.clone()));
         // Another seat's aim, or the shooter's own field, falls back to the first target.
-        rec.aim = Some(Aim {
+        rec.sea_mut().unwrap().aim = Some(Aim {
             shooter: targets[0],
             ..aim.clone()
         });
         assert_eq!(rec.current_aim().unwrap().target, targets[0]);
-        rec.aim = Some(Aim {
+        rec.sea_mut().unwrap().aim = Some(Aim {
             target: shooter,
             ..aim
         });

@@ -26,38 +26,8 @@
 //! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
 //! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
 
-use std::fmt;
-
-/// A game's id: handed out by `INCR`, small enough for 64-byte callback data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct GameId(pub u64);
-
-impl fmt::Display for GameId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-/// A leaderboard: one chat's games between people, everyone's, or games against the bot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Leaderboard {
-    /// The games between people in one chat.
-    Chat(i64),
-    /// The games between people in every chat.
-    People,
-    /// The games against the bot, everywhere.
-    Bot,
-}
-
-impl Leaderboard {
-    /// How many players its ranking keeps: the best ones (the ratings of the others stay).
-    pub fn kept(self) -> usize {
-        match self {
-            Leaderboard::Chat(_) => 1_000,
-            Leaderboard::People | Leaderboard::Bot => 10_000,
-        }
-    }
-}
+pub use crate::game::rating::Leaderboard;
+pub use crate::game::GameId;
 
 /// The default namespace: project, then schema version.
 pub const DEFAULT_NAMESPACE: &str = "mb:v1";

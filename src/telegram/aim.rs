@@ -56,7 +56,9 @@ async fn change_aim<T, E: From<ActionError>>(
             check(r, seat, target)?;
             let mut aim = aim_at(r, seat, target);
             let value = f(r, &mut aim)?;
-            r.aim = Some(aim);
+            if let Some(sb) = r.sea_mut() {
+                sb.aim = Some(aim);
+            }
             Ok(value)
         })
         .await

@@ -82,8 +82,8 @@ pub async fn fire_at_once(
             if rec.game.is_finished() {
                 return Err(NotFired::Words("error-game-over"));
             }
-            if generation != rec.generation || rec.game.phase() != &Phase::Battle {
-                return Err(NotFired::Stale(rec.generation > generation));
+            if generation != rec.delivery.generation || rec.game.phase() != &Phase::Battle {
+                return Err(NotFired::Stale(rec.delivery.generation > generation));
             }
             // From here on the record is of the battle the button belongs to: its seats,
             // field and rules stay as they are.
@@ -136,7 +136,9 @@ pub async fn on_view(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -
     let done = ctx
         .store
         .transition(id, |r| {
-            r.block = block % blocks.max(1);
+            if let Some(sb) = r.sea_mut() {
+                sb.block = block % blocks.max(1);
+            }
             Ok::<_, ()>(())
         })
         .await;
@@ -186,11 +188,11 @@ pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> 
                 if matches!(Button::parse(d), Some(Button::Fire(g, ..)) if g == id))
         })
     });
-    if rec.message != Some(replied.id.0) && !fires_here {
+    if rec.delivery.message != Some(replied.id.0) && !fires_here {
         log::debug!(
             "a reply to {} is not to the battle message {:?}",
             replied.id.0,
-            rec.message
+            rec.delivery.message
         );
         return Ok(());
     }

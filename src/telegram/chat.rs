@@ -5,6 +5,7 @@ use super::{Ctx, HandlerResult};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::store::{GameId, StoreError};
+use crate::view::keyboard::Keyboard;
 use engine::Alphabet;
 use teloxide::prelude::*;
 use teloxide::types::{ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode};
@@ -111,7 +112,7 @@ pub async fn send_dm(
     id: GameId,
     user: u64,
     text: String,
-    kb: InlineKeyboardMarkup,
+    kb: Keyboard,
     what: &str,
     remember: impl Fn(&mut GameRecord, i32),
 ) {
@@ -119,7 +120,7 @@ pub async fn send_dm(
         .bot
         .send_message(ChatId(user as i64), text)
         .parse_mode(ParseMode::Html)
-        .reply_markup(kb)
+        .reply_markup(markup(kb))
         .await;
     match sent {
         Ok(m) => {
@@ -146,19 +147,13 @@ pub async fn user_lang_by_id(ctx: &Ctx, user: u64) -> Lang {
 }
 
 /// Edits a private message; "not modified" is fine.
-pub async fn edit_dm(
-    ctx: &Ctx,
-    user: u64,
-    message: i32,
-    text: String,
-    kb: Option<InlineKeyboardMarkup>,
-) {
+pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Option<Keyboard>) {
     let mut req = ctx
         .bot
         .edit_message_text(ChatId(user as i64), MessageId(message), text)
         .parse_mode(ParseMode::Html);
     if let Some(kb) = kb {
-        req = req.reply_markup(kb);
+        req = req.reply_markup(markup(kb));
     }
     match req.await {
         Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
@@ -194,7 +189,7 @@ pub async fn edit_live(
     chat: ChatId,
     message: MessageId,
     text: String,
-    kb: Option<InlineKeyboardMarkup>,
+    kb: Option<Keyboard>,
 ) -> HandlerResult {
     for _ in 0..5 {
         if !super::pace(ctx, chat).await {
@@ -207,7 +202,7 @@ pub async fn edit_live(
             .edit_message_text(chat, message, text.clone())
             .parse_mode(ParseMode::Html);
         if let Some(kb) = kb.clone() {
-            req = req.reply_markup(kb);
+            req = req.reply_markup(markup(kb));
         }
         match req.await {
             Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => return Ok(()),
@@ -216,4 +211,22 @@ pub async fn edit_live(
         }
     }
     Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
+}
+
+/// A view's keyboard as the Bot API's inline keyboard.
+pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
+    use crate::view::keyboard::KeyKind;
+    use teloxide::types::InlineKeyboardButton;
+    InlineKeyboardMarkup::new(kb.inline_keyboard.into_iter().map(|row| {
+        row.into_iter().filter_map(|k| match k.kind {
+            KeyKind::Callback(data) => Some(InlineKeyboardButton::callback(k.text, data)),
+            KeyKind::Url(url) => match url.parse() {
+                Ok(url) => Some(InlineKeyboardButton::url(k.text, url)),
+                Err(e) => {
+                    log::warn!("a button's link {url}: {e}");
+                    None
+                }
+            },
+        })
+    }))
 }

@@ -51,7 +51,7 @@ async fn create(
     rec.creator = creator.id.0;
     if riga {
         rec.game = Game::new(super::riga_core::duel(rec.game.ruleset()));
-        rec.riga = Some(crate::game::riga::RigaPlay::default());
+        rec.play = crate::game::record::Play::Riga(crate::game::riga::RigaPlay::default());
     }
     rec.push_effect(Effect::LiveMessage);
     let id = ctx.store.create_game(&rec).await?;
@@ -189,7 +189,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     if rec.game.is_finished() {
         return answer(ctx, q, t(lang, "error-game-over"), true).await;
     }
-    if generation != Some(rec.generation) {
+    if generation != Some(rec.delivery.generation) {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
     match button {
@@ -261,8 +261,8 @@ pub async fn begin_placement(
         .transition(id, |rec| {
             let mut rng = rng.clone();
             rec.game.apply(Action::Start, now(), &mut rng)?;
-            rec.dms = vec![None; rec.game.seats().len()];
-            if rec.riga.is_some() {
+            rec.delivery.dms = vec![None; rec.game.seats().len()];
+            if rec.is_riga() {
                 // The Riga set-up: each person orders their ships in the private chat.
                 super::riga_core::begin_setup(rec, &mut rng);
                 if let Some((query, words)) = press {
@@ -355,8 +355,8 @@ async fn recreate(
     rec.board = settings.board.unwrap_or(ctx.config.board);
     rec.ai_level = old.ai_level;
     rec.creator = creator.id.0;
-    if old.riga.is_some() {
-        rec.riga = Some(crate::game::riga::RigaPlay::default());
+    if old.is_riga() {
+        rec.play = crate::game::record::Play::Riga(crate::game::riga::RigaPlay::default());
     }
     let rng = ctx.fork();
     for (seat, name) in old.game.seats().iter().zip(&old.names) {
@@ -413,7 +413,7 @@ async fn rematch(
     }
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
     // A duel against the bot in a private chat starts again at once.
-    let riga = old.riga.is_some();
+    let riga = old.is_riga();
     match play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), riga).await {
         Ok(None) => Ok(()),
         Ok(Some(key)) => {
@@ -463,7 +463,7 @@ pub async fn on_seat_button(
     let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
         return Ok(());
     };
-    if generation != rec.generation || *rec.game.phase() != engine::Phase::Lobby {
+    if generation != rec.delivery.generation || *rec.game.phase() != engine::Phase::Lobby {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
     if q.from.id.0 != rec.creator {
@@ -562,7 +562,7 @@ async fn play_private(
             .apply(Action::Join(ai_player(0)), now(), &mut rng)?;
         rec.names = vec![display_name(user), name(lang, level, ai_player(0))];
         rec.game.apply(Action::Start, now(), &mut rng)?;
-        rec.dms = vec![None; rec.game.seats().len()];
+        rec.delivery.dms = vec![None; rec.game.seats().len()];
         if riga {
             super::riga_core::begin_setup(&mut rec, &mut rng);
             return Ok(());

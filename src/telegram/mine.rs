@@ -3,7 +3,6 @@
 //! (60 s) is the game's next deadline, so the turn timer's tick takes a random cell when
 //! nobody chose in time.
 
-use super::mine_dm::gave_up_words;
 use super::play::{after, battle_press, play, refusal};
 use super::{answer, answer_store_error, Ctx, HandlerResult};
 use crate::game::battle::cell_of;
@@ -12,6 +11,7 @@ use crate::game::record::GameRecord;
 use crate::store::GameId;
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
+use crate::view::mine::gave_up_words;
 use engine::{Action, Coord, SeatId};
 use teloxide::types::CallbackQuery;
 

@@ -505,7 +505,7 @@ async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
     let Ok((rec, _)) = ctx.store.load_game(id).await else {
         return Ok(());
     };
-    if rec.riga.is_some() {
+    if rec.is_riga() {
         riga::on_reply(ctx, msg, id, &rec).await
     } else {
         battle::on_text(ctx, msg, id, &rec).await

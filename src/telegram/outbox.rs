@@ -25,6 +25,7 @@ use crate::view::buttons::Button;
 use crate::view::editor::{editor_keyboard, editor_text};
 use crate::view::group::end_texts;
 use crate::view::i18n::t;
+use crate::view::keyboard::Keyboard;
 use crate::view::live::{live_drawing, Drawing};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
@@ -164,7 +165,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
                 failures = 0;
                 match after.map(|b| *b) {
                     Some((rec, version))
-                        if live_due(ctx, &rec, id).is_none() && rec.outbox.is_empty() =>
+                        if live_due(ctx, &rec, id).is_none() && rec.delivery.outbox.is_empty() =>
                     {
                         match ctx.store.release_send_lease(id, &token, version).await {
                             Ok(Release::Done | Release::Lost) => return,
@@ -221,7 +222,7 @@ pub fn now_ms() -> u64 {
 }
 
 /// A hash of a message's text and keyboard: what is drawn, to draw nothing twice.
-pub fn drawing_hash(text: &str, kb: &Option<InlineKeyboardMarkup>) -> u64 {
+pub fn drawing_hash(text: &str, kb: &Option<Keyboard>) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     text.hash(&mut h);
     serde_json::to_string(kb).unwrap_or_default().hash(&mut h);
@@ -231,15 +232,19 @@ pub fn drawing_hash(text: &str, kb: &Option<InlineKeyboardMarkup>) -> u64 {
 
 /// The live message as it should be now, when that differs from what it shows.
 fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<(i32, Drawing, u64)> {
-    let message = rec.message?;
-    if rec.outbox.iter().any(|o| o.effect == Effect::LiveMessage)
-        || (*rec.game.phase() == Phase::Battle && !rec.begun)
+    let message = rec.delivery.message?;
+    if rec
+        .delivery
+        .outbox
+        .iter()
+        .any(|o| o.effect == Effect::LiveMessage)
+        || (*rec.game.phase() == Phase::Battle && !rec.delivery.begun)
     {
         return None;
     }
     let drawing = live_drawing(rec, id, &ctx.username);
     let hash = drawing.hash();
-    (hash != rec.drawn).then_some((message, drawing, hash))
+    (hash != rec.delivery.drawn).then_some((message, drawing, hash))
 }
 
 /// A drawing's picture as an upload with its caption, rendered on the blocking pool.
@@ -269,7 +274,7 @@ async fn edit_live(
         );
         let mut req = ctx.bot.edit_message_media(chat, message, media);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(kb);
+            req = req.reply_markup(super::chat::markup(kb));
         }
         req.await.map(|_| ())
     } else {
@@ -278,7 +283,7 @@ async fn edit_live(
             .edit_message_text(chat, message, drawing.text)
             .parse_mode(ParseMode::Html);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(kb);
+            req = req.reply_markup(super::chat::markup(kb));
         }
         req.await.map(|_| ())
     };
@@ -297,7 +302,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
             .caption(caption)
             .parse_mode(ParseMode::Html);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(kb);
+            req = req.reply_markup(super::chat::markup(kb));
         }
         return req.await.map(|m| m.id.0);
     }
@@ -306,7 +311,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
         .send_message(chat, drawing.text)
         .parse_mode(ParseMode::Html);
     if let Some(kb) = drawing.keyboard {
-        req = req.reply_markup(kb);
+        req = req.reply_markup(super::chat::markup(kb));
     }
     req.await.map(|m| m.id.0)
 }
@@ -341,7 +346,7 @@ async fn step(
     };
     let mut wait: Option<Duration> = None;
     if let Some((message, drawing, hash)) = live_due(ctx, &rec, id) {
-        let since = now_ms().saturating_sub(rec.drawn_at);
+        let since = now_ms().saturating_sub(rec.delivery.drawn_at);
         let gap = ctx.config.gap(rec.chat).as_millis() as u64;
         if since < gap {
             wait = Some(Duration::from_millis(gap - since));
@@ -364,9 +369,9 @@ async fn step(
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
-                    r.drawn = hash;
-                    r.drawn_version = r.drawn_version.max(version);
-                    r.drawn_at = now_ms();
+                    r.delivery.drawn = hash;
+                    r.delivery.drawn_version = r.delivery.drawn_version.max(version);
+                    r.delivery.drawn_at = now_ms();
                     r.mark_shown(total);
                     Ok::<_, ()>(())
                 })
@@ -410,7 +415,7 @@ async fn next_effect(
     wait: &mut Option<Duration>,
 ) -> Result<Option<Outgoing>, BotError> {
     let mut held: Vec<i64> = Vec::new();
-    for o in &rec.outbox {
+    for o in &rec.delivery.outbox {
         let overtakes = matches!(o.effect, Effect::Dm { .. });
         if !held.is_empty() && !overtakes {
             continue;
@@ -467,41 +472,41 @@ impl Ack {
         match *self {
             Ack::Done => {}
             Ack::Live(message, hash, total) => {
-                r.message = Some(message);
-                r.drawn = hash;
-                r.drawn_version = r.drawn_version.max(version);
-                r.drawn_at = now_ms();
+                r.delivery.message = Some(message);
+                r.delivery.drawn = hash;
+                r.delivery.drawn_version = r.delivery.drawn_version.max(version);
+                r.delivery.drawn_at = now_ms();
                 // The results the sent message showed: those of the record it was drawn from.
                 r.mark_shown(total);
             }
             Ack::Dm(seat, message, hash) => {
                 let i = usize::from(seat);
                 if let Some(m) = message {
-                    if r.dms.len() <= i {
-                        r.dms.resize(i + 1, None);
+                    if r.delivery.dms.len() <= i {
+                        r.delivery.dms.resize(i + 1, None);
                     }
-                    r.dms[i] = Some(m);
+                    r.delivery.dms[i] = Some(m);
                 }
-                if r.dm_drawn.len() <= i {
-                    r.dm_drawn.resize(i + 1, 0);
+                if r.delivery.dm_drawn.len() <= i {
+                    r.delivery.dm_drawn.resize(i + 1, 0);
                 }
-                r.dm_drawn[i] = hash;
+                r.delivery.dm_drawn[i] = hash;
             }
             Ack::DmPicture(seat, message, hash) => {
                 let i = usize::from(seat);
                 if let Some(m) = message {
-                    if r.dm_pictures.len() <= i {
-                        r.dm_pictures.resize(i + 1, None);
+                    if r.delivery.dm_pictures.len() <= i {
+                        r.delivery.dm_pictures.resize(i + 1, None);
                     }
-                    r.dm_pictures[i] = Some(m);
+                    r.delivery.dm_pictures[i] = Some(m);
                 }
-                if r.dm_drawn.len() <= i {
-                    r.dm_drawn.resize(i + 1, 0);
+                if r.delivery.dm_drawn.len() <= i {
+                    r.delivery.dm_drawn.resize(i + 1, 0);
                 }
-                r.dm_drawn[i] = hash;
+                r.delivery.dm_drawn[i] = hash;
             }
             Ack::Part(last) => {
-                r.announced_parts = r.announced_parts.saturating_add(1);
+                r.delivery.announced_parts = r.delivery.announced_parts.saturating_add(1);
                 if !last {
                     return;
                 }
@@ -586,7 +591,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
         }
         Effect::Announce => {
             let texts = end_texts(rec);
-            let part = usize::from(rec.announced_parts);
+            let part = usize::from(rec.delivery.announced_parts);
             let Some(text) = texts.get(part) else {
                 return Ok(Ack::Part(true));
             };
@@ -619,8 +624,8 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
     };
     let user = player.player.0;
     let lang = user_lang_by_id(ctx, user).await;
-    let message = rec.dms.get(usize::from(seat)).copied().flatten();
-    if rec.riga.is_some() {
+    let message = rec.delivery.dms.get(usize::from(seat)).copied().flatten();
+    if rec.is_riga() {
         // A Riga game's set-up keyboard, then words about the battle: drawn from the record
         // on every change (the private chat takes about one a second).
         let Some((text, kb)) = crate::view::riga::dm_view(rec, id, seat, lang) else {
@@ -634,7 +639,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
     // From the battle on, the private chat's own choice of board, else the game's (read only
     // then: the placement's messages are text whatever the choice).
-    if rec.begun && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. }) {
+    if rec.delivery.begun && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. }) {
         let board = match ctx.store.chat_settings(user as i64).await {
             Ok(settings) => settings.board.unwrap_or(rec.board),
             Err(_) => rec.board,
@@ -681,8 +686,8 @@ async fn dm_picture(
     };
     let hash = drawing.hash();
     let chat = ChatId(user as i64);
-    match rec.dm_pictures.get(i).copied().flatten() {
-        Some(_) if rec.dm_drawn.get(i) == Some(&hash) => Ok(Ack::Done),
+    match rec.delivery.dm_pictures.get(i).copied().flatten() {
+        Some(_) if rec.delivery.dm_drawn.get(i) == Some(&hash) => Ok(Ack::Done),
         Some(m) => {
             edit_live(ctx, chat, MessageId(m), drawing).await?;
             Ok(Ack::DmPicture(seat, None, hash))
@@ -714,19 +719,19 @@ async fn send_or_edit(
     message: Option<i32>,
     rec: &GameRecord,
     text: String,
-    kb: Option<InlineKeyboardMarkup>,
+    kb: Option<Keyboard>,
 ) -> Result<Ack, RequestError> {
     let hash = drawing_hash(&text, &kb);
     let chat = ChatId(user as i64);
     match message {
-        Some(_) if rec.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Ack::Done),
+        Some(_) if rec.delivery.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Ack::Done),
         Some(m) => {
             let mut req = ctx
                 .bot
                 .edit_message_text(chat, MessageId(m), text)
                 .parse_mode(ParseMode::Html);
             if let Some(kb) = kb {
-                req = req.reply_markup(kb);
+                req = req.reply_markup(super::chat::markup(kb));
             }
             match req.await {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {
@@ -738,7 +743,7 @@ async fn send_or_edit(
         None => {
             let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
             if let Some(kb) = kb {
-                req = req.reply_markup(kb);
+                req = req.reply_markup(super::chat::markup(kb));
             }
             let sent = req.await?;
             Ok(Ack::Dm(seat, Some(sent.id.0), hash))
@@ -805,7 +810,7 @@ async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreErro
         });
     }
     // Only a game that came to battle counts: not one called off during the placement.
-    let winners = match (rec.game.phase(), &rec.riga) {
+    let winners = match (rec.game.phase(), rec.riga()) {
         (_, Some(riga)) if riga.game.is_none() || riga.end == Some(RigaEnd::Cancelled) => {
             return Ok(out)
         }
@@ -822,7 +827,7 @@ async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreErro
         let s = SeatId(i as u8);
         // (field, value, whether the larger of old and new is kept rather than the sum)
         let (scopes, fields): (Vec<String>, Vec<(&str, u64, bool)>) =
-            if let Some(riga) = rec.riga.as_ref().filter(|r| r.game.is_some()) {
+            if let Some(riga) = rec.riga().filter(|r| r.game.is_some()) {
                 let won = riga.winner() == Some(crate::game::riga::side_of(i as u8));
                 (
                     vec!["riga".to_owned()],
@@ -880,7 +885,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
             ctx.store.set_stats(u, &values).await?;
         }
     }
-    if rec.riga.is_none() {
+    if !rec.is_riga() {
         let r = rec.game.ruleset();
         if let Ok(json) = serde_json::to_string(r) {
             ctx.store.note_ruleset(&r.to_string(), &json).await?;

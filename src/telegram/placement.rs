@@ -352,7 +352,6 @@ async fn ready(
 mod tests {
     use super::*;
     use engine::{Field, Game, Ruleset, Shapes, Size};
-    use teloxide::types::InlineKeyboardButtonKind;
 
     /// Every preset, and the largest custom field with every tool.
     fn rulesets() -> Vec<Ruleset> {
@@ -407,7 +406,7 @@ mod tests {
                     for row in &kb.inline_keyboard {
                         assert!(row.len() <= 8, "{r}: a row of {}", row.len());
                         for b in row {
-                            let InlineKeyboardButtonKind::CallbackData(data) = &b.kind else {
+                            let crate::view::keyboard::KeyKind::Callback(data) = &b.kind else {
                                 panic!("{r}: a button without data");
                             };
                             assert!(!data.is_empty() && data.len() <= 64, "{data}");

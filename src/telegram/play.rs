@@ -147,7 +147,7 @@ pub async fn tick_forever(ctx: Ctx) {
         for id in due {
             log::debug!("timer: game {id} is due");
             match play(&ctx, id, Action::Tick).await {
-                Ok(Ok(done)) if done.record.riga.is_some() => {
+                Ok(Ok(done)) if done.record.is_riga() => {
                     super::riga_core::on_due(&ctx, id).await;
                 }
                 Ok(Ok(done)) => {
@@ -181,11 +181,11 @@ const BEGIN_GRACE: Duration = Duration::from_secs(5);
 /// after a thinker's lease would run out (so a crash mid-thought delays it by seconds); and
 /// soon after the last fleet is locked, until the battle's message is out.
 pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
-    if rec.riga.is_some() {
+    if rec.is_riga() {
         return super::riga_core::deadline(ctx, rec);
     }
     let own = rec.game.next_deadline();
-    if *rec.game.phase() == engine::Phase::Battle && !rec.begun {
+    if *rec.game.phase() == engine::Phase::Battle && !rec.delivery.begun {
         // The battle's message is still to be sent: should its sender die, the timer sends it.
         return Some(now() + BEGIN_GRACE.as_secs());
     }
@@ -200,7 +200,7 @@ pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
 
 /// Lets the bot move if it is its turn (in the background).
 pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
-    if rec.riga.is_some() {
+    if rec.is_riga() {
         return super::riga_core::wake(ctx, rec, id);
     }
     if rec.ai_to_move().is_none() || rec.game.is_finished() {
@@ -254,8 +254,8 @@ async fn think_and_move(
     let view = rec.game.view_for(seat);
     let level = rec.ai_level;
     let mine = rec.game.mine_choice().is_some();
-    let reports: Vec<SalvoReport> = rec
-        .ai_salvos
+    let salvos = rec.sea().map_or(&[][..], |sb| &sb.ai_salvos);
+    let reports: Vec<SalvoReport> = salvos
         .iter()
         .filter(|s| s.seat == seat.0)
         .map(|s| SalvoReport {
@@ -361,7 +361,7 @@ pub async fn battle_press(
     let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
         return Ok(None);
     };
-    let stale = generation.is_some_and(|n| n != rec.generation);
+    let stale = generation.is_some_and(|n| n != rec.delivery.generation);
     if stale || rec.game.phase() != &Phase::Battle {
         answer(ctx, q, t(lang, "error-out-of-date"), true).await?;
         return Ok(None);

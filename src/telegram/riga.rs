@@ -73,8 +73,7 @@ async fn play_move(
             // press of an older one (a second tap, a slow client) plays nothing.
             if let Some((_, drawn_at)) = press {
                 let played = rec
-                    .riga
-                    .as_ref()
+                    .riga()
                     .and_then(|r| r.game.as_ref())
                     .map(riga::Game::moves);
                 if played != Some(drawn_at) {
@@ -84,8 +83,7 @@ async fn play_move(
             let m = mv(rec)?;
             let group_lang = rec.lang;
             let r = rec
-                .riga
-                .as_mut()
+                .riga_mut()
                 .ok_or(NotPlayed::Words("error-out-of-date"))?;
             // No battle on: what `play` would refuse with `NotInBattle`.
             let Some(before) = r.game.clone() else {
@@ -167,8 +165,7 @@ async fn setup_press(
                 return Err(NotPlayed::Words("error-not-a-player"));
             };
             let r = rec
-                .riga
-                .as_mut()
+                .riga_mut()
                 .ok_or(NotPlayed::Words("error-out-of-date"))?;
             let mut rng = rng.clone();
             let key = match button {
@@ -214,7 +211,7 @@ async fn toggle(
     let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
         return Ok(());
     };
-    if generation != rec.generation || *rec.game.phase() != Phase::Lobby {
+    if generation != rec.delivery.generation || *rec.game.phase() != Phase::Lobby {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
     if q.from.id.0 != rec.creator {
@@ -227,8 +224,9 @@ async fn toggle(
             if *rec.game.phase() != Phase::Lobby {
                 return Err("error-out-of-date");
             }
-            if rec.riga.is_some() {
-                rec.riga = None;
+            if rec.is_riga() {
+                rec.play =
+                    crate::game::record::Play::SeaBattle(crate::game::record::SeaBattle::default());
                 return Ok("rg-off");
             }
             if rec.game.seats().len() > 2 {
@@ -242,7 +240,7 @@ async fn toggle(
             }
             rec.game = game;
             rec.panel = None;
-            rec.riga = Some(RigaPlay::default());
+            rec.play = crate::game::record::Play::Riga(RigaPlay::default());
             Ok("rg-on")
         })
         .await;
@@ -266,7 +264,7 @@ async fn riga_game_of(ctx: &Ctx, msg: &Message, user: u64) -> Option<(GameId, Ga
     };
     let id = id.ok().flatten()?;
     let (rec, _) = ctx.store.load_game(id).await.ok()?;
-    rec.riga.is_some().then_some((id, rec))
+    rec.is_riga().then_some((id, rec))
 }
 
 /// A reply in a group whose game (`rec`, as the dispatcher loaded it) is a Riga game: a
@@ -275,7 +273,7 @@ pub async fn on_reply(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) ->
     let (Some(text), Some(replied)) = (msg.text(), msg.reply_to_message()) else {
         return Ok(());
     };
-    if rec.message != Some(replied.id.0) {
+    if rec.delivery.message != Some(replied.id.0) {
         return Ok(());
     }
     on_text(ctx, msg, id, rec, text).await
@@ -311,8 +309,7 @@ async fn on_text(
     let example = t(lang, "rg-typed-example");
     let done = play_move(ctx, id, user.id.0, lang, None, |rec| {
         let game = rec
-            .riga
-            .as_ref()
+            .riga()
             .and_then(|r| r.game.as_ref())
             .ok_or(NotPlayed::Words("error-game-over"))?;
         riga::notation::parse_move(&text, game)
@@ -349,7 +346,7 @@ async fn on_surrender(
                 .game
                 .seat_of(PlayerId(user))
                 .ok_or("error-not-a-player")?;
-            let r = rec.riga.as_mut().ok_or("surrender-not-now")?;
+            let r = rec.riga_mut().ok_or("surrender-not-now")?;
             if !r.surrender(seat.0) {
                 return Err("surrender-not-now");
             }

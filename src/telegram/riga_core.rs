@@ -22,8 +22,8 @@ pub fn begin_setup(rec: &mut GameRecord, rng: &mut impl rand::Rng) {
     for seat in rec.ai_seats() {
         let _ = play.lock(seat.0, now(), rng);
     }
-    rec.riga = Some(play);
-    rec.dms = vec![None; rec.game.seats().len()];
+    rec.play = crate::game::record::Play::Riga(play);
+    rec.delivery.dms = vec![None; rec.game.seats().len()];
     for seat in rec.human_seats() {
         rec.push_effect(Effect::Dm { seat: seat.0 });
     }
@@ -48,7 +48,7 @@ fn level(rec: &GameRecord) -> riga::ai::Level {
 
 /// The bot's seat when it is the bot's turn.
 pub fn ai_to_move(rec: &GameRecord) -> Option<u8> {
-    let side = rec.riga.as_ref()?.to_move()?;
+    let side = rec.riga()?.to_move()?;
     let seat = seat_of(side);
     rec.is_ai_seat(SeatId(seat)).then_some(seat)
 }
@@ -56,7 +56,7 @@ pub fn ai_to_move(rec: &GameRecord) -> Option<u8> {
 /// When the timer should look at a Riga game: its reminder or forfeit, and while the bot is
 /// to move, soon after a thinker's lease would run out.
 pub fn deadline(ctx: &Ctx, rec: &GameRecord) -> Option<u64> {
-    let r = rec.riga.as_ref()?;
+    let r = rec.riga()?;
     let own = r.deadline(turn_seconds(rec));
     match ai_to_move(rec) {
         Some(_) => {
@@ -91,7 +91,7 @@ pub async fn on_due(ctx: &Ctx, id: GameId) {
             let secs = turn_seconds(rec);
             let lang = rec.lang;
             let names: Vec<String> = (0..2u8).map(|s| rec.short_name(SeatId(s), 40)).collect();
-            let r = rec.riga.as_mut().ok_or(())?;
+            let r = rec.riga_mut().ok_or(())?;
             let side = r.to_move().ok_or(())?;
             let name = names[usize::from(seat_of(side))].clone();
             match r.tick(now(), secs) {
@@ -165,7 +165,7 @@ async fn think_and_move(
         .send_chat_action(ChatId(rec.chat), ChatAction::Typing)
         .await;
     tokio::time::sleep(ctx.config.ai_pause).await;
-    let Some(game) = rec.riga.as_ref().and_then(|r| r.game.clone()) else {
+    let Some(game) = rec.riga().and_then(|r| r.game.clone()) else {
         return Ok(false);
     };
     let moves_before = game.moves();
@@ -186,7 +186,7 @@ async fn think_and_move(
         .store
         .transition_due(id, Some(&due), |r| {
             let lang = r.lang;
-            let play = r.riga.as_mut().ok_or(())?;
+            let play = r.riga_mut().ok_or(())?;
             if play.game.as_ref().map(riga::Game::moves) != Some(moves_before) {
                 return Err(());
             }
@@ -231,5 +231,5 @@ pub fn wants_riga(arg: &str) -> (bool, String) {
 
 /// Whether a record's battle is a Riga battle that has begun.
 pub fn in_battle(rec: &GameRecord) -> bool {
-    rec.riga.as_ref().is_some_and(|r| r.game.is_some())
+    rec.riga().is_some_and(|r| r.game.is_some())
 }

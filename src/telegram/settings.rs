@@ -15,10 +15,11 @@ use crate::game::record::{GameRecord, SettingsPage};
 use crate::store::{GameId, StoreError};
 use crate::view::buttons::{Button, Panel, SetOp};
 use crate::view::i18n::{t, ta};
+use crate::view::keyboard::Keyboard;
 use crate::view::panel::{chosen_words, panel_lines, short};
 use engine::{Phase, Players, Ruleset};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, ChatId, InlineKeyboardMarkup, MessageId, ParseMode, User};
+use teloxide::types::{CallbackQuery, ChatId, MessageId, ParseMode, User};
 
 /// [`Ruleset::check`] on the blocking pool: a fleet with no legal layout takes a bounded
 /// search to refuse.
@@ -75,7 +76,10 @@ async fn on_lobby_button(
             return answer(ctx, q, t(lang, "error-game-over"), true).await;
         }
         // A Riga lobby (switched from Sea Battle while the panel was open) keeps its rules.
-        if rec.generation != generation || *rec.game.phase() != Phase::Lobby || rec.riga.is_some() {
+        if rec.delivery.generation != generation
+            || *rec.game.phase() != Phase::Lobby
+            || rec.is_riga()
+        {
             return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
         }
         if q.from.id.0 != rec.creator {
@@ -93,7 +97,7 @@ async fn on_lobby_button(
         let done = ctx
             .store
             .transition(id, |r| {
-                if r.generation != generation || *r.game.phase() != Phase::Lobby {
+                if r.delivery.generation != generation || *r.game.phase() != Phase::Lobby {
                     return Err(Fail::Stale);
                 }
                 if *r.game.ruleset() != before {
@@ -162,7 +166,7 @@ async fn chat_panel(
     chat: i64,
     user: &User,
     page: SettingsPage,
-) -> Result<(String, InlineKeyboardMarkup), StoreError> {
+) -> Result<(String, Keyboard), StoreError> {
     let s = ctx.store.chat_settings(chat).await?;
     let private = chat >= 0;
     let user_lang = super::user_lang(ctx, user).await;
@@ -195,7 +199,7 @@ async fn chat_panel(
         crate::view::render::escape(&crate::view::render::ruleset_words(lang, &s.ruleset)),
         crate::view::render::escape(&panel_lines(lang, &v)),
     );
-    Ok((text, InlineKeyboardMarkup::new(panel_rows(lang, &v))))
+    Ok((text, Keyboard::new(panel_rows(lang, &v))))
 }
 
 async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> HandlerResult {
@@ -299,7 +303,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         };
         // A Riga lobby has no Sea Battle rules to set: /settings there edits the chat's
         // defaults.
-        let lobby = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby && r.riga.is_none());
+        let lobby = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby && !r.is_riga());
         if let Some((id, rec)) = lobby {
             if user.id.0 != rec.creator {
                 return super::chat::reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;
@@ -332,7 +336,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
     ctx.bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
-        .reply_markup(kb)
+        .reply_markup(super::chat::markup(kb))
         .await?;
     Ok(())
 }

@@ -5,7 +5,7 @@
 //! politely ("this game is over", "out of date"), never misread.
 
 use crate::game::record::SettingsPage;
-use crate::store::GameId;
+use crate::game::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
 

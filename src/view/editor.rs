@@ -1,13 +1,13 @@
 //! The placement editor as the player sees it: its text and keyboard (pure).
 
 use super::buttons::{Button, EditOp};
+use super::keyboard::{Key, Keyboard};
 use super::render::{self, escape, grid_keyboard, grid_text, Viewport};
 use crate::game::lang::Lang;
 use crate::game::record::{Editor, GameRecord, Tool};
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use engine::Coord;
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// Whether ships are placed cell by cell (any shape allowed, or units of fixed shapes).
 pub fn cell_by_cell(r: &engine::Ruleset) -> bool {
@@ -16,16 +16,9 @@ pub fn cell_by_cell(r: &engine::Ruleset) -> bool {
 
 /// The control buttons under the cells: the first row always, a second for the tools the
 /// ruleset needs.
-pub fn controls(
-    rec: &GameRecord,
-    id: GameId,
-    lang: Lang,
-    ed: &Editor,
-) -> Vec<Vec<InlineKeyboardButton>> {
+pub fn controls(rec: &GameRecord, id: GameId, lang: Lang, ed: &Editor) -> Vec<Vec<Key>> {
     let r = rec.game.ruleset();
-    let op = |key: &str, op: EditOp| {
-        InlineKeyboardButton::callback(t(lang, key), Button::Edit(id, op).to_string())
-    };
+    let op = |key: &str, op: EditOp| Key::callback(t(lang, key), Button::Edit(id, op).to_string());
     let mut rows = vec![vec![
         op("btn-undo", EditOp::Undo),
         op("btn-clear", EditOp::Clear),
@@ -36,7 +29,7 @@ pub fn controls(
     let mut tools = Vec::new();
     if cell_by_cell(r) {
         let label = ta(lang, "btn-confirm", &[("count", ed.picked.len().into())]);
-        tools.push(InlineKeyboardButton::callback(
+        tools.push(Key::callback(
             label,
             Button::Edit(id, EditOp::Confirm).to_string(),
         ));
@@ -49,13 +42,13 @@ pub fn controls(
         }
     };
     if r.mines > 0 {
-        tools.push(InlineKeyboardButton::callback(
+        tools.push(Key::callback(
             active(Tool::Mine, "btn-mines"),
             Button::Edit(id, EditOp::Mines).to_string(),
         ));
     }
     if r.has_terrain() {
-        tools.push(InlineKeyboardButton::callback(
+        tools.push(Key::callback(
             active(Tool::Border, "btn-border"),
             Button::Edit(id, EditOp::Border).to_string(),
         ));
@@ -172,12 +165,7 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
 }
 
 /// The editor's keyboard.
-pub fn editor_keyboard(
-    rec: &GameRecord,
-    id: GameId,
-    lang: Lang,
-    ed: &Editor,
-) -> InlineKeyboardMarkup {
+pub fn editor_keyboard(rec: &GameRecord, id: GameId, lang: Lang, ed: &Editor) -> Keyboard {
     let size = rec.game.ruleset().size();
     let controls = controls(rec, id, lang, ed);
     grid_keyboard(

@@ -6,15 +6,15 @@
 //! within the group's budget and the gap between edits, so many results in a burst become one
 //! edit carrying all of them.
 use super::buttons::{join_payload, Button};
+use super::keyboard::{Key, Keyboard};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
 use crate::game::battle::is_aimed;
 #[cfg(test)]
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId};
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// Telegram's most characters in a message (UTF-16 code units, after the markup is parsed).
 pub const MAX_TEXT: usize = 4096;
@@ -47,12 +47,8 @@ fn is_variant(r: &engine::Ruleset) -> bool {
 }
 
 /// The live message's text and keyboard, for the game's phase.
-pub fn live_message(
-    rec: &GameRecord,
-    id: GameId,
-    username: &str,
-) -> (String, Option<InlineKeyboardMarkup>) {
-    if rec.riga.is_some() && *rec.game.phase() != Phase::Lobby {
+pub fn live_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Option<Keyboard>) {
+    if rec.is_riga() && *rec.game.phase() != Phase::Lobby {
         return super::riga::live_message(rec, id);
     }
     match rec.game.phase() {
@@ -62,15 +58,11 @@ pub fn live_message(
     }
 }
 
-fn lobby_message(
-    rec: &GameRecord,
-    id: GameId,
-    username: &str,
-) -> (String, Option<InlineKeyboardMarkup>) {
+fn lobby_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Option<Keyboard>) {
     let lang = rec.lang;
     let game = &rec.game;
     let seats = game.ruleset().seats();
-    let (title, rules) = if rec.riga.is_some() {
+    let (title, rules) = if rec.is_riga() {
         (t(lang, "rg-lobby-title"), t(lang, "rg-lobby-rules"))
     } else {
         (
@@ -102,10 +94,10 @@ fn lobby_message(
         format!("{}. {}{status}", i + 1, escape(name))
     }));
     text.push_str("\n\n");
-    let g = rec.generation;
+    let g = rec.delivery.generation;
     let keyboard = if placing {
         text.push_str(&t(lang, "lobby-hint-placement"));
-        vec![vec![InlineKeyboardButton::callback(
+        vec![vec![Key::callback(
             t(lang, "btn-cancel"),
             Button::Cancel(id, g).to_string(),
         )]]
@@ -116,46 +108,36 @@ fn lobby_message(
             text.push_str(&format!("\n\n{lines}"));
         }
         let mut rows = vec![vec![
-            InlineKeyboardButton::callback(t(lang, "btn-join"), Button::Join(id, g).to_string()),
-            InlineKeyboardButton::callback(t(lang, "btn-start"), Button::Start(id, g).to_string()),
-            InlineKeyboardButton::callback(
-                t(lang, "btn-cancel"),
-                Button::Cancel(id, g).to_string(),
-            ),
+            Key::callback(t(lang, "btn-join"), Button::Join(id, g).to_string()),
+            Key::callback(t(lang, "btn-start"), Button::Start(id, g).to_string()),
+            Key::callback(t(lang, "btn-cancel"), Button::Cancel(id, g).to_string()),
         ]];
         if let Some((_, panel_rows)) = panel {
             rows.extend(panel_rows);
-            return (text, Some(InlineKeyboardMarkup::new(rows)));
+            return (text, Some(Keyboard::new(rows)));
         }
         if game.seats().len() < seats {
-            rows.push(vec![InlineKeyboardButton::callback(
+            rows.push(vec![Key::callback(
                 t(lang, "btn-play-bot"),
                 Button::Bot(id, g).to_string(),
             )]);
         }
-        let game_button = if rec.riga.is_some() {
+        let game_button = if rec.is_riga() {
             "rg-btn-seabattle"
         } else {
             "rg-btn-riga"
         };
-        let toggle = InlineKeyboardButton::callback(
-            t(lang, game_button),
-            Button::RigaToggle(id, g).to_string(),
-        );
-        if rec.riga.is_some() {
+        let toggle = Key::callback(t(lang, game_button), Button::RigaToggle(id, g).to_string());
+        if rec.is_riga() {
             rows.push(vec![toggle]);
         } else {
             rows.push(vec![super::panel::open_button(rec, id), toggle]);
         }
-        if let Ok(url) = format!("https://t.me/{username}?start={}", join_payload(id)).parse() {
-            rows.push(vec![InlineKeyboardButton::url(
-                t(lang, "btn-open-bot"),
-                url,
-            )]);
-        }
+        let url = format!("https://t.me/{username}?start={}", join_payload(id));
+        rows.push(vec![Key::url(t(lang, "btn-open-bot"), url)]);
         rows
     };
-    (text, Some(InlineKeyboardMarkup::new(keyboard)))
+    (text, Some(Keyboard::new(keyboard)))
 }
 
 /// The battle message's text: every field as the public sees it, whose turn, the latest
@@ -347,7 +329,7 @@ pub const SHOWN: usize = 4;
 /// one line for each run of shots by the same player (at the same field), so a burst of any
 /// size loses none.
 pub(crate) fn recent_lines(rec: &GameRecord) -> Vec<String> {
-    let unshown = usize::try_from(rec.log_total.saturating_sub(rec.log_shown))
+    let unshown = usize::try_from(rec.log_total.saturating_sub(rec.delivery.log_shown))
         .unwrap_or(usize::MAX)
         .min(rec.log.len());
     if unshown > SHOWN {
@@ -422,7 +404,7 @@ fn run_lines(rec: &GameRecord, events: &[Event]) -> Vec<String> {
     lines
 }
 
-fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboardMarkup>) {
+fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) {
     let game = &rec.game;
     let lang = rec.lang;
     let Some(aim) = rec.current_aim() else {
@@ -433,10 +415,10 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
     let field = view.field(target);
     let size = field.size;
     let vp = battle_viewport(rec);
-    let g = rec.generation;
+    let g = rec.delivery.generation;
     let mut extra = Vec::new();
     if let Some(total) = rec.salvo_size(target) {
-        extra.push(vec![InlineKeyboardButton::callback(
+        extra.push(vec![Key::callback(
             ta(
                 lang,
                 "salvo-fire",
@@ -447,7 +429,7 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
     }
     let mut keyboard = grid_keyboard(
         vp,
-        rec.block,
+        rec.sea().map_or(0, |sb| sb.block),
         rec.alphabet,
         |c: Coord| {
             let mark = field.mark(c);
@@ -474,7 +456,7 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboar
                 } else {
                     name
                 };
-                InlineKeyboardButton::callback(label, Button::Target(id, g, s.0).to_string())
+                Key::callback(label, Button::Target(id, g, s.0).to_string())
             })
             .collect();
         keyboard.inline_keyboard.insert(0, row);
@@ -523,7 +505,7 @@ fn rating_lines(rec: &GameRecord) -> Vec<String> {
 /// many messages as that takes, each within Telegram's limit and never cutting a line; the
 /// last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
-    if rec.riga.is_some() {
+    if rec.is_riga() {
         return super::riga::end_texts(rec);
     }
     let lang = rec.lang;
@@ -579,7 +561,7 @@ mod tests {
                 .unwrap();
         }
         let mut rec = GameRecord::new(game, -1, 0);
-        rec.begun = true;
+        rec.delivery.begun = true;
         rec.names = (0..ruleset.seats())
             .map(|i| format!("{i}{}", "Ж".repeat(63)))
             .collect();
@@ -740,11 +722,11 @@ mod tests {
             .inline_keyboard
             .iter()
             .flatten()
-            .map(|b| serde_json::to_value(b).unwrap()["callback_data"].to_string())
+            .map(|b| b.data().unwrap_or_default().to_owned())
             .collect();
         assert!(data
             .iter()
-            .all(|d| d.starts_with("\"f:") || d.starts_with("\"v:")));
+            .all(|d| d.starts_with("f:") || d.starts_with("v:")));
     }
 
     /// Each result of the log on its own line, as the battle message writes it.

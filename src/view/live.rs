@@ -7,13 +7,13 @@
 //! only when it is sent.
 
 use super::group::{battle_caption, live_message};
+use super::keyboard::Keyboard;
 use super::render::ruled_out;
 use crate::game::record::{Board, GameRecord};
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::view::picture::{render_png, Panel};
 use engine::{Alphabet, Coord, Event, FieldView, Mark, Phase, SeatId};
 use std::hash::{Hash, Hasher};
-use teloxide::types::InlineKeyboardMarkup;
 
 /// What the live message shows.
 #[derive(Clone, Debug)]
@@ -21,7 +21,7 @@ pub struct Drawing {
     /// The text, or the picture's caption (HTML).
     pub text: String,
     /// The keyboard under it.
-    pub keyboard: Option<InlineKeyboardMarkup>,
+    pub keyboard: Option<Keyboard>,
     /// The picture, in a chat that sees the fields as one.
     pub picture: Option<Picture>,
 }
@@ -116,8 +116,8 @@ pub fn live_drawing(rec: &GameRecord, id: GameId, username: &str) -> Drawing {
 /// of its own), in a chat that sees pictures.
 pub fn shows_picture(rec: &GameRecord) -> bool {
     rec.board == Board::Picture
-        && rec.riga.is_none()
-        && rec.begun
+        && !rec.is_riga()
+        && rec.delivery.begun
         && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
 }
 

@@ -1,16 +1,16 @@
 //! The panel's words and keyboards, and the lobby's teams: pure functions of the settings
 //! and a language.
 
+use super::keyboard::Key;
 use super::{bot as ai, render};
 use crate::game::lang::Lang;
 use crate::game::record::Board;
 use crate::game::record::{GameRecord, SettingsPage};
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::view::buttons::{Button, FieldChoice, Panel, SetOp};
 use crate::view::i18n::{t, ta};
 use engine::ai::Level;
 use engine::{Alphabet, Field, Phase, Players, Ruleset, Shapes, Touching, TurnTimer};
-use teloxide::types::InlineKeyboardButton;
 
 fn touching_words(lang: Lang, touching: Touching) -> String {
     t(
@@ -137,8 +137,8 @@ pub struct PanelView<'a> {
     pub private: bool,
 }
 
-fn button(label: String, b: Button) -> InlineKeyboardButton {
-    InlineKeyboardButton::callback(label, b.to_string())
+fn button(label: String, b: Button) -> Key {
+    Key::callback(label, b.to_string())
 }
 
 fn mark(label: String, on: bool) -> String {
@@ -150,7 +150,7 @@ fn mark(label: String, on: bool) -> String {
 }
 
 /// The panel's rows for a page: every row within Telegram's 8 buttons, all within 100.
-pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<InlineKeyboardButton>> {
+pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<Key>> {
     let r = v.ruleset;
     let set = |op: SetOp| Button::Set(v.panel, op);
     let choice = |label: String, on: bool, op: SetOp| vec![button(mark(label, on), set(op))];
@@ -206,7 +206,7 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<InlineKeyboardButton>> {
                 timer_words(lang, r.timer),
                 SettingsPage::Timer,
             ));
-            let alphabets: Vec<InlineKeyboardButton> = Alphabet::ALL
+            let alphabets: Vec<Key> = Alphabet::ALL
                 .iter()
                 .map(|&a| {
                     let b = match v.panel {
@@ -426,16 +426,13 @@ pub fn panel_lines(lang: Lang, v: &PanelView) -> String {
 
 /// The lobby message's settings part while the creator has the panel open: the lines for
 /// its text and the rows for its keyboard.
-pub fn lobby_panel(
-    rec: &GameRecord,
-    id: GameId,
-) -> Option<(String, Vec<Vec<InlineKeyboardButton>>)> {
+pub fn lobby_panel(rec: &GameRecord, id: GameId) -> Option<(String, Vec<Vec<Key>>)> {
     let page = rec.panel?;
     if *rec.game.phase() != Phase::Lobby {
         return None;
     }
     let v = PanelView {
-        panel: Panel::Lobby(id, rec.generation),
+        panel: Panel::Lobby(id, rec.delivery.generation),
         page,
         ruleset: rec.game.ruleset(),
         alphabet: rec.alphabet,
@@ -453,11 +450,11 @@ pub fn lobby_panel(
 }
 
 /// The lobby's ⚙ button, which opens the panel.
-pub fn open_button(rec: &GameRecord, id: GameId) -> InlineKeyboardButton {
+pub fn open_button(rec: &GameRecord, id: GameId) -> Key {
     button(
         t(rec.lang, "settings-open"),
         Button::Set(
-            Panel::Lobby(id, rec.generation),
+            Panel::Lobby(id, rec.delivery.generation),
             SetOp::Page(SettingsPage::Main),
         ),
     )
@@ -521,9 +518,7 @@ mod tests {
                             assert!(!row.is_empty() && row.len() <= MAX_ROW, "{page:?}");
                             for b in row {
                                 assert!(!b.text.trim().is_empty(), "{page:?}: an empty label");
-                                if let teloxide::types::InlineKeyboardButtonKind::CallbackData(d) =
-                                    &b.kind
-                                {
+                                if let crate::view::keyboard::KeyKind::Callback(d) = &b.kind {
                                     assert!(d.len() <= crate::view::buttons::MAX_LEN);
                                     assert!(Button::parse(d).is_some(), "{d}");
                                 }

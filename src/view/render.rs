@@ -2,18 +2,15 @@
 //! words for ships, rules, results and problems. Nothing here talks to Telegram.
 
 use super::buttons::Button;
+use super::keyboard::{Key, Keyboard};
 use crate::game::lang::Lang;
 use crate::view::i18n::{t, ta, Arg};
 use engine::{
     format_cell, Alphabet, Contact, Coord, Event, Field, FieldView, Force, Kind, Mark, Players,
     Problem, Rule, Ruleset, Shapes, ShotResult, Size, Subject, Touching,
 };
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
-/// Telegram's most buttons in one row.
-pub const MAX_ROW: usize = 8;
-/// Telegram's most buttons in one keyboard.
-pub const MAX_BUTTONS: usize = 100;
+pub use super::keyboard::{MAX_BUTTONS, MAX_ROW};
 
 /// One single-width character a cell: these are all one column wide in every monospace font
 /// (emoji are not).
@@ -191,35 +188,35 @@ pub fn grid_keyboard(
     alphabet: Alphabet,
     cell: impl Fn(Coord) -> (String, Button),
     switch: impl Fn(u8) -> Button,
-    extra: Vec<Vec<InlineKeyboardButton>>,
-) -> InlineKeyboardMarkup {
-    let mut rows: Vec<Vec<InlineKeyboardButton>> = view
+    extra: Vec<Vec<Key>>,
+) -> Keyboard {
+    let mut rows: Vec<Vec<Key>> = view
         .cells(block)
         .into_iter()
         .map(|row| {
             row.into_iter()
                 .map(|c| {
                     let (label, button) = cell(c);
-                    InlineKeyboardButton::callback(label, button.to_string())
+                    Key::callback(label, button.to_string())
                 })
                 .collect()
         })
         .collect();
     if view.blocks() > 1 {
         let current = usize::from(block) % view.blocks();
-        let switch: Vec<InlineKeyboardButton> = (0..view.blocks() as u8)
+        let switch: Vec<Key> = (0..view.blocks() as u8)
             .map(|b| {
                 let mut label = view.label(b, alphabet);
                 if usize::from(b) == current {
                     label = format!("[{label}]");
                 }
-                InlineKeyboardButton::callback(label, switch(b).to_string())
+                Key::callback(label, switch(b).to_string())
             })
             .collect();
         rows.extend(switch.chunks(MAX_ROW).map(<[_]>::to_vec));
     }
     rows.extend(extra);
-    InlineKeyboardMarkup::new(rows)
+    Keyboard::new(rows)
 }
 
 /// A cell's name for people in this game.
@@ -610,17 +607,21 @@ mod tests {
     fn every_battle_salvo_and_mine_key_the_battle_uses_is_in_every_locale() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut used = std::collections::BTreeSet::new();
-        for file in [
-            "aim.rs",
-            "battle.rs",
-            "group.rs",
-            "mine.rs",
-            "mine_dm.rs",
-            "own_field.rs",
-            "play.rs",
-            "render.rs",
-        ] {
-            let text = std::fs::read_to_string(root.join("src/telegram").join(file)).unwrap();
+        // Every source file of the bot: the views and the adapter alike.
+        let mut files = Vec::new();
+        let mut dirs = vec![root.join("src")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
+        for file in files {
+            let text = std::fs::read_to_string(file).unwrap();
             for part in text.split('"').skip(1).step_by(2) {
                 let key = ["battle-", "salvo-", "mine-"]
                     .iter()

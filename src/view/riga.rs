@@ -4,21 +4,21 @@
 //! from a record, nothing else.
 
 use super::buttons::Button;
+use super::keyboard::{Key, Keyboard};
 use super::render::escape;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::riga::{seat_of, side_of, RigaEnd, RigaPlay};
-use crate::store::GameId;
+use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use crate::view::riga_text;
 use engine::SeatId;
 use riga::{Move, Outcome};
-use teloxide::types::{InlineKeyboardButton, InlineKeyboardMarkup};
 
 /// The group's message of a Riga game, whatever its phase.
-pub fn live_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeyboardMarkup>) {
+pub fn live_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) {
     let lang = rec.lang;
-    let Some(r) = &rec.riga else {
+    let Some(r) = rec.riga() else {
         return (String::new(), None);
     };
     let mut text = format!("<b>{}</b>\n", t(lang, "rg-title"));
@@ -41,9 +41,9 @@ pub fn live_message(rec: &GameRecord, id: GameId) -> (String, Option<InlineKeybo
             text.push_str(&format!("\n\n{}", t(lang, "rg-cancelled")));
             return (text, None);
         }
-        let kb = InlineKeyboardMarkup::new(vec![vec![InlineKeyboardButton::callback(
+        let kb = Keyboard::new(vec![vec![Key::callback(
             t(lang, "btn-cancel"),
-            Button::Cancel(id, rec.generation).to_string(),
+            Button::Cancel(id, rec.delivery.generation).to_string(),
         )]]);
         return (text, Some(kb));
     }
@@ -140,7 +140,7 @@ fn end_words(rec: &GameRecord, r: &RigaPlay) -> String {
 
 /// The end's announcement (with the Rematch button under it, by the sender).
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
-    let Some(r) = &rec.riga else {
+    let Some(r) = rec.riga() else {
         return Vec::new();
     };
     vec![format!(
@@ -152,7 +152,7 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
 
 /// One row per ship of the side to move that can move: its name and point, then its legal
 /// moves. Only the side to move's player may press them.
-fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKeyboardMarkup> {
+fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<Keyboard> {
     let lang = rec.lang;
     let game = r.game.as_ref()?;
     let side = r.to_move()?;
@@ -162,11 +162,10 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKey
     // The buttons name the position they are drawn for (see `riga.rs`).
     let g = game.moves();
     let moves = game.legal_moves();
-    let button = |label: String, mv: Move| {
-        InlineKeyboardButton::callback(label, Button::RigaMove(id, g, mv).to_string())
-    };
+    let button =
+        |label: String, mv: Move| Key::callback(label, Button::RigaMove(id, g, mv).to_string());
     if moves == [Move::Pass] {
-        return Some(InlineKeyboardMarkup::new(vec![vec![button(
+        return Some(Keyboard::new(vec![vec![button(
             t(lang, "rg-btn-pass"),
             Move::Pass,
         )]]));
@@ -191,7 +190,7 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKey
         if own.is_empty() {
             continue;
         }
-        let mut row = vec![InlineKeyboardButton::callback(
+        let mut row = vec![Key::callback(
             format!(
                 "{} {}",
                 riga_text::ship_abbr(lang, ship.kind),
@@ -211,7 +210,7 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<InlineKey
         }
         rows.push(row);
     }
-    Some(InlineKeyboardMarkup::new(rows))
+    Some(Keyboard::new(rows))
 }
 
 /// The ship a move moves.
@@ -229,8 +228,8 @@ pub fn dm_view(
     id: GameId,
     seat: u8,
     lang: Lang,
-) -> Option<(String, Option<InlineKeyboardMarkup>)> {
-    let r = rec.riga.as_ref()?;
+) -> Option<(String, Option<Keyboard>)> {
+    let r = rec.riga()?;
     let i = usize::from(seat);
     let side = side_of(seat);
     let side_words = riga_text::side_name(lang, side);
@@ -273,13 +272,13 @@ pub fn dm_view(
         ));
     }
     let picked = r.picked.get(i).copied().flatten();
-    let mut rows: Vec<Vec<InlineKeyboardButton>> = Vec::new();
+    let mut rows: Vec<Vec<Key>> = Vec::new();
     for half in 0..2 {
         let row = (0..6u8)
             .map(|k| {
                 let n = half * 6 + k;
                 let mark = if picked == Some(n) { "• " } else { "" };
-                InlineKeyboardButton::callback(
+                Key::callback(
                     format!(
                         "{mark}{} {}",
                         riga_text::point(lang, starts[usize::from(n)]),
@@ -292,11 +291,11 @@ pub fn dm_view(
         rows.push(row);
     }
     rows.push(vec![
-        InlineKeyboardButton::callback(
+        Key::callback(
             t(lang, "rg-btn-shuffle"),
             Button::RigaShuffle(id).to_string(),
         ),
-        InlineKeyboardButton::callback(t(lang, "rg-btn-lock"), Button::RigaLock(id).to_string()),
+        Key::callback(t(lang, "rg-btn-lock"), Button::RigaLock(id).to_string()),
     ]);
-    Some((text, Some(InlineKeyboardMarkup::new(rows))))
+    Some((text, Some(Keyboard::new(rows))))
 }
