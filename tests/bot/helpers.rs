@@ -180,12 +180,12 @@ impl App {
         self.start_bot().await;
     }
 
-    /// Whether the bot process has ended (it crashed itself at an `MB_CRASH_AT` point).
     /// The process id of the first bot, while it runs.
     pub fn bot_pid(&self) -> Option<u32> {
         self.bot.as_ref().map(|BotProcess(child)| child.id())
     }
 
+    /// Whether the bot process has ended (it crashed itself at an `MB_CRASH_AT` point).
     pub fn bot_has_exited(&mut self) -> bool {
         match self.bot.as_mut() {
             Some(BotProcess(child)) => child.try_wait().ok().flatten().is_some(),
@@ -346,6 +346,18 @@ impl App {
             )
             .await
             .unwrap_or_else(|| panic!("no message in {chat} with a {prefix} button"))
+    }
+}
+
+/// Waits until the bot has killed itself at its `MB_CRASH_AT` point.
+pub async fn wait_for_the_crash(app: &mut App) {
+    let deadline = std::time::Instant::now() + wait();
+    while !app.bot_has_exited() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the bot did not crash"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 

@@ -9,7 +9,8 @@
 //! the fake then POSTs the updates to the bot's replicas, round-robin, as a load balancer in
 //! front of them would ([`FakeTelegram::set_webhook_backends`]).
 //!
-//! Include it from a test binary with `mod fake_telegram;`, from a bench with
+//! The end-to-end test binary (tests/e2e/main.rs) includes it with
+//! `#[path = "../fake_telegram/mod.rs"] mod fake_telegram;`, a bench with
 //! `#[path = "../tests/fake_telegram/mod.rs"] mod fake_telegram;`.
 //!
 //! The server runs on a thread of its own with its own runtime, so it keeps answering while the

@@ -4,12 +4,8 @@
 //! Every check here reads sequences (each state a message went through, each message sent),
 //! not only the final state.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use fake_telegram::{SentMessage, Shown};
-use helpers::*;
+use crate::fake_telegram::{SentMessage, Shown};
+use crate::helpers::*;
 use std::time::{Duration, Instant};
 use teloxide::types::User;
 
@@ -181,15 +177,6 @@ async fn a_whole_game_at_the_default_gap_never_shows_an_older_state() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_at_a_300_ms_gap_never_shows_an_older_state_nor_floods() {
     a_whole_game_reads_in_order(300, -6102, 62_000).await;
-}
-
-/// Waits until the bot has killed itself at its `MB_CRASH_AT` point.
-async fn wait_for_the_crash(app: &mut App) {
-    let deadline = Instant::now() + wait();
-    while !app.bot_has_exited() {
-        assert!(Instant::now() < deadline, "the bot did not crash");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }
 
 /// A test's world whose bot will kill itself (`kill -9`) at `point`.

@@ -1,13 +1,9 @@
 //! End to end with the bot as a player: a private `/play` duel, the bot seated from a group's
 //! lobby, and a restart while the bot is thinking. The real bot binary, a real Redis and the
-//! fake Telegram, as in `tests/bot.rs`.
+//! fake Telegram, as in `tests/e2e/bot.rs`.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use fake_telegram::SentMessage;
-use helpers::*;
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
 use std::time::Duration;
 use teloxide::types::User;
 

@@ -1,15 +1,11 @@
 //! End to end, statistics and ratings (issue 16): `/stats` and `/top` after a game, each
 //! chat with its own leaderboard, someone who never played, and the words in the reader's
 //! language. (A rating moved once per game, even with `kill -9` at the end or a double tap
-//! of the final shot, is in `tests/bot_delivery.rs`.) The real bot binary, a real Redis and
-//! the fake Telegram, as in `tests/bot.rs`.
+//! of the final shot, is in `tests/e2e/bot_delivery.rs`.) The real bot binary, a real Redis and
+//! the fake Telegram, as in `tests/e2e/bot.rs`.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use fake_telegram::SentMessage;
-use helpers::*;
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
 use morskoy_boy::game::record::Board;
 use morskoy_boy::view::picture::leaderboard_size;
 

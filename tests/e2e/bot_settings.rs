@@ -1,14 +1,10 @@
 //! End to end: the settings panel. `/settings` and the lobby's ⚙ button choose every option
 //! by buttons; the lobby states the rules in words; the chat keeps its last choice; bad taps
 //! are refused and change nothing; lobbies of four (free-for-all and teams) fill and start.
-//! The real bot binary, a real Redis and the fake Telegram, as in `tests/bot.rs`.
+//! The real bot binary, a real Redis and the fake Telegram, as in `tests/e2e/bot.rs`.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use fake_telegram::{CallbackAnswer, SentMessage};
-use helpers::*;
+use crate::fake_telegram::{CallbackAnswer, SentMessage};
+use crate::helpers::*;
 use teloxide::types::User;
 
 /// The message `id` of `chat` once it satisfies `f`.

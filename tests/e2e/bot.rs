@@ -1,11 +1,7 @@
 //! End to end: the real bot binary, a real Redis, and a fake Telegram that answers like the
 //! real one (limits and errors included).
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use helpers::*;
+use crate::helpers::*;
 use morskoy_boy::game::record::Board;
 use std::time::Duration;
 

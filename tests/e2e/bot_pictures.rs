@@ -3,13 +3,9 @@
 //! editMessageMedia within the group's budget; each player's own field is a picture too; a
 //! chat that chooses text in `/settings` sees text.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
 use engine::Size;
-use fake_telegram::SentMessage;
-use helpers::*;
 use morskoy_boy::game::record::Board;
 use morskoy_boy::view::picture::picture_size;
 

@@ -2,7 +2,7 @@
 //! salvoes, mines (a mine hit and the cell given up through the private keyboard), bent
 //! ships, the big 15×15 field, land, sea and air with four players, and salvoes with mines
 //! among two people and the bot. The real bot binary, a real Redis and the fake Telegram, as
-//! in `tests/bot.rs`.
+//! in `tests/e2e/bot.rs`.
 //!
 //! The chat's ruleset is written to Redis before `/newgame` (the /settings screens for these
 //! options are built elsewhere). The test players read the game from Redis only to choose
@@ -10,13 +10,9 @@
 //! on the bot's own buttons or a reply, and every check is on what Telegram was sent (and,
 //! for bad input, on the game being unchanged).
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
+use crate::fake_telegram::{CallbackAnswer, SentMessage};
+use crate::helpers::*;
 use engine::{Coord, Field, Game, Players, Ruleset, SeatId, Shapes, TurnTimer};
-use fake_telegram::{CallbackAnswer, SentMessage};
-use helpers::*;
 use morskoy_boy::game::record::{ChatSettings, GameRecord};
 use morskoy_boy::store::{GameId, Store};
 use std::time::Duration;

@@ -1,9 +1,7 @@
 //! Self-test of the fake Telegram Bot API (tests/fake_telegram/): a real teloxide `Bot` (and a
 //! real teloxide `Dispatcher`) talking to it over HTTP; tiny HTTP replicas behind its webhook.
 
-mod fake_telegram;
-
-use fake_telegram::{FakeTelegram, BOT_ID, BOT_USERNAME};
+use crate::fake_telegram::{FakeTelegram, BOT_ID, BOT_USERNAME};
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::server::conn::http1;
@@ -950,7 +948,7 @@ async fn a_teloxide_dispatcher_runs_against_the_fake() {
         .expect("the bot answers the press");
     assert_eq!(
         answer,
-        fake_telegram::CallbackAnswer {
+        crate::fake_telegram::CallbackAnswer {
             text: Some("got more".to_owned()),
             show_alert: true,
             url: None,

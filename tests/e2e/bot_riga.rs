@@ -1,15 +1,11 @@
 //! End to end, the Riga board game (docs/rules.md §5): a group game by buttons to a win, one to a
 //! draw by the 60-move rule, a typed move, and a game against the bot in a private chat. The
-//! real bot binary, a real Redis and the fake Telegram, as in `tests/bot.rs`; the tests read
+//! real bot binary, a real Redis and the fake Telegram, as in `tests/e2e/bot.rs`; the tests read
 //! the position from the store to choose their moves, and press only buttons the battle's
 //! message shows.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
-use fake_telegram::SentMessage;
-use helpers::*;
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
 use morskoy_boy::game::record::GameRecord;
 use morskoy_boy::game::riga::RigaEnd;
 use morskoy_boy::store::GameId;
@@ -473,17 +469,6 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
     );
     let texts = app.tg.all_texts(chat).join("\n");
     assert!(texts.contains("Alice surrenders"), "{texts}");
-}
-
-async fn wait_for_the_crash(app: &mut App) {
-    let deadline = std::time::Instant::now() + wait();
-    while !app.bot_has_exited() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the bot did not crash"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
 }
 
 /// Waits until the game has nothing left to send (a kill before that would hit the window

@@ -4,10 +4,8 @@
 //! works meanwhile), and the health endpoint as Redis goes away and comes back. The real
 //! binary, a real Redis, the fake Bot API.
 
-mod common;
-mod fake_telegram;
-
-use fake_telegram::FakeTelegram;
+use crate::common::redis_url;
+use crate::fake_telegram::FakeTelegram;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -22,10 +20,6 @@ fn bin() -> Command {
     }
     cmd.stdin(Stdio::null());
     cmd
-}
-
-fn redis_url() -> String {
-    std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
 }
 
 /// A local port nothing listens on.
@@ -236,7 +230,7 @@ fn wait_health(addr: &str, code: i32) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_health_endpoint_follows_redis_going_away_and_coming_back() {
     let fake = FakeTelegram::start().await;
-    let mut redis = common::RedisServer::start();
+    let mut redis = crate::common::RedisServer::start();
     let addr = format!("127.0.0.1:{}", closed_port());
     let mut cmd = bin();
     cmd.env("TELOXIDE_TOKEN", fake.token())

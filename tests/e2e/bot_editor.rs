@@ -1,15 +1,11 @@
 //! End to end: the placement editor under the variants — ships of any shape tapped cell by
 //! cell and confirmed (a forbidden shape refused with its reason), mines with their own tool,
 //! and the land-sea border moved column by column. The real bot binary, a real Redis and the
-//! fake Telegram, as in `tests/bot.rs`; each chat's ruleset is written to Redis first.
+//! fake Telegram, as in `tests/e2e/bot.rs`; each chat's ruleset is written to Redis first.
 
-mod fake_telegram;
-#[path = "bot/helpers.rs"]
-mod helpers;
-
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
 use engine::{Ruleset, Shapes};
-use fake_telegram::SentMessage;
-use helpers::*;
 use teloxide::types::User;
 
 /// A lobby in `group` under `ruleset` with Alice and Bob, started: Alice's editor.

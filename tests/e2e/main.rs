@@ -1,0 +1,33 @@
+//! The end-to-end tests, as one test binary (`cargo test --test e2e`): the real bot binary
+//! (`CARGO_BIN_EXE_morskoy-boy`, or `MB_BOT_BIN`), a real Redis at `REDIS_URL`, and the fake
+//! Telegram Bot API, so the fake, the helpers and the tests compile and link once.
+//!
+//! One module per subject; a test's full name is `<module>::<test>` (e.g.
+//! `cargo test --test e2e bot_riga::`). The shared modules stay where the benches include
+//! them from too (`benches/bot.rs`, `benches/store.rs`): the fake in tests/fake_telegram/,
+//! the players and worlds in tests/bot/helpers.rs, the stores and Redis servers in
+//! tests/common/ (shared with tests/store.rs).
+//!
+//! The tests run in parallel threads of this one process (libtest's default: one per core,
+//! `--test-threads` or `RUST_TEST_THREADS` to change it). Each test has its own fake
+//! Telegram, its own Redis namespace and its own bot processes, and none sets an environment
+//! variable of this process, so any two may run side by side.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../fake_telegram/mod.rs"]
+mod fake_telegram;
+#[path = "../bot/helpers.rs"]
+mod helpers;
+
+mod bot;
+mod bot_ai;
+mod bot_delivery;
+mod bot_editor;
+mod bot_pictures;
+mod bot_riga;
+mod bot_settings;
+mod bot_stats;
+mod bot_variants;
+mod fake_telegram_selftest;
+mod startup;
