@@ -4,7 +4,6 @@
 
 use crate::game::record::Board;
 use crate::store::StoreConfig;
-use crate::telegram::BotConfig;
 use std::fmt;
 use std::time::Duration;
 
@@ -22,7 +21,7 @@ pub struct Config {
     /// `MB_NAMESPACE`, `MB_FINISHED_DAYS`.
     pub store: StoreConfig,
     /// `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE`, `MB_AI_PAUSE_MS`, `MB_BOARD`,
-    /// `MB_CLAIM_STALE_SECS`.
+    /// `MB_CLAIM_STALE_SECS`, `MB_METRICS_FILE`, `MB_CRASH_AT`.
     pub bot: BotConfig,
     /// `MB_REPLICA`, else `HOSTNAME`, else `0`.
     pub replica: String,
@@ -32,6 +31,73 @@ pub struct Config {
     pub health: Option<std::net::SocketAddr>,
     /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
     pub webhook: Option<Webhook>,
+}
+
+/// Tunables of the adapter.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    /// The least time between two edits of one group's live message: a group takes about
+    /// 20 sends and edits a minute.
+    pub group_gap: Duration,
+    /// How often due turn timers are checked.
+    pub tick: Duration,
+    /// Sends and edits one group takes a minute: Telegram's limit is about 20.
+    pub group_per_minute: u32,
+    /// How long the bot "types" before its own move, so people can follow it.
+    pub ai_pause: Duration,
+    /// How chats that have not chosen see the fields (`MB_BOARD`: `picture` or `text`).
+    pub board: Board,
+    /// After how long an update another replica claimed and never finished (it crashed) is
+    /// handled here (`MB_CLAIM_STALE_SECS`).
+    pub claim_stale: Duration,
+    /// `MB_METRICS_FILE`: where the ticker writes this process's counters (none when unset).
+    pub metrics_file: Option<String>,
+    /// `MB_CRASH_AT`: the point where the process kills itself, for the tests of crashes
+    /// (honoured only in a build with the `crash-points` feature).
+    pub crash_at: Option<String>,
+}
+
+impl Default for BotConfig {
+    fn default() -> Self {
+        BotConfig {
+            group_gap: Duration::from_millis(3500),
+            tick: Duration::from_secs(1),
+            group_per_minute: 18,
+            ai_pause: Duration::from_millis(1200),
+            board: Board::Picture,
+            claim_stale: Duration::from_secs(60),
+            metrics_file: None,
+            crash_at: None,
+        }
+    }
+}
+
+impl BotConfig {
+    /// The least time between two redraws of a chat's live message: a group's gap, and at
+    /// most a second in a private chat (Telegram takes about one message a second there).
+    pub fn gap(&self, chat: i64) -> Duration {
+        if chat >= 0 {
+            self.group_gap.min(Duration::from_secs(1))
+        } else {
+            self.group_gap
+        }
+    }
+}
+
+impl BotConfig {
+    /// A chat's budget of sends and edits as a GCRA bucket: one every interval, and a burst
+    /// of one more. A group's interval is a minute over [`BotConfig::group_per_minute`]
+    /// (so at most that many plus one in any minute, evenly); a private chat's is a second
+    /// (Telegram takes about one message a second there), or the group's when shorter.
+    pub fn budget(&self, chat: i64) -> (Duration, Duration) {
+        let group = Duration::from_millis(60_000 / u64::from(self.group_per_minute.max(1)));
+        let interval = if chat < 0 {
+            group
+        } else {
+            group.min(Duration::from_secs(1))
+        };
+        (interval, interval)
+    }
 }
 
 /// Webhook mode: Telegram posts every update to `url`, which a load balancer (or Telegram
@@ -231,7 +297,11 @@ impl Config {
         if let Some(days) = number("MB_FINISHED_DAYS", "a number of days, 1 to 3650", (1, 3650))? {
             store.finished_ttl = Duration::from_secs(days * 24 * 3600);
         }
-        let mut bot = BotConfig::default();
+        let mut bot = BotConfig {
+            metrics_file: var("MB_METRICS_FILE"),
+            crash_at: var("MB_CRASH_AT"),
+            ..BotConfig::default()
+        };
         if let Some(ms) = number("MB_GROUP_GAP_MS", "milliseconds, 0 to 600000", (0, 600_000))? {
             bot.group_gap = Duration::from_millis(ms);
         }

@@ -1,26 +1,24 @@
-//! The application layer: what an action does to a game's record, with no Telegram and no
-//! Redis. Each function takes the record (and the action, the clock, a random source) and
-//! leaves the new record with the effects it implies in its outbox (`effects.rs`); the store
-//! saves both in one atomic transition, and the Telegram adapter (`telegram/`) only parses
-//! updates into actions and delivers the effects.
+//! The battle's transitions: a shot (by a button, typed, or the bot's), a salvo and its
+//! cells, the field aimed at, another block of the field, the cell given up after a mine,
+//! surrender. Every move goes through [`play`], whoever makes it.
 
-use crate::game::delivery::Effect;
-use crate::game::record::{Aim, GameRecord};
-use engine::ai::{hard_fleet, Level};
-use engine::{
-    perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Fleet, Ruleset, RulesetError,
-    SeatId,
-};
-use rand::Rng;
+use super::record::{AiSalvo, Aim, GameRecord};
+use super::{delivery::Effect, pressed, seat_for_button, Press, Refused};
+use engine::{Action, ActionError, Coord, Event, Phase, PlayerId, SeatId};
+use rand::rngs::StdRng;
 
-/// Applies `action` to the record: the game's events, the shooter's aim, the log and the
-/// outbox (the private fields it changed, the mine question). The events, or the engine's
-/// refusal (then the caller's transition saves nothing).
-pub fn apply_move(
+/// Plays `action` on the record: the game's events, the shooter's aim, the log, what the bot
+/// is told of its own salvoes, and the outbox (the private fields it changed, the mine
+/// question). The one way a move is played: a human's press or typed shot, the bot's move
+/// and the timer's tick all come here.
+///
+/// # Errors
+/// The engine's refusal (then the caller's transition saves nothing).
+pub fn play(
     rec: &mut GameRecord,
     action: Action,
     now: u64,
-    rng: &mut rand::rngs::StdRng,
+    rng: &mut StdRng,
 ) -> Result<Vec<Event>, ActionError> {
     let events = rec.game.apply(action.clone(), now, rng)?;
     if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
@@ -33,9 +31,46 @@ pub fn apply_move(
             });
         }
     }
+    if let Action::Salvo(seat, _, _) = &action {
+        if rec.is_ai_seat(*seat) {
+            remember_salvo(rec, &action, &events);
+        }
+    }
     rec.push_log(&events);
     queue_effects(rec, &events);
     Ok(events)
+}
+
+/// The bot's move, chosen from the game at `version`: played with [`play`] if the game is
+/// still as the bot saw it.
+///
+/// # Errors
+/// [`Refused::OutOfDate`] when the game moved on meanwhile; as [`play`].
+pub fn bot_move(
+    rec: &mut GameRecord,
+    version: u32,
+    action: Action,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    if rec.game.version() != version {
+        return Err(Refused::OutOfDate);
+    }
+    Ok(play(rec, action, now, rng)?)
+}
+
+/// [`play`] for a press, the answer it earns kept with the move.
+///
+/// # Errors
+/// As [`play`], and [`Refused::Again`] for a press answered already.
+pub fn play_pressed(
+    rec: &mut GameRecord,
+    action: Action,
+    press: Option<&Press<'_, Vec<Event>>>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    pressed(rec, press, |rec| Ok(play(rec, action, now, rng)?))
 }
 
 /// Puts in the outbox what a move makes visible besides the live message: the private
@@ -57,7 +92,7 @@ fn queue_effects(rec: &mut GameRecord, events: &[Event]) {
 }
 
 /// Keeps the answer to a salvo of the bot's: the view will not tell which cells hit.
-pub fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
+fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
     let Action::Salvo(seat, target, cells) = action else {
         return;
     };
@@ -66,7 +101,7 @@ pub fn remember_salvo(rec: &mut GameRecord, action: &Action, events: &[Event]) {
             let Some(sb) = rec.sea_mut() else {
                 return;
             };
-            sb.ai_salvos.push(crate::game::record::AiSalvo {
+            sb.ai_salvos.push(AiSalvo {
                 seat: seat.0,
                 target: target.0,
                 cells: cells.clone(),
@@ -93,33 +128,312 @@ pub fn cell_of(rec: &GameRecord, index: u16) -> Option<Coord> {
     (usize::from(index) < size.area()).then(|| size.coord(usize::from(index)))
 }
 
-/// The bot's fleet for a level: random for easy; random or Perelman's for normal; for hard,
-/// and learning, the layout the engine chooses to be dear for a strong shooter.
-pub fn fleet(ruleset: &Ruleset, level: Level, rng: &mut impl Rng) -> Result<Fleet, RulesetError> {
-    match level {
-        Level::Easy => random_fleet(ruleset, rng),
-        Level::Normal if rng.gen_bool(0.5) => random_fleet(ruleset, rng),
-        Level::Normal => perelman_fleet(ruleset, rng),
-        Level::Hard | Level::Learning => hard_fleet(ruleset, rng),
+/// A battle button's checks: [`seat_for_button`], and the battle is on.
+///
+/// # Errors
+/// As [`seat_for_button`]; [`Refused::OutOfDate`] outside the battle.
+pub fn battle_seat(
+    rec: &GameRecord,
+    player: PlayerId,
+    generation: Option<u32>,
+) -> Result<SeatId, Refused> {
+    if rec.is_finished() {
+        return Err(Refused::GameOver);
+    }
+    if generation.is_some_and(|g| g != rec.delivery.generation)
+        || rec.game.phase() != &Phase::Battle
+    {
+        let newer = generation.is_some_and(|g| rec.delivery.generation > g);
+        return Err(if newer {
+            Refused::Stale
+        } else {
+            Refused::OutOfDate
+        });
+    }
+    seat_for_button(rec, player, None)
+}
+
+/// A cell button of the battle message: the shot, in a game without salvoes (see
+/// [`pick`] for a salvo's cells). Every check a press must pass is made on the record as it
+/// is in the transition, so the press needs no load before it and no claim of its update.
+///
+/// # Errors
+/// As [`battle_seat`] and [`play`]; [`Refused::UnknownButton`] for a cell off the field.
+#[allow(clippy::too_many_arguments)]
+pub fn fire(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    target: u8,
+    index: u16,
+    press: Option<&Press<'_, Vec<Event>>>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    pressed(rec, press, |rec| {
+        let seat = battle_seat(rec, player, Some(generation))?;
+        let cell = cell_of(rec, index).ok_or(Refused::UnknownButton)?;
+        let target = aimed(rec, seat, target);
+        Ok(play(rec, Action::Fire(seat, target, cell), now, rng)?)
+    })
+}
+
+/// What a cell button of the battle message did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// The shot was taken: its events.
+    Shot(Vec<Event>),
+    /// A salvo game: the cell was picked for the salvo, or dropped from it.
+    Picked(Picked),
+}
+
+/// A cell button of the battle message, whatever the game: the shot ([`fire`]), or in a
+/// salvo game the cell picked ([`pick`]). One transition, the answer kept with it, so the
+/// press needs no claim of its update: a second delivery gets the answer the first earned.
+///
+/// # Errors
+/// As [`fire`] and [`pick`].
+#[allow(clippy::too_many_arguments)]
+pub fn press_cell(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    target: u8,
+    index: u16,
+    press: Option<&Press<'_, Cell>>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Cell, Refused> {
+    pressed(rec, press, |rec| {
+        if rec.sea().is_some() && rec.game.ruleset().salvo.is_some() {
+            return Ok(Cell::Picked(pick(rec, player, generation, target, index)?));
+        }
+        Ok(Cell::Shot(fire(
+            rec, player, generation, target, index, None, now, rng,
+        )?))
+    })
+}
+
+/// A move typed in reply to the battle message: a shot, or a salvo's cells in a row, at the
+/// field the shooter aims at.
+///
+/// # Errors
+/// As [`play`]; [`Refused::NotAPlayer`]; [`Refused::Rules`] with `NotYourTurn` when the
+/// writer may shoot at no field.
+pub fn typed(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    cells: Vec<Coord>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    let target = match rec.current_aim() {
+        Some(aim) if aim.shooter == seat => aim.target,
+        _ => *rec
+            .game
+            .targets(seat)
+            .first()
+            .ok_or(Refused::Rules(ActionError::NotYourTurn))?,
+    };
+    let action = if rec.game.ruleset().salvo.is_some() {
+        Action::Salvo(seat, target, cells)
+    } else {
+        let cell = *cells.first().ok_or(Refused::UnknownButton)?;
+        Action::Fire(seat, target, cell)
+    };
+    Ok(play(rec, action, now, rng)?)
+}
+
+/// Whether `seat` may aim at `target` now.
+fn may_aim(rec: &GameRecord, seat: SeatId, target: SeatId) -> Result<(), ActionError> {
+    if rec.game.mine_choice().is_some() {
+        return Err(ActionError::MineChoicePending);
+    }
+    if rec.game.turn() != seat {
+        return Err(ActionError::NotYourTurn);
+    }
+    if !rec.game.can_target(seat, target) {
+        return Err(ActionError::BadTarget);
+    }
+    Ok(())
+}
+
+/// The shooter's aim at `target`: the current one if it is there, else a fresh one.
+fn aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Aim {
+    rec.current_aim()
+        .filter(|a| a.shooter == seat && a.target == target)
+        .unwrap_or(Aim {
+            shooter: seat,
+            target,
+            picked: Vec::new(),
+        })
+}
+
+/// Stores the shooter's aim.
+fn keep_aim(rec: &mut GameRecord, aim: Aim) {
+    if let Some(sb) = rec.sea_mut() {
+        sb.aim = Some(aim);
     }
 }
 
-/// Locks a fleet for every seat of the bot that has none yet (in the Start transition).
-pub fn place_fleets(
+/// A field's button (free-for-all, teams): the shooter aims at it, the cells picked so far
+/// dropped.
+///
+/// # Errors
+/// As [`battle_seat`]; [`Refused::Rules`] when the seat may not aim there now.
+pub fn choose_target(
     rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    target: SeatId,
+) -> Result<(), Refused> {
+    let seat = battle_seat(rec, player, Some(generation))?;
+    may_aim(rec, seat, target)?;
+    let aim = aim_at(rec, seat, target);
+    keep_aim(rec, aim);
+    Ok(())
+}
+
+/// What a tap on a cell did to the salvo.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Picked {
+    /// The cell was added: the cells picked now, and how many the salvo takes.
+    Added(Vec<Coord>, usize),
+    /// The cell was dropped: how many are picked now, and how many the salvo takes.
+    Dropped(Coord, usize, usize),
+}
+
+/// A cell button in a salvo game: picks the cell for the salvo, or drops it when it was
+/// picked.
+///
+/// # Errors
+/// As [`battle_seat`]; [`Refused::SalvoFull`]; [`Refused::Rules`] for a cell known already
+/// or a seat that may not aim there.
+pub fn pick(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    target: u8,
+    index: u16,
+) -> Result<Picked, Refused> {
+    let seat = battle_seat(rec, player, Some(generation))?;
+    let cell = cell_of(rec, index).ok_or(Refused::UnknownButton)?;
+    let target = aimed(rec, seat, target);
+    may_aim(rec, seat, target)?;
+    let mut aim = aim_at(rec, seat, target);
+    let total = rec.salvo_size(target).unwrap_or(0);
+    let picked = if let Some(i) = aim.picked.iter().position(|&c| c == cell) {
+        aim.picked.remove(i);
+        Picked::Dropped(cell, aim.picked.len(), total)
+    } else if rec.game.is_known(target, cell) {
+        return Err(Refused::Rules(ActionError::AlreadyKnown(cell)));
+    } else if aim.picked.len() >= total {
+        return Err(Refused::SalvoFull(total));
+    } else {
+        aim.picked.push(cell);
+        Picked::Added(aim.picked.clone(), total)
+    };
+    keep_aim(rec, aim);
+    Ok(picked)
+}
+
+/// A salvo's Fire button: the cells picked, as they stand now.
+///
+/// # Errors
+/// As [`battle_seat`] and [`play`]; [`Refused::SalvoTooFew`] while cells are missing.
+pub fn fire_salvo(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    target: u8,
+    press: Option<&Press<'_, Vec<Event>>>,
     now: u64,
-    rng: &mut impl Rng,
-) -> Result<Vec<Event>, ActionError> {
-    let mut events = Vec::new();
-    for seat in rec.ai_seats() {
-        if rec.game.is_ready(seat) {
-            continue;
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    pressed(rec, press, |rec| {
+        let seat = battle_seat(rec, player, Some(generation))?;
+        let target = aimed(rec, seat, target);
+        may_aim(rec, seat, target)?;
+        let aim = aim_at(rec, seat, target);
+        let total = rec.salvo_size(target).unwrap_or(0);
+        if aim.picked.len() != total {
+            return Err(Refused::SalvoTooFew(
+                total.saturating_sub(aim.picked.len()).max(1),
+            ));
         }
-        let fleet = fleet(rec.game.ruleset(), rec.ai_level, rng)
-            .map_err(|_| ActionError::IllegalFleet(Vec::new()))?;
-        events.extend(rec.game.apply(Action::Ready(seat, fleet), now, rng)?);
+        Ok(play(
+            rec,
+            Action::Salvo(seat, target, aim.picked),
+            now,
+            rng,
+        )?)
+    })
+}
+
+/// "Show another block of the field" under the battle message: the shooter's keyboard shows
+/// block `block` of `blocks`.
+///
+/// # Errors
+/// As [`battle_seat`]; [`Refused::Rules`] with `NotYourTurn` for anyone but the shooter.
+pub fn show_block(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    block: u8,
+    blocks: u8,
+) -> Result<(), Refused> {
+    let seat = battle_seat(rec, player, Some(generation))?;
+    if rec.game.turn() != seat {
+        return Err(Refused::Rules(ActionError::NotYourTurn));
     }
-    Ok(events)
+    if let Some(sb) = rec.sea_mut() {
+        sb.block = block % blocks.max(1);
+    }
+    Ok(())
+}
+
+/// A cell button of the question after a mine: the cell given up. The question is named by
+/// its deadline, so a button of an earlier question is out of date.
+///
+/// # Errors
+/// As [`battle_seat`] and [`play`]; [`Refused::NotYourMine`]; [`Refused::Rules`] with
+/// `NoMineChoice` when nothing is to be given up.
+pub fn give_up(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    deadline: u64,
+    index: u16,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    let seat = battle_seat(rec, player, None)?;
+    let cell = cell_of(rec, index).ok_or(Refused::UnknownButton)?;
+    let m = rec
+        .game
+        .mine_choice()
+        .ok_or(Refused::Rules(ActionError::NoMineChoice))?;
+    if m.deadline != deadline {
+        return Err(Refused::OutOfDate);
+    }
+    if m.seat != seat {
+        return Err(Refused::NotYourMine);
+    }
+    Ok(play(rec, Action::GiveUp(seat, cell), now, rng)?)
+}
+
+/// `/surrender` in a Sea Battle game.
+///
+/// # Errors
+/// [`Refused::NotAPlayer`]; [`Refused::NothingToSurrender`] outside the battle.
+pub fn surrender(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    play(rec, Action::Surrender(seat), now, rng).map_err(|_| Refused::NothingToSurrender)
 }
 
 /// The seats whose private message these events change: the fields shot at (and their
@@ -179,7 +493,7 @@ pub fn teammates(rec: &GameRecord, seat: SeatId) -> Vec<SeatId> {
 mod tests {
     use super::*;
     use crate::game::record::AiSalvo;
-    use engine::Game;
+    use engine::{Game, Ruleset};
 
     #[test]
     fn the_bots_salvoes_and_their_answers_are_kept_for_its_next_aim() {

@@ -3,12 +3,11 @@
 //! A handler never sends to Telegram. It changes the game's record in one atomic transition,
 //! and that same change puts in the record's outbox everything it must make visible: a new
 //! live message, a private field to redraw, the end's announcement. The game's one sender
-//! (`telegram/outbox.rs`) delivers them in order and removes each once sent, so a crash at
+//! (`telegram/sender.rs`) delivers them in order and removes each once sent, so a crash at
 //! any point loses none. The group's live message itself is no effect: the sender draws it
 //! from the latest record whenever it differs from what was last drawn.
 
-use crate::game::record::{is_ai, GameRecord};
-use engine::{Event, Phase, SeatId};
+use engine::Event;
 use serde::{Deserialize, Serialize};
 
 /// One thing to send.
@@ -75,118 +74,99 @@ pub struct Answered {
 /// How many answers a record keeps: a redelivered press comes within seconds.
 pub const ANSWERS_KEPT: usize = 16;
 
-impl GameRecord {
+/// The game's messages in Telegram and what its sender has done with them. Transitions put
+/// effects in the outbox and read the message ids; the sender's acknowledgements write the
+/// rest (see `delivery.rs`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Delivery {
+    /// The group's live message: the lobby, then the battle.
+    pub message: Option<i32>,
+    /// Bumped whenever the live message is replaced: buttons carry it, so a button of an old
+    /// message answers "out of date".
+    pub generation: u32,
+    /// How many of the logged results the group's message has shown.
+    pub log_shown: u64,
+    /// The private message of each seat: the placement editor, then the own field.
+    pub dms: Vec<Option<i32>>,
+    /// A hash of the live message as last drawn, so an unchanged state is not drawn again.
+    pub drawn: u64,
+    /// The private message asking the shooter to give up a cell after a mine.
+    pub mine_dm: Option<i32>,
+    /// Whether the battle has its own message yet. Between the last fleet's Ready and that
+    /// message, the lobby's message is not redrawn as a battle (its buttons would be of the
+    /// old generation). Older records were begun.
+    pub begun: bool,
+    /// What this game still has to send, in order (see `delivery.rs`): written in the same
+    /// atomic change as the state that asks for it, removed by the game's sender once sent.
+    pub outbox: Vec<Outgoing>,
+    /// The number of the last effect put in the outbox.
+    pub effects_made: u64,
+    /// The stored version of the record the live message was last drawn from: an edit of an
+    /// older version is never sent.
+    pub drawn_version: u64,
+    /// When the live message was last drawn (Unix milliseconds), for the gap between edits.
+    pub drawn_at: u64,
+    /// How many parts of the end's announcement have been sent.
+    pub announced_parts: u8,
+    /// Answers to the latest button presses, so a press whose update comes again (after a
+    /// crash) gets the answer it earned, not a refusal of its own repeat.
+    pub answers: Vec<Answered>,
+    /// A hash of each seat's private message as last drawn.
+    pub dm_drawn: Vec<u64>,
+    /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
+    /// battle begins, after the placement's message.
+    pub dm_pictures: Vec<Option<i32>>,
+}
+
+impl Delivery {
     /// Puts an effect in the outbox. An effect that draws from the latest state (a private
     /// field, the end) is not put twice: the one waiting will draw the newest. A private
     /// field asked for again gets a new number, though: its sender may be drawing it from
     /// an older record right now, and its acknowledgement (of the old number) must not take
     /// the new request away. Drawn again, it sends nothing when nothing changed.
-    pub fn push_effect(&mut self, effect: Effect) {
+    pub fn push(&mut self, effect: Effect) {
         let coalesces = matches!(
             effect,
             Effect::Dm { .. } | Effect::LiveMessage | Effect::Settle | Effect::Announce
         );
         if coalesces {
-            if let Some(i) = self.delivery.outbox.iter().position(|o| o.effect == effect) {
+            if let Some(i) = self.outbox.iter().position(|o| o.effect == effect) {
                 if matches!(effect, Effect::Dm { .. }) {
-                    self.delivery.effects_made += 1;
-                    self.delivery.outbox[i].n = self.delivery.effects_made;
+                    self.effects_made += 1;
+                    self.outbox[i].n = self.effects_made;
                 }
                 return;
             }
         }
-        self.delivery.effects_made += 1;
-        self.delivery.outbox.push(Outgoing {
-            n: self.delivery.effects_made,
+        self.effects_made += 1;
+        self.outbox.push(Outgoing {
+            n: self.effects_made,
             effect,
         });
     }
 
     /// Removes effect `n` once it is sent; `false` when it was not there.
-    pub fn remove_effect(&mut self, n: u64) -> bool {
-        let before = self.delivery.outbox.len();
-        self.delivery.outbox.retain(|o| o.n != n);
-        self.delivery.outbox.len() != before
+    pub fn remove(&mut self, n: u64) -> bool {
+        let before = self.outbox.len();
+        self.outbox.retain(|o| o.n != n);
+        self.outbox.len() != before
     }
 
     /// The answer a press already got, if this is its update again.
     pub fn answered(&self, query: &str) -> Option<&Answered> {
-        self.delivery.answers.iter().find(|a| a.query == query)
+        self.answers.iter().find(|a| a.query == query)
     }
 
     /// Keeps the answer to a press, with the change it made.
     pub fn remember_answer(&mut self, query: &str, text: &str, alert: bool) {
-        self.delivery.answers.retain(|a| a.query != query);
-        self.delivery.answers.push(Answered {
+        self.answers.retain(|a| a.query != query);
+        self.answers.push(Answered {
             query: query.to_owned(),
             text: text.to_owned(),
             alert,
         });
-        if self.delivery.answers.len() > ANSWERS_KEPT {
-            self.delivery.answers.remove(0);
-        }
-    }
-
-    /// The seats people play (not the bot).
-    pub fn human_seats(&self) -> Vec<SeatId> {
-        (0..self.game.seats().len() as u8)
-            .map(SeatId)
-            .filter(|s| !is_ai(self.game.seats()[s.index()].player))
-            .collect()
-    }
-
-    /// The effects that follow from the state itself, whichever change led to it: the
-    /// battle's beginning (the lobby's message retired, the battle's own message, every
-    /// private field) and the end (the players freed, the announcement). Called by the store
-    /// on every transition, so no path that begins or ends a game can forget them; each
-    /// happens once.
-    pub fn derive_effects(&mut self) {
-        if let Some(riga) = self.riga() {
-            // A Riga game begins when both fleets are ordered, and its Sea Battle game (the
-            // lobby's) ends with it.
-            let (begins, ends) = (riga.game.is_some(), riga.end.is_some());
-            if begins && !self.delivery.begun {
-                self.begin_battle();
-            }
-            if ends && !self.game.is_finished() {
-                let mut unused = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
-                let _ = self.game.apply(engine::Action::Cancel, 0, &mut unused);
-            }
-        }
-        match self.game.phase() {
-            Phase::Battle if !self.delivery.begun => self.begin_battle(),
-            Phase::Finished { .. } if !self.announced => {
-                self.announced = true;
-                self.push_effect(Effect::Settle);
-                let riga_played = self.riga().is_some_and(|r| r.game.is_some());
-                if self.game.fleet(SeatId(0)).is_some() || riga_played {
-                    self.push_effect(Effect::Announce);
-                }
-                // Every private field says the game is over, the winner's too.
-                for s in self.human_seats() {
-                    self.push_effect(Effect::Dm { seat: s.0 });
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The battle's beginning: the lobby's message retired, the battle's own message, every
-    /// private field.
-    fn begin_battle(&mut self) {
-        self.delivery.begun = true;
-        // The old message's buttons are of the old generation.
-        self.delivery.generation += 1;
-        if let Some(old) = self.delivery.message.take() {
-            self.push_effect(Effect::Retire {
-                message: old,
-                key: "lobby-battle-started".into(),
-            });
-        }
-        self.delivery.drawn = 0;
-        self.push_effect(Effect::LiveMessage);
-        for s in self.human_seats() {
-            self.push_effect(Effect::Dm { seat: s.0 });
+        if self.answers.len() > ANSWERS_KEPT {
+            self.answers.remove(0);
         }
     }
 }
@@ -194,7 +174,8 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{random_fleet, Action, Game, PlayerId, Ruleset};
+    use crate::game::record::GameRecord;
+    use engine::{random_fleet, Action, Game, PlayerId, Ruleset, SeatId};
     use rand::SeedableRng;
 
     fn placing() -> (GameRecord, rand::rngs::StdRng) {
@@ -275,8 +256,8 @@ mod tests {
                 Effect::Dm { seat: 1 }
             ]
         );
-        assert!(rec.remove_effect(1));
-        assert!(!rec.remove_effect(1));
+        assert!(rec.delivery.remove(1));
+        assert!(!rec.delivery.remove(1));
         assert_eq!(rec.delivery.outbox.len(), 3);
     }
 
@@ -290,13 +271,13 @@ mod tests {
         assert_eq!(rec.delivery.outbox.len(), 2);
         // The field asked for again while the first request was being drawn: the first
         // one's acknowledgement leaves the second.
-        assert!(!rec.remove_effect(drawing));
+        assert!(!rec.delivery.remove(drawing));
         assert_eq!(rec.delivery.outbox[0].effect, Effect::Dm { seat: 1 });
         for i in 0..40 {
-            rec.remember_answer(&i.to_string(), "miss", false);
+            rec.delivery.remember_answer(&i.to_string(), "miss", false);
         }
         assert_eq!(rec.delivery.answers.len(), ANSWERS_KEPT);
-        assert!(rec.answered("39").is_some());
-        assert!(rec.answered("0").is_none());
+        assert!(rec.delivery.answered("39").is_some());
+        assert!(rec.delivery.answered("0").is_none());
     }
 }

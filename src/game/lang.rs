@@ -32,6 +32,15 @@ impl Lang {
         }
     }
 
+    /// The column letters a game in this language has unless its chat chose others.
+    pub fn alphabet(self) -> engine::Alphabet {
+        match self {
+            Lang::Ru => engine::Alphabet::Russian,
+            Lang::Bg => engine::Alphabet::Bulgarian,
+            Lang::En => engine::Alphabet::Latin,
+        }
+    }
+
     /// The ISO 639-1 code.
     pub fn code(self) -> &'static str {
         match self {

@@ -346,6 +346,25 @@ pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
     f
 }
 
+/// Reads a stored rating and name.
+pub fn read_rating(s: &str) -> Option<(Rating, String)> {
+    decode(s)
+}
+
+/// How a rating is stored: `mu|sigma|games|name`.
+pub fn rating_value(r: &Rating, name: &str) -> String {
+    format!("{:.6}|{:.6}|{}|{name}", r.mu, r.sigma, r.games)
+}
+
+fn decode(s: &str) -> Option<(Rating, String)> {
+    let mut parts = s.splitn(4, '|');
+    let mu = parts.next()?.parse().ok()?;
+    let sigma = parts.next()?.parse().ok()?;
+    let games = parts.next()?.parse().ok()?;
+    let name = parts.next().unwrap_or_default().to_owned();
+    Some((Rating { mu, sigma, games }, name))
+}
+
 /// A leaderboard: one chat's games between people, everyone's, or games against the bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Leaderboard {

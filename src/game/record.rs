@@ -3,9 +3,10 @@
 //! Every stored type derives serde and carries a schema version `v`; new fields come with
 //! `#[serde(default)]` so records written by an older bot still decode.
 
+use crate::game::delivery::{Delivery, Effect};
 use crate::game::lang::Lang;
 use engine::ai::Level;
-use engine::{Alphabet, Coord, Draft, Event, Game, PlayerId, Ruleset, SeatId};
+use engine::{Alphabet, Coord, Draft, Event, Game, Phase, PlayerId, Ruleset, SeatId};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -86,50 +87,6 @@ pub struct SeaBattle {
     /// The shooter's aim in the battle message: the field chosen (free-for-all, teams) and
     /// the cells picked for a salvo. See [`GameRecord::current_aim`].
     pub aim: Option<Aim>,
-}
-
-/// The game's messages in Telegram and what its sender has done with them. Transitions put
-/// effects in the outbox and read the message ids; the sender's acknowledgements write the
-/// rest (see `delivery.rs`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Delivery {
-    /// The group's live message: the lobby, then the battle.
-    pub message: Option<i32>,
-    /// Bumped whenever the live message is replaced: buttons carry it, so a button of an old
-    /// message answers "out of date".
-    pub generation: u32,
-    /// How many of the logged results the group's message has shown.
-    pub log_shown: u64,
-    /// The private message of each seat: the placement editor, then the own field.
-    pub dms: Vec<Option<i32>>,
-    /// A hash of the live message as last drawn, so an unchanged state is not drawn again.
-    pub drawn: u64,
-    /// The private message asking the shooter to give up a cell after a mine.
-    pub mine_dm: Option<i32>,
-    /// Whether the battle has its own message yet. Between the last fleet's Ready and that
-    /// message, the lobby's message is not redrawn as a battle (its buttons would be of the
-    /// old generation). Older records were begun.
-    pub begun: bool,
-    /// What this game still has to send, in order (see `delivery.rs`): written in the same
-    /// atomic change as the state that asks for it, removed by the game's sender once sent.
-    pub outbox: Vec<crate::game::delivery::Outgoing>,
-    /// The number of the last effect put in the outbox.
-    pub effects_made: u64,
-    /// The stored version of the record the live message was last drawn from: an edit of an
-    /// older version is never sent.
-    pub drawn_version: u64,
-    /// When the live message was last drawn (Unix milliseconds), for the gap between edits.
-    pub drawn_at: u64,
-    /// How many parts of the end's announcement have been sent.
-    pub announced_parts: u8,
-    /// Answers to the latest button presses, so a press whose update comes again (after a
-    /// crash) gets the answer it earned, not a refusal of its own repeat.
-    pub answers: Vec<crate::game::delivery::Answered>,
-    /// A hash of each seat's private message as last drawn.
-    pub dm_drawn: Vec<u64>,
-    /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
-    /// battle begins, after the placement's message.
-    pub dm_pictures: Vec<Option<i32>>,
 }
 
 /// A game record as stored: one flat object, new fields with defaults so that records of an
@@ -448,6 +405,20 @@ impl GameRecord {
         }
     }
 
+    /// Whether the game is over (or was called off). A Riga game's seating game is
+    /// cancelled when the Riga game ends (see [`GameRecord::derive_effects`]).
+    pub fn is_finished(&self) -> bool {
+        self.game.is_finished()
+    }
+
+    /// Whether the battle is on: past the placement (or the Riga set-up), not over.
+    pub fn in_battle(&self) -> bool {
+        match &self.play {
+            Play::SeaBattle(_) => *self.game.phase() == engine::Phase::Battle,
+            Play::Riga(r) => r.in_battle(),
+        }
+    }
+
     /// Whether this is a Riga game.
     pub fn is_riga(&self) -> bool {
         matches!(self.play, Play::Riga(_))
@@ -711,6 +682,76 @@ pub struct RatingWrite {
     pub before: i64,
     /// The shown rating after it.
     pub after: i64,
+}
+
+impl GameRecord {
+    /// Puts an effect in the outbox (see [`Delivery::push`]).
+    pub fn push_effect(&mut self, effect: Effect) {
+        self.delivery.push(effect);
+    }
+
+    /// The seats people play (not the bot).
+    pub fn human_seats(&self) -> Vec<SeatId> {
+        (0..self.game.seats().len() as u8)
+            .map(SeatId)
+            .filter(|s| !is_ai(self.game.seats()[s.index()].player))
+            .collect()
+    }
+
+    /// The effects that follow from the state itself, whichever change led to it: the
+    /// battle's beginning (the lobby's message retired, the battle's own message, every
+    /// private field) and the end (the players freed, the announcement). Called by the store
+    /// on every transition, so no path that begins or ends a game can forget them; each
+    /// happens once.
+    pub fn derive_effects(&mut self) {
+        if let Some(riga) = self.riga() {
+            // A Riga game begins when both fleets are ordered, and its Sea Battle game (the
+            // lobby's) ends with it.
+            let (begins, ends) = (riga.game.is_some(), riga.end.is_some());
+            if begins && !self.delivery.begun {
+                self.begin_battle();
+            }
+            if ends && !self.game.is_finished() {
+                let mut unused = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
+                let _ = self.game.apply(engine::Action::Cancel, 0, &mut unused);
+            }
+        }
+        match self.game.phase() {
+            Phase::Battle if !self.delivery.begun => self.begin_battle(),
+            Phase::Finished { .. } if !self.announced => {
+                self.announced = true;
+                self.push_effect(Effect::Settle);
+                let riga_played = self.riga().is_some_and(|r| r.game.is_some());
+                if self.game.fleet(SeatId(0)).is_some() || riga_played {
+                    self.push_effect(Effect::Announce);
+                }
+                // Every private field says the game is over, the winner's too.
+                for s in self.human_seats() {
+                    self.push_effect(Effect::Dm { seat: s.0 });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The battle's beginning: the lobby's message retired, the battle's own message, every
+    /// private field.
+    fn begin_battle(&mut self) {
+        self.delivery.begun = true;
+        // The old message's buttons are of the old generation.
+        self.delivery.generation += 1;
+        if let Some(old) = self.delivery.message.take() {
+            self.push_effect(Effect::Retire {
+                message: old,
+                key: "lobby-battle-started".into(),
+            });
+        }
+        self.delivery.drawn = 0;
+        self.push_effect(Effect::LiveMessage);
+        for s in self.human_seats() {
+            self.push_effect(Effect::Dm { seat: s.0 });
+        }
+    }
 }
 
 #[cfg(test)]

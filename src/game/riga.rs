@@ -1,5 +1,5 @@
 //! A Riga game (docs/rules.md §5) inside a game record: the set-up of each seat, the game itself
-//! once both fleets are ordered, the turn timer and how it ended. Pure: no I/O.
+//! once both fleets are ordered, the turn timer and how it ended; and its transitions.
 //!
 //! A Riga game uses the record's Sea Battle game for its lobby and seats only (two seats:
 //! seat 0 is North, seat 1 South). That game stays in its placement phase while the Riga
@@ -7,6 +7,9 @@
 //! players at the end of a game (the Settle effect) serves Riga games too; who won is kept
 //! here.
 
+use super::record::{GameRecord, Play};
+use super::{delivery::Effect, lang::Lang, pressed, Press, Refused};
+use engine::{PlayerId, SeatId};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use riga::{Game, Kind, Move, MoveError, Outcome, Point, Side, FLEET};
@@ -203,7 +206,7 @@ impl RigaPlay {
         let before = game.clone();
         let lost = game.play(side, mv).map_err(PlayError::Rules)?;
         let outcome = game.outcome();
-        self.last = crate::view::riga_text::move_points(&before, mv);
+        self.last = move_points(&before, mv);
         self.push_line(line(&before, mv, &lost));
         self.turn_started = now;
         self.reminded = false;
@@ -274,6 +277,203 @@ impl RigaPlay {
             RigaEnd::Surrendered(s) | RigaEnd::TimedOut(s) => Some(s.other()),
             RigaEnd::Played(Outcome::Draw) | RigaEnd::Cancelled => None,
         }
+    }
+}
+
+/// The points a move concerns in the position before it: (from, to) for a step, the ship's
+/// point twice for a turn; `None` for a pass or a move of no ship.
+pub fn move_points(before: &Game, mv: Move) -> Option<(Point, Point)> {
+    let ship = |i: u8| before.ships().get(usize::from(i)).copied().flatten();
+    match mv {
+        Move::Forward(i) | Move::Lay(i) => {
+            let s = ship(i)?;
+            Some((s.at, s.facing.step(s.at)?))
+        }
+        Move::Left(i) | Move::Right(i) => ship(i).map(|s| (s.at, s.at)),
+        Move::Pass => None,
+    }
+}
+
+/// The set-up of a Riga game as its Start begins it: both seats get a random order, the
+/// bot's seats lock theirs at once.
+pub fn begin_setup(rec: &mut GameRecord, now: u64, rng: &mut impl Rng) {
+    let mut play = RigaPlay::ordering(rng);
+    for seat in rec.ai_seats() {
+        let _ = play.lock(seat.0, now, rng);
+    }
+    rec.play = Play::Riga(play);
+}
+
+/// The turn's time in seconds, under the game's timer.
+pub fn turn_seconds(rec: &GameRecord) -> Option<u64> {
+    rec.game.ruleset().timer.seconds()
+}
+
+/// The level the bot plays a Riga game at.
+pub fn bot_level(level: engine::ai::Level) -> riga::ai::Level {
+    match level {
+        engine::ai::Level::Easy => riga::ai::Level::Easy,
+        engine::ai::Level::Normal => riga::ai::Level::Normal,
+        engine::ai::Level::Hard | engine::ai::Level::Learning => riga::ai::Level::Hard,
+    }
+}
+
+/// The bot's seat when it is the bot's turn.
+pub fn bot_to_move(rec: &GameRecord) -> Option<u8> {
+    let side = rec.riga()?.to_move()?;
+    let seat = seat_of(side);
+    rec.is_ai_seat(SeatId(seat)).then_some(seat)
+}
+
+/// A move in words for the group's message: the game's language, the position before it,
+/// the move, the ships it lost.
+pub type MoveLine = dyn Fn(Lang, &Game, Move, &[usize]) -> String + Sync;
+
+/// The Riga state of a record that must be a Riga game.
+fn riga_of(rec: &mut GameRecord) -> Result<&mut RigaPlay, Refused> {
+    rec.riga_mut().ok_or(Refused::OutOfDate)
+}
+
+/// A tap of the set-up keyboard in a person's private chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupTap {
+    /// This start point: the first tap picks it, the second swaps.
+    Point(u8),
+    /// A new random order.
+    Shuffle,
+    /// The order is locked.
+    Lock,
+}
+
+/// A tap of the set-up: the seat's order changes, or is locked (when both are, the battle
+/// begins); the seat's private message is redrawn. `true` when the order was locked.
+///
+/// # Errors
+/// [`Refused::NotAPlayer`], [`Refused::GameOver`], [`Refused::OutOfDate`] once the set-up
+/// is over for the seat.
+pub fn setup(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    tap: SetupTap,
+    press: Option<&Press<'_, bool>>,
+    now: u64,
+    rng: &mut impl Rng,
+) -> Result<bool, Refused> {
+    pressed(rec, press, |rec| {
+        if rec.is_finished() {
+            return Err(Refused::GameOver);
+        }
+        let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+        let r = riga_of(rec)?;
+        let done = match tap {
+            SetupTap::Point(p) => r.tap(seat.0, p).map(|()| false),
+            SetupTap::Shuffle => r.shuffle(seat.0, rng).map(|()| false),
+            SetupTap::Lock => r.lock(seat.0, now, rng).map(|_| true),
+        };
+        let locked = done.map_err(|e| match e {
+            SetupError::NotASeat => Refused::NotAPlayer,
+            SetupError::NotOrdering | SetupError::NoPoint => Refused::OutOfDate,
+        })?;
+        rec.push_effect(Effect::Dm { seat: seat.0 });
+        Ok(locked)
+    })
+}
+
+/// A move of `player`'s (a button, a typed move, the bot's): `line` puts it in words for the
+/// group's message. A button names the position it was drawn for (`drawn_at`, the number of
+/// moves played): a press of an older one (a second tap, a slow client) plays nothing.
+///
+/// # Errors
+/// [`Refused::GameOver`] outside the battle, [`Refused::NotAPlayer`],
+/// [`Refused::NotYourTurn`], [`Refused::OutOfDate`] for an older button,
+/// [`Refused::RigaRules`] with the position.
+#[allow(clippy::too_many_arguments)]
+pub fn play_move(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    mv: Move,
+    drawn_at: Option<u32>,
+    press: Option<&Press<'_, Vec<usize>>>,
+    now: u64,
+    line: &MoveLine,
+) -> Result<Vec<usize>, Refused> {
+    pressed(rec, press, |rec| {
+        if rec.is_finished() {
+            return Err(Refused::GameOver);
+        }
+        let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+        let lang = rec.lang;
+        let r = riga_of(rec)?;
+        if drawn_at.is_some() && drawn_at != r.game.as_ref().map(Game::moves) {
+            return Err(Refused::OutOfDate);
+        }
+        let Some(before) = r.game.clone() else {
+            return Err(Refused::GameOver);
+        };
+        r.play(seat.0, mv, now, |before, m, lost| {
+            line(lang, before, m, lost)
+        })
+        .map_err(|e| match e {
+            PlayError::NotInBattle => Refused::GameOver,
+            PlayError::NotYourTurn => Refused::NotYourTurn,
+            PlayError::Rules(e) => Refused::RigaRules(Box::new((before, mv, e))),
+        })
+    })
+}
+
+/// A move typed in reply to the battle's message, read in the position it is played in.
+///
+/// # Errors
+/// [`Refused::RigaNotation`] for words that name no move; as [`play_move`].
+pub fn play_typed(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    text: &str,
+    now: u64,
+    line: &MoveLine,
+) -> Result<Vec<usize>, Refused> {
+    let game = rec
+        .riga()
+        .and_then(|r| r.game.as_ref())
+        .ok_or(Refused::GameOver)?;
+    let mv = ::riga::notation::parse_move(text, game).map_err(Refused::RigaNotation)?;
+    play_move(rec, player, mv, None, None, now, line)
+}
+
+/// `/surrender` in a Riga game.
+///
+/// # Errors
+/// [`Refused::NotAPlayer`], [`Refused::NothingToSurrender`] when the game is not on.
+pub fn surrender(rec: &mut GameRecord, player: PlayerId) -> Result<(), Refused> {
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    let r = rec.riga_mut().ok_or(Refused::NothingToSurrender)?;
+    if !r.surrender(seat.0) {
+        return Err(Refused::NothingToSurrender);
+    }
+    Ok(())
+}
+
+/// The Riga game's timer at `now`: a reminder (in words by `reminder`, from the name of the
+/// side to move and the seconds left), or the side to move forfeits. `false` when nothing
+/// was due.
+pub fn tick(rec: &mut GameRecord, now: u64, reminder: &dyn Fn(Lang, &str, u64) -> String) -> bool {
+    let secs = turn_seconds(rec);
+    let lang = rec.lang;
+    let names: Vec<String> = (0..2u8).map(|s| rec.short_name(SeatId(s), 40)).collect();
+    let Some(r) = rec.riga_mut() else {
+        return false;
+    };
+    let Some(side) = r.to_move() else {
+        return false;
+    };
+    match r.tick(now, secs) {
+        Some(false) => {
+            let left = secs.unwrap_or(0).div_ceil(2);
+            r.push_line(reminder(lang, &names[usize::from(seat_of(side))], left));
+            true
+        }
+        Some(true) => true,
+        None => false,
     }
 }
 

@@ -1,55 +1,93 @@
-//! What one tap of the panel changes: the ruleset after an op, the page after it, and the
-//! lobby's players seated again under a new ruleset. Pure: no Telegram, no store.
+//! The settings' transitions: what one tap of the panel changes (the ruleset after an op,
+//! the page after it, the lobby's players seated again under new rules, a chat's defaults),
+//! and the choices of `/lang` and the like.
 
 use crate::game::lang::Lang;
-use crate::game::record::{is_ai, GameRecord, SettingsPage};
-use crate::view::buttons::{FieldChoice, SetOp};
-use crate::view::i18n::{ta, Arg};
-use engine::{Action, Field, Game, Kind, Ruleset, RulesetError, Size, MAX_SIDE, MIN_SIDE};
+use crate::game::record::{is_ai, Board, ChatSettings, GameRecord, SettingsPage, UserSettings};
+use engine::ai::Level;
+use engine::{
+    Action, Field, Game, Kind, Phase, PlayerId, Players, Ruleset, RulesetError, Shapes, Size,
+    Touching, TurnTimer,
+};
 
-/// Why a change was refused, in words to come: a localisation key and its arguments.
-#[derive(Clone, Debug)]
-pub struct Refusal {
-    key: &'static str,
-    args: Vec<(&'static str, Arg)>,
+/// What one button of the settings panel does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetOp {
+    /// Show a page.
+    Page(SettingsPage),
+    /// Which ships may touch.
+    Touching(Touching),
+    /// Ship shapes.
+    Shapes(Shapes),
+    /// A field preset, or a custom field starting from the current size and fleet.
+    Field(FieldChoice),
+    /// The custom field one column narrower (`false`) or wider (`true`).
+    Width(bool),
+    /// The custom field one row lower (`false`) or higher (`true`).
+    Height(bool),
+    /// A ship of this size added to the custom fleet.
+    AddShip(u8),
+    /// The custom fleet's last ship removed.
+    RemoveShip,
+    /// Salvo off (`None`) or of this many shots.
+    Salvo(Option<u8>),
+    /// The salvo one shot smaller (`false`) or larger (`true`).
+    SalvoStep(bool),
+    /// Mines per player.
+    Mines(u8),
+    /// Who plays.
+    Players(Players),
+    /// The turn timer.
+    Timer(TurnTimer),
+    /// The column letters.
+    Alphabet(engine::Alphabet),
+    /// How well the bot plays.
+    Level(engine::ai::Level),
+    /// How the chat sees the fields.
+    Board(Board),
+    /// The seated players at this seat and the next change places (lobby).
+    Swap(u8),
+    /// Close the panel.
+    Done,
 }
 
-impl Refusal {
-    pub(crate) fn new(key: &'static str) -> Refusal {
-        Refusal {
-            key,
-            args: Vec::new(),
-        }
-    }
-
-    fn with(key: &'static str, args: Vec<(&'static str, Arg)>) -> Refusal {
-        Refusal { key, args }
-    }
-
-    /// The refusal in words.
-    pub fn words(&self, lang: Lang) -> String {
-        ta(lang, self.key, &self.args)
-    }
+/// A field as the panel offers it: the presets, or custom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldChoice {
+    /// 10×10.
+    Classic,
+    /// 15×15.
+    Big,
+    /// 20×15 with land, sea and air.
+    LandSeaAir,
+    /// Any size and fleet.
+    Custom,
 }
 
-impl From<&RulesetError> for Refusal {
-    fn from(e: &RulesetError) -> Refusal {
-        match e {
-            RulesetError::SideOutOfRange(_) => Refusal::with(
-                "settings-error-side",
-                vec![("min", MIN_SIDE.into()), ("max", MAX_SIDE.into())],
-            ),
-            RulesetError::NoShips => Refusal::new("settings-error-no-ships"),
-            RulesetError::ShipSizeOutOfRange(n) => {
-                Refusal::with("settings-error-ship-size", vec![("size", (*n).into())])
-            }
-            RulesetError::FleetTooLarge => Refusal::new("settings-error-fleet-too-large"),
-            RulesetError::SalvoOutOfRange(_) => Refusal::new("settings-error-salvo"),
-            RulesetError::MinesOutOfRange(_) => Refusal::new("settings-error-mines"),
-            RulesetError::PlayersOutOfRange(_) => Refusal::new("settings-error-players"),
-            RulesetError::NoLegalLayout => Refusal::new("settings-error-no-layout"),
-        }
-    }
+/// Why a change of the settings was refused (see `view/refusal.rs` for the words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The new rules fail [`Ruleset::check`].
+    Rules(RulesetError),
+    /// Land-sea-air has its own touching and shape rules.
+    LandSeaAir,
+    /// A custom-field control without a custom field.
+    NotCustom,
+    /// A salvo step with salvo off.
+    SalvoOff,
+    /// More players are seated than the new rules have seats.
+    Seated {
+        /// Seated.
+        count: usize,
+        /// Seats of the new rules.
+        seats: usize,
+    },
+    /// The button is of an older panel, or the lobby is gone.
+    OutOfDate,
+    /// The rules changed since they were checked: check the new ones.
+    RulesChanged,
+    /// A private chat plays duels only.
+    Private,
 }
 
 /// The ship sizes of a ruleset's fleet, largest first (land-sea-air: its ships only).
@@ -79,7 +117,7 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
     };
     match op {
         SetOp::Touching(_) | SetOp::Shapes(_) if r.has_terrain() => {
-            return Err(Refusal::new("settings-error-land-sea-air"))
+            return Err(Refusal::LandSeaAir)
         }
         SetOp::Touching(t) => n.touching = t,
         SetOp::Shapes(s) => n.shapes = s,
@@ -97,7 +135,7 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
         }
         SetOp::Width(_) | SetOp::Height(_) | SetOp::AddShip(_) | SetOp::RemoveShip => {
             let Field::Custom { size, ships } = &mut n.field else {
-                return Err(Refusal::new("settings-error-not-custom"));
+                return Err(Refusal::NotCustom);
             };
             match op {
                 SetOp::Width(up) => *size = Size::new(step(size.width, up), size.height),
@@ -111,7 +149,7 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
         SetOp::Salvo(s) => n.salvo = s,
         SetOp::SalvoStep(up) => {
             let Some(v) = r.salvo else {
-                return Err(Refusal::new("settings-error-salvo"));
+                return Err(Refusal::SalvoOff);
             };
             n.salvo = Some(step(v, up));
         }
@@ -153,34 +191,58 @@ pub fn page_after(op: SetOp, before: SettingsPage) -> SettingsPage {
 ///
 /// # Errors
 /// More players are seated than the new ruleset has seats.
-pub fn reseat(rec: &mut GameRecord, ruleset: Ruleset) -> Result<(), Refusal> {
+pub fn reseat(rec: &mut GameRecord, ruleset: Ruleset, now: u64) -> Result<(), Refusal> {
     let seated = rec.game.seats().len();
     if seated > ruleset.seats() {
-        return Err(Refusal::with(
-            "settings-error-seated",
-            vec![("count", seated.into()), ("seats", ruleset.seats().into())],
-        ));
+        return Err(Refusal::Seated {
+            count: seated,
+            seats: ruleset.seats(),
+        });
     }
     let mut game = Game::new(ruleset);
     // Joining draws nothing; the source is only the engine's signature.
     let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
     for seat in rec.game.seats() {
-        game.apply(Action::Join(seat.player), crate::telegram::now(), &mut rng)
-            .map_err(|_| Refusal::new("error-out-of-date"))?;
+        game.apply(Action::Join(seat.player), now, &mut rng)
+            .map_err(|_| Refusal::OutOfDate)?;
     }
     rec.game = game;
     Ok(())
 }
 
-/// One op on a lobby's record, the new ruleset already checked.
+/// One tap of a lobby's settings panel (the lobby message, while its creator has the panel
+/// open), the new ruleset already checked (`checked`, from `before`): the lobby's game under
+/// the new rules, its letters, board or bot level, seats swapped, the page shown after.
+/// `name` names a seat of the bot at a new level.
 ///
 /// # Errors
-/// The players do not fit the new ruleset, or the seats to swap are not taken.
-pub fn apply_to_lobby(
+/// [`Refusal::OutOfDate`] for an older panel or a game past its lobby (or a Riga lobby,
+/// which keeps its rules), [`Refusal::RulesChanged`] when the rules are not `before` any
+/// more, [`Refusal::Seated`] when the players do not fit; [`super::Refused::CreatorOnly`]
+/// and [`super::Refused::GameOver`] as for every lobby button.
+#[allow(clippy::too_many_arguments)]
+pub fn change_lobby(
     r: &mut GameRecord,
+    by: u64,
+    generation: u32,
+    before: &Ruleset,
     op: SetOp,
     checked: Option<&Ruleset>,
-) -> Result<(), Refusal> {
+    name: &dyn Fn(Lang, Level, PlayerId) -> String,
+    now: u64,
+) -> Result<(), super::Refused> {
+    if r.is_finished() {
+        return Err(super::Refused::GameOver);
+    }
+    if r.delivery.generation != generation || *r.game.phase() != Phase::Lobby || r.is_riga() {
+        return Err(Refusal::OutOfDate.into());
+    }
+    if by != r.creator {
+        return Err(super::Refused::CreatorOnly);
+    }
+    if r.game.ruleset() != before {
+        return Err(Refusal::RulesChanged.into());
+    }
     let page = r.panel.unwrap_or(SettingsPage::Main);
     match op {
         SetOp::Done => {
@@ -192,9 +254,9 @@ pub fn apply_to_lobby(
         SetOp::Level(l) => {
             r.ai_level = l;
             let lang = r.lang;
-            for (seat, name) in r.game.seats().iter().zip(r.names.iter_mut()) {
+            for (seat, n) in r.game.seats().iter().zip(r.names.iter_mut()) {
                 if is_ai(seat.player) {
-                    *name = crate::view::bot::name(lang, l, seat.player);
+                    *n = name(lang, l, seat.player);
                 }
             }
         }
@@ -202,18 +264,127 @@ pub fn apply_to_lobby(
             let (a, b) = (engine::SeatId(i), engine::SeatId(i.saturating_add(1)));
             let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
             r.game
-                .apply(Action::Swap(a, b), crate::telegram::now(), &mut rng)
-                .map_err(|_| Refusal::new("error-out-of-date"))?;
+                .apply(Action::Swap(a, b), now, &mut rng)
+                .map_err(|_| Refusal::OutOfDate)?;
             r.names.swap(a.index(), b.index());
         }
         _ => {
             if let Some(new) = checked {
-                reseat(r, new.clone())?;
+                reseat(r, new.clone(), now)?;
             }
         }
     }
     r.panel = Some(page_after(op, page));
     Ok(())
+}
+
+/// `/settings` in a group with an open Sea Battle lobby: the lobby message shows the panel.
+///
+/// # Errors
+/// [`super::Refused::CreatorOnly`], [`Refusal::OutOfDate`] past the lobby.
+pub fn open_panel(r: &mut GameRecord, by: u64) -> Result<(), super::Refused> {
+    if *r.game.phase() != Phase::Lobby || r.is_riga() {
+        return Err(Refusal::OutOfDate.into());
+    }
+    if by != r.creator {
+        return Err(super::Refused::CreatorOnly);
+    }
+    r.panel = Some(SettingsPage::Main);
+    Ok(())
+}
+
+/// A lobby's choice becomes the chat's default for its next games: its rules, and the
+/// letters, board or level the op chose.
+pub fn lobby_defaults(s: &mut ChatSettings, rec: &GameRecord, op: SetOp) {
+    if matches!(op, SetOp::Page(_) | SetOp::Done | SetOp::Swap(_)) {
+        return;
+    }
+    s.ruleset = rec.game.ruleset().clone();
+    choose_op(s, op);
+}
+
+/// The letters, board or level an op chose, in a chat's settings.
+fn choose_op(s: &mut ChatSettings, op: SetOp) {
+    match op {
+        SetOp::Alphabet(a) => s.alphabet = Some(a),
+        SetOp::Level(l) => s.ai_level = l,
+        SetOp::Board(b) => s.board = Some(b),
+        _ => {}
+    }
+}
+
+/// One tap of a chat's settings panel (`/settings` outside a lobby), the new ruleset
+/// already checked: the chat's defaults for its next games.
+///
+/// # Errors
+/// [`Refusal::OutOfDate`] for a seat swap (only a lobby has seats), [`Refusal::Private`] for
+/// more than two players in a private chat.
+pub fn change_chat(
+    s: &mut ChatSettings,
+    op: SetOp,
+    checked: Option<Ruleset>,
+    private: bool,
+) -> Result<(), Refusal> {
+    match op {
+        SetOp::Swap(_) => return Err(Refusal::OutOfDate),
+        SetOp::Players(p) if private && p != engine::Players::Duel => return Err(Refusal::Private),
+        _ => {}
+    }
+    if let Some(r) = checked {
+        s.ruleset = r;
+    }
+    choose_op(s, op);
+    Ok(())
+}
+
+/// A choice of `/lang`, `/settings`' letters or the bot's level, outside the panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The language.
+    Lang(Lang),
+    /// The column letters.
+    Alphabet(engine::Alphabet),
+    /// How well the bot plays.
+    Level(Level),
+}
+
+/// A choice in a chat's settings.
+pub fn choose(s: &mut ChatSettings, c: Choice) {
+    match c {
+        Choice::Lang(l) => s.lang = Some(l),
+        Choice::Alphabet(a) => s.alphabet = Some(a),
+        Choice::Level(l) => s.ai_level = l,
+    }
+}
+
+/// A choice in a user's settings (the language, the level of their next `/play`).
+pub fn choose_for_user(s: &mut UserSettings, c: Choice) {
+    match c {
+        Choice::Lang(l) => s.lang = Some(l),
+        Choice::Level(l) => s.ai_level = l,
+        Choice::Alphabet(_) => {}
+    }
+}
+
+/// A user opened the private chat (the bot may write to them), with the language Telegram
+/// reports for them; `false` when the settings knew it already.
+pub fn started(s: &mut UserSettings, detected: Lang) -> bool {
+    if s.started && s.detected == Some(detected) {
+        return false;
+    }
+    s.started = true;
+    s.detected = Some(detected);
+    true
+}
+
+/// The first game of a group fixes the group's language, until `/lang` changes it; `false`
+/// when it was fixed already.
+pub fn first_game(s: &mut ChatSettings, chat: i64, lang: Lang) -> bool {
+    if s.lang.is_some() || chat >= 0 {
+        return false;
+    }
+    s.lang = Some(lang);
+    true
 }
 
 /// For the tests of the panel: a custom field of `w`×`h` with `ships`, else the default rules.
@@ -261,7 +432,9 @@ mod tests {
             .unwrap()
             .unwrap();
         let e = narrow.check().unwrap_err();
-        assert!(Refusal::from(&e).words(Lang::En).contains("from 5 to 26"));
+        assert!(
+            crate::view::refusal::settings(Lang::En, &Refusal::Rules(e)).contains("from 5 to 26")
+        );
         let salvo = Ruleset {
             salvo: Some(10),
             ..Ruleset::default()
@@ -273,8 +446,7 @@ mod tests {
             .unwrap();
         let e = full.check().unwrap_err();
         assert_eq!(e, RulesetError::NoLegalLayout);
-        assert!(Refusal::from(&e)
-            .words(Lang::Ru)
+        assert!(crate::view::refusal::settings(Lang::Ru, &Refusal::Rules(e))
             .contains("Допустимой расстановки нет"));
         assert!(changed(&Ruleset::land_sea_air(), SetOp::Touching(Touching::Any)).is_err());
     }
@@ -296,13 +468,13 @@ mod tests {
             players: Players::Teams,
             ..Ruleset::big()
         };
-        reseat(&mut rec, teams.clone()).unwrap();
+        reseat(&mut rec, teams.clone(), 0).unwrap();
         assert_eq!(rec.game.ruleset(), &teams);
         let seated: Vec<u64> = rec.game.seats().iter().map(|s| s.player.0).collect();
         assert_eq!(seated, vec![7, 8, crate::game::record::ai_player(0).0]);
-        let refused = reseat(&mut rec, Ruleset::default()).unwrap_err();
+        let refused = reseat(&mut rec, Ruleset::default(), 0).unwrap_err();
         assert_eq!(
-            refused.words(Lang::En),
+            crate::view::refusal::settings(Lang::En, &refused),
             "3 players are seated, but this game has 2 seats."
         );
         assert_eq!(rec.game.ruleset(), &teams);

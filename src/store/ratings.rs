@@ -5,13 +5,9 @@
 
 use super::{Leaderboard, Store, StoreError};
 use crate::game::rating::Rating;
+pub use crate::game::rating::{rating_value, read_rating};
 use crate::game::record::RatingWrite;
 use std::collections::HashMap;
-
-/// Reads a stored rating and name.
-pub fn read_rating(s: &str) -> Option<(Rating, String)> {
-    decode(s)
-}
 
 /// One player on a board: the rating and the name shown.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,20 +18,6 @@ pub struct Rated {
     pub rating: Rating,
     /// The name as of the player's last rated game.
     pub name: String,
-}
-
-/// How a rating is stored: `mu|sigma|games|name`.
-pub fn rating_value(r: &Rating, name: &str) -> String {
-    format!("{:.6}|{:.6}|{}|{name}", r.mu, r.sigma, r.games)
-}
-
-fn decode(s: &str) -> Option<(Rating, String)> {
-    let mut parts = s.splitn(4, '|');
-    let mu = parts.next()?.parse().ok()?;
-    let sigma = parts.next()?.parse().ok()?;
-    let games = parts.next()?.parse().ok()?;
-    let name = parts.next().unwrap_or_default().to_owned();
-    Some((Rating { mu, sigma, games }, name))
 }
 
 /// Sets ratings and their places (KEYS: the hash, the sorted set; ARGV: how many the ranking
@@ -74,7 +56,11 @@ impl Store {
             .await?;
         Ok(got
             .iter()
-            .map(|v| v.as_deref().and_then(decode).map(|(r, _)| r))
+            .map(|v| {
+                v.as_deref()
+                    .and_then(crate::game::rating::read_rating)
+                    .map(|(r, _)| r)
+            })
             .collect())
     }
 
@@ -146,7 +132,7 @@ impl Store {
             .into_iter()
             .zip(values)
             .filter_map(|(user, v)| {
-                let (rating, name) = decode(v.as_deref()?)?;
+                let (rating, name) = read_rating(v.as_deref()?)?;
                 Some(Rated { user, rating, name })
             })
             .collect())

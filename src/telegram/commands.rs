@@ -1,13 +1,18 @@
 //! Commands: parsing, registration per language and chat type, and help.
 
-use super::chat::reply;
-use super::{battle, lobby, user_lang, Ctx, HandlerResult};
+use super::battle;
+use super::context::{store_error_key, user_lang, Ctx, HandlerResult};
+use super::lobby;
+use super::send::reply;
 use crate::game::lang::Lang;
+use crate::game::settings::{self as choices, Choice};
 use crate::view::bot as ai;
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use teloxide::prelude::*;
-use teloxide::types::{BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup};
+use teloxide::types::{
+    BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup, User,
+};
 use teloxide::utils::command::BotCommands;
 
 /// The commands the bot understands. Their descriptions for people come from `locales/`
@@ -109,12 +114,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Start(payload) => lobby::on_start(&ctx, &msg, &user, lang, &payload).await,
         Command::Newgame(arg) => lobby::on_newgame(&ctx, &msg, &user, lang, None, &arg).await,
         Command::Play(level) => lobby::on_play(&ctx, &msg, &user, lang, &level).await,
-        Command::Surrender => {
-            match super::riga::on_surrender_command(&ctx, &msg, user.id.0, lang).await {
-                Some(result) => result,
-                None => battle::on_surrender(&ctx, &msg, &user, lang).await,
-            }
-        }
+        Command::Surrender => on_surrender(&ctx, &msg, &user, lang).await,
         Command::Cancel => lobby::on_cancel_command(&ctx, &msg, &user, lang).await,
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Stats => super::stats::on_stats(&ctx, &msg, &user, lang).await,
@@ -128,7 +128,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
                     InlineKeyboardButton::callback(t(l, "lang-name"), Button::Lang(l).to_string())
                 })
                 .collect::<Vec<_>>()]);
-            if !super::pace(&ctx, msg.chat.id).await {
+            if !super::context::pace(&ctx, msg.chat.id).await {
                 return Ok(());
             }
             ctx.bot
@@ -152,7 +152,7 @@ pub async fn chat_lang(ctx: &Ctx, msg: &Message, user: &teloxide::types::User) -
 
 /// `/rules`: the rules of the chat's next game, in the chat's language.
 async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerResult {
-    if super::riga_core::wants_riga(arg).0 {
+    if super::lobby::wants_riga(arg).0 {
         return reply(ctx, msg, t(lang, "rg-rules")).await;
     }
     let ruleset = ctx
@@ -173,6 +173,29 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
     reply(ctx, msg, text).await
 }
 
+/// `/surrender`: the sender gives up their game (in the group, or in the private chat),
+/// whichever game it is.
+async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
+    let id = if msg.chat.is_private() {
+        ctx.store.user_game(user.id.0).await
+    } else {
+        ctx.store.chat_game(msg.chat.id.0).await
+    };
+    let id = match id {
+        Ok(Some(id)) => id,
+        Ok(None) => return reply(ctx, msg, t(lang, "error-no-game")).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    };
+    match ctx.store.load_game(id).await {
+        Ok((rec, _)) if rec.is_riga() => {
+            super::riga::on_surrender(ctx, msg, id, user.id.0, lang).await
+        }
+        Ok(_) => battle::on_surrender(ctx, msg, user, lang, id).await,
+        Err(crate::store::StoreError::NotFound) => reply(ctx, msg, t(lang, "error-no-game")).await,
+        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    }
+}
+
 /// The `/settings` alphabet buttons: the chat's column letters from its next game on.
 pub async fn on_alphabet_button(
     ctx: &Ctx,
@@ -185,7 +208,7 @@ pub async fn on_alphabet_button(
         .map_or(q.from.id.0 as i64, |m| m.chat.id.0);
     let saved = match ctx.store.chat_settings(chat).await {
         Ok(mut s) => {
-            s.alphabet = Some(alphabet);
+            choices::choose(&mut s, Choice::Alphabet(alphabet));
             ctx.store.set_chat_settings(chat, &s).await
         }
         Err(e) => Err(e),
@@ -198,10 +221,10 @@ pub async fn on_alphabet_button(
                 "settings-alphabet-done",
                 &[("letters", letters.into())],
             );
-            super::answer(ctx, q, text, false).await?;
+            super::send::answer(ctx, q, text, false).await?;
             super::settings::refresh_chat_panel(ctx, q).await
         }
-        Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
+        Err(e) => super::send::answer_store_error(ctx, q, lang, &e).await,
     }
 }
 
@@ -219,7 +242,7 @@ pub async fn on_ai_level_button(
     let saved = if chat < 0 {
         match ctx.store.chat_settings(chat).await {
             Ok(mut s) => {
-                s.ai_level = level;
+                choices::choose(&mut s, Choice::Level(level));
                 ctx.store.set_chat_settings(chat, &s).await
             }
             Err(e) => Err(e),
@@ -227,7 +250,7 @@ pub async fn on_ai_level_button(
     } else {
         match ctx.store.user_settings(q.from.id.0).await {
             Ok(mut s) => {
-                s.ai_level = level;
+                choices::choose_for_user(&mut s, Choice::Level(level));
                 ctx.store.set_user_settings(q.from.id.0, &s).await
             }
             Err(e) => Err(e),
@@ -240,10 +263,10 @@ pub async fn on_ai_level_button(
                 "settings-ai-level-done",
                 &[("level", ai::level_words(lang, level).into())],
             );
-            super::answer(ctx, q, text, false).await?;
+            super::send::answer(ctx, q, text, false).await?;
             super::settings::refresh_chat_panel(ctx, q).await
         }
-        Err(e) => super::answer_store_error(ctx, q, lang, &e).await,
+        Err(e) => super::send::answer_store_error(ctx, q, lang, &e).await,
     }
 }
 
@@ -258,7 +281,7 @@ pub async fn on_lang_button(
         let chat = q.regular_message().map_or(0, |m| m.chat.id.0);
         match ctx.store.chat_settings(chat).await {
             Ok(mut s) => {
-                s.lang = Some(chosen);
+                choices::choose(&mut s, Choice::Lang(chosen));
                 ctx.store.set_chat_settings(chat, &s).await
             }
             Err(e) => Err(e),
@@ -266,8 +289,8 @@ pub async fn on_lang_button(
     } else {
         match ctx.store.user_settings(q.from.id.0).await {
             Ok(mut s) => {
-                s.lang = Some(chosen);
-                super::forget_lang(ctx, q.from.id.0);
+                choices::choose_for_user(&mut s, Choice::Lang(chosen));
+                super::context::forget_lang(ctx, q.from.id.0);
                 ctx.store.set_user_settings(q.from.id.0, &s).await
             }
             Err(e) => Err(e),
@@ -275,10 +298,10 @@ pub async fn on_lang_button(
     };
     match saved {
         Ok(()) => {
-            super::answer(ctx, q, t(chosen, "lang-done"), false).await?;
+            super::send::answer(ctx, q, t(chosen, "lang-done"), false).await?;
             // The menu says what was chosen and keeps no buttons (within the chat's budget).
             if let Some(m) = q.regular_message() {
-                if super::try_pace(ctx, m.chat.id).await {
+                if super::context::try_pace(ctx, m.chat.id).await {
                     let edit = ctx
                         .bot
                         .edit_message_text(m.chat.id, m.id, t(chosen, "lang-done"))
@@ -290,7 +313,7 @@ pub async fn on_lang_button(
             }
             Ok(())
         }
-        Err(e) => super::answer_store_error(ctx, q, chosen, &e).await,
+        Err(e) => super::send::answer_store_error(ctx, q, chosen, &e).await,
     }
 }
 

@@ -3,7 +3,7 @@
 //! keeps turning, else `503` with what is wrong. `morskoy-boy healthcheck` asks it, for
 //! container health checks in images without curl.
 
-use super::Ctx;
+use super::context::Ctx;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -14,7 +14,7 @@ static LAST_TICK: AtomicU64 = AtomicU64::new(0);
 
 /// Notes a turn of the timer loop.
 pub fn ticked() {
-    LAST_TICK.store(super::outbox::now_ms(), Ordering::Relaxed);
+    LAST_TICK.store(super::sender::now_ms(), Ordering::Relaxed);
 }
 
 /// What is wrong, if anything.
@@ -26,7 +26,7 @@ async fn check(ctx: &Ctx) -> Result<(), String> {
     }
     let last = LAST_TICK.load(Ordering::Relaxed);
     let late = ctx.config.tick * 10 + Duration::from_secs(5);
-    let age = super::outbox::now_ms().saturating_sub(last);
+    let age = super::sender::now_ms().saturating_sub(last);
     if last != 0 && age > late.as_millis() as u64 {
         return Err(format!("the timer and sender loop is stuck ({age} ms)"));
     }

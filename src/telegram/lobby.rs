@@ -1,30 +1,58 @@
 //! Creating and joining games: `/newgame` and `/play`, the Join button (with the deep link for
-//! people who never opened the bot), the bot's seats, Start, Cancel, Rematch.
+//! people who never opened the bot), the bot's seats, Start, Cancel, Rematch. Each change is
+//! one transition of `game/lobby.rs`.
 
-use super::chat::{active_game, default_alphabet, reply};
-use super::{answer, answer_store_error, display_name, now, Ctx, HandlerResult};
-use crate::game::battle::place_fleets;
-use crate::game::delivery::Effect;
+use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
+use super::send::{active_game, answer, answer_store_error, pressed, reply};
+use super::sender;
 use crate::game::lang::Lang;
-use crate::game::record::{ai_player, GameRecord};
-use crate::store::{GameId, StoreError};
+use crate::game::lobby::{self, Setup};
+use crate::game::record::{ai_player, is_ai, ChatSettings, GameRecord};
+use crate::game::settings::{self as choices, Choice};
+use crate::game::{GameId, Press, Refused};
+use crate::store::StoreError;
 use crate::view::bot::{level_words, name, parse_level};
 use crate::view::buttons::{join_payload, parse_join_payload, Button};
 use crate::view::i18n::{t, ta};
+use crate::view::refusal;
+use crate::view::render::escape;
 use engine::ai::Level;
-use engine::{Action, ActionError, Game, Phase, PlayerId, Ruleset};
+use engine::{PlayerId, Ruleset};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, User};
 
 /// Remembers that a user opened the private chat, so the bot may write to them.
 pub async fn note_started(ctx: &Ctx, user: &User) {
     if let Ok(mut s) = ctx.store.user_settings(user.id.0).await {
-        let detected = Some(Lang::from_telegram(user.language_code.as_deref()));
-        if !s.started || s.detected != detected {
-            s.started = true;
-            s.detected = detected;
+        let detected = Lang::from_telegram(user.language_code.as_deref());
+        if choices::started(&mut s, detected) {
             let _ = ctx.store.set_user_settings(user.id.0, &s).await;
         }
+    }
+}
+
+/// A new game's set-up from the chat's settings.
+#[allow(clippy::too_many_arguments)]
+fn setup(
+    ctx: &Ctx,
+    settings: &ChatSettings,
+    chat: i64,
+    creator: u64,
+    lang: Lang,
+    ai_level: Level,
+    ruleset: Ruleset,
+    riga: bool,
+) -> Setup {
+    let lang = settings.lang.unwrap_or(lang);
+    Setup {
+        chat,
+        creator,
+        lang,
+        alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
+        board: settings.board.unwrap_or(ctx.config.board),
+        ai_level,
+        ruleset,
+        riga,
     }
 }
 
@@ -38,25 +66,23 @@ async fn create(
 ) -> Result<GameId, StoreError> {
     let mut settings = ctx.store.chat_settings(chat).await?;
     // A group speaks the language of whoever created its first game, until /lang changes it.
-    if settings.lang.is_none() && chat < 0 {
-        settings.lang = Some(lang);
+    if choices::first_game(&mut settings, chat, lang) {
         ctx.store.set_chat_settings(chat, &settings).await?;
     }
-    let lang = settings.lang.unwrap_or(lang);
-    let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
-    rec.lang = lang;
-    rec.alphabet = settings.alphabet.unwrap_or_else(|| default_alphabet(lang));
-    rec.board = settings.board.unwrap_or(ctx.config.board);
-    rec.ai_level = settings.ai_level;
-    rec.creator = creator.id.0;
-    if riga {
-        rec.game = Game::new(super::riga_core::duel(rec.game.ruleset()));
-        rec.play = crate::game::record::Play::Riga(crate::game::riga::RigaPlay::default());
-    }
-    rec.push_effect(Effect::LiveMessage);
-    let id = ctx.store.create_game(&rec).await?;
+    let level = settings.ai_level;
+    let setup = setup(
+        ctx,
+        &settings,
+        chat,
+        creator.id.0,
+        lang,
+        level,
+        ruleset,
+        riga,
+    );
+    let id = ctx.store.create_game(&lobby::open(&setup, now())).await?;
     ctx.store.set_chat_game(chat, id).await?;
-    super::outbox::kick(ctx, id);
+    sender::kick(ctx, id);
     Ok(id)
 }
 
@@ -70,10 +96,10 @@ pub async fn on_newgame(
     bot: Option<engine::ai::Level>,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, rest) = super::riga_core::wants_riga(arg);
+    let (riga, rest) = wants_riga(arg);
     if !rest.is_empty() && bot.is_none() {
         let words = ta(lang, "newgame-bad-arg", &[("arg", rest.into())]);
-        return reply(ctx, msg, crate::view::render::escape(&words)).await;
+        return reply(ctx, msg, escape(&words)).await;
     }
     if msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
@@ -82,11 +108,11 @@ pub async fn on_newgame(
     match active_game(ctx, chat).await {
         Ok(Some(_)) => return reply(ctx, msg, t(lang, "newgame-running")).await,
         Ok(None) => {}
-        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
     let ruleset = match ctx.store.chat_settings(chat).await {
         Ok(s) => s.ruleset,
-        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
     match create(ctx, chat, user, lang, ruleset, riga).await {
         Ok(id) => {
@@ -96,53 +122,79 @@ pub async fn on_newgame(
                 .await
                 .is_ok_and(|s| s.started)
             {
-                let _ = join(ctx, id, user, lang).await;
+                let _ = join(ctx, id, user, None).await;
             }
             if let Some(level) = bot {
-                if let Err(e) = seat(ctx, id, level).await {
+                if let Err(e) = seat(ctx, id, None, level).await {
                     log::warn!("seating the bot in {id}: {e}");
                 }
             }
             Ok(())
         }
-        Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
 }
 
-/// Why a join was refused, as a localisation key.
-async fn join(ctx: &Ctx, id: GameId, user: &User, lang: Lang) -> Result<&'static str, StoreError> {
+/// Reads `/newgame` and `/play` arguments: whether they ask for the Riga game, and the rest.
+pub fn wants_riga(arg: &str) -> (bool, String) {
+    let names: Vec<String> = Lang::ALL
+        .iter()
+        .flat_map(|&l| {
+            t(l, "rg-game-words")
+                .split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut riga = false;
+    let rest: Vec<&str> = arg
+        .split_whitespace()
+        .filter(|w| {
+            let is = names.contains(&w.to_lowercase());
+            riga |= is;
+            !is
+        })
+        .collect();
+    (riga, rest.join(" "))
+}
+
+/// Whether `user` plays another game that is not over.
+async fn busy_elsewhere(ctx: &Ctx, user: u64, id: Option<GameId>) -> Result<bool, StoreError> {
+    let Some(other) = ctx.store.user_game(user).await? else {
+        return Ok(false);
+    };
+    if Some(other) == id {
+        return Ok(false);
+    }
+    Ok(match ctx.store.load_game(other).await {
+        Ok((rec, _)) => !rec.game.is_finished(),
+        Err(_) => false,
+    })
+}
+
+/// `user` joins game `id` (by the Join button of `generation`, or the deep link).
+async fn join(
+    ctx: &Ctx,
+    id: GameId,
+    user: &User,
+    generation: Option<u32>,
+) -> Result<Result<(), Refused>, StoreError> {
     let uid = user.id.0;
-    if let Some(other) = ctx.store.user_game(uid).await? {
-        if other != id {
-            if let Ok((rec, _)) = ctx.store.load_game(other).await {
-                if !rec.game.is_finished() {
-                    return Ok("join-busy-elsewhere");
-                }
-            }
-        }
+    if busy_elsewhere(ctx, uid, Some(id)).await? {
+        return Ok(Err(Refused::BusyElsewhere));
     }
     let name = display_name(user);
-    let rng = ctx.fork();
     let done = ctx
         .store
-        .transition(id, |rec| {
-            rec.game
-                .apply(Action::Join(PlayerId(uid)), now(), &mut rng.clone())?;
-            rec.names.push(name.clone());
-            Ok::<_, ActionError>(rec.chat)
+        .transition(id, |r| {
+            lobby::join(r, PlayerId(uid), &name, generation, now())
         })
         .await?;
-    match done {
-        Ok(_c) => {
-            ctx.store.set_user_game(uid, id).await?;
-            super::outbox::kick(ctx, id);
-            let _ = lang;
-            Ok("join-done")
-        }
-        Err(ActionError::AlreadySeated) => Ok("join-already"),
-        Err(ActionError::Full) => Ok("join-full"),
-        Err(_) => Ok("error-out-of-date"),
+    if done.is_ok() {
+        ctx.store.set_user_game(uid, id).await?;
+        sender::kick(ctx, id);
     }
+    Ok(done.map(|_| ()))
 }
 
 /// `/start` in the private chat, with or without a deep-link payload.
@@ -159,41 +211,20 @@ pub async fn on_start(
     let Some(id) = parse_join_payload(payload.trim()) else {
         return reply(ctx, msg, t(lang, "welcome")).await;
     };
-    let key = match join(ctx, id, user, lang).await {
-        Ok(k) => k,
-        Err(StoreError::NotFound) => "error-game-over",
-        Err(e) => super::store_error_key(&e),
+    let words = match join(ctx, id, user, None).await {
+        Ok(Ok(())) => t(lang, "join-done"),
+        Ok(Err(r)) => refusal::words(lang, &r),
+        Err(StoreError::NotFound) => t(lang, "error-game-over"),
+        Err(e) => t(lang, store_error_key(&e)),
     };
-    reply(ctx, msg, t(lang, key)).await
+    reply(ctx, msg, words).await
 }
 
 /// The lobby's buttons: Join, Start, Cancel, and Rematch after the end.
 pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     let uid = q.from.id.0;
-    let (id, generation) = match button {
-        Button::Join(g, n) | Button::Start(g, n) | Button::Cancel(g, n) => (g, Some(n)),
-        Button::Rematch(g) => (g, None),
-        _ => return Ok(()),
-    };
-    let rec = match ctx.store.load_game(id).await {
-        Ok((rec, _)) => rec,
-        Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
-    };
-    if let (Some(again), false) = (rec.answered(&q.id.0), matches!(button, Button::Rematch(_))) {
-        return answer(ctx, q, again.text.clone(), again.alert).await;
-    }
-    if let Button::Rematch(_) = button {
-        return rematch(ctx, q, lang, id, rec).await;
-    }
-    if rec.game.is_finished() {
-        return answer(ctx, q, t(lang, "error-game-over"), true).await;
-    }
-    if generation != Some(rec.delivery.generation) {
-        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
-    }
     match button {
-        Button::Join(..) => {
+        Button::Join(id, generation) => {
             let started = ctx.store.user_settings(uid).await.is_ok_and(|s| s.started);
             if !started {
                 // Telegram opens the private chat from this link; /start there completes the join.
@@ -203,189 +234,85 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                     return Ok(());
                 }
             }
-            let key = match join(ctx, id, &q.from, lang).await {
-                Ok(k) => k,
-                Err(e) => super::store_error_key(&e),
-            };
-            answer(ctx, q, t(lang, key), key != "join-done").await
-        }
-        Button::Start(..) => start(ctx, q, lang, id, &rec).await,
-        Button::Cancel(..) => {
-            if uid != rec.creator {
-                return answer(ctx, q, t(lang, "error-creator-only"), true).await;
+            let done = join(ctx, id, &q.from, Some(generation)).await;
+            match done {
+                Ok(Ok(())) => answer(ctx, q, t(lang, "join-done"), false).await,
+                Ok(Err(r)) => answer(ctx, q, refusal::words(lang, &r), true).await,
+                Err(StoreError::NotFound) => answer(ctx, q, t(lang, "error-game-over"), true).await,
+                Err(e) => answer_store_error(ctx, q, lang, &e).await,
             }
-            cancel(ctx, id, lang).await?;
+        }
+        Button::Start(id, generation) => {
+            let words = |_: &GameRecord, _: &Vec<engine::Event>| (t(lang, "start-done"), false);
+            let press = Press {
+                query: &q.id.0,
+                words: &words,
+            };
+            let rng = ctx.fork();
+            let done = ctx
+                .store
+                .transition(id, |r| {
+                    crate::game::pressed(r, Some(&press), |r| {
+                        lobby::start(r, Some((uid, generation)), now(), &mut rng.clone())
+                    })
+                })
+                .await;
+            if pressed(ctx, q, lang, done).await?.is_none() {
+                return Ok(());
+            }
+            crash_point(ctx, "start");
+            sender::kick(ctx, id);
+            answer(ctx, q, t(lang, "start-done"), false).await
+        }
+        Button::Cancel(id, generation) => {
+            let done = ctx
+                .store
+                .transition(id, |r| lobby::cancel(r, uid, Some(generation), now()))
+                .await;
+            if pressed(ctx, q, lang, done).await?.is_none() {
+                return Ok(());
+            }
+            sender::kick(ctx, id);
             answer(ctx, q, t(lang, "cancel-done"), false).await
         }
+        Button::Rematch(id) => rematch(ctx, q, lang, id).await,
         _ => Ok(()),
     }
-}
-
-async fn start(
-    ctx: &Ctx,
-    q: &CallbackQuery,
-    lang: Lang,
-    id: GameId,
-    rec: &GameRecord,
-) -> HandlerResult {
-    if q.from.id.0 != rec.creator {
-        return answer(ctx, q, t(lang, "error-creator-only"), true).await;
-    }
-    match begin_placement(ctx, id, Some((&q.id.0, &t(lang, "start-done")))).await {
-        Ok(Ok(())) => answer(ctx, q, t(lang, "start-done"), false).await,
-        Ok(Err(ActionError::NotFull)) => {
-            let seats = rec.game.ruleset().seats();
-            answer(
-                ctx,
-                q,
-                ta(lang, "start-not-full", &[("seats", seats.into())]),
-                true,
-            )
-            .await
-        }
-        Ok(Err(_)) => answer(ctx, q, t(lang, "error-out-of-date"), true).await,
-        Err(e) => answer_store_error(ctx, q, lang, &e).await,
-    }
-}
-
-/// Placement begins: the bot's fleets are locked at once, each player gets their editor in
-/// the private chat (and when only the bot plays, the battle begins).
-pub async fn begin_placement(
-    ctx: &Ctx,
-    id: GameId,
-    press: Option<(&str, &str)>,
-) -> Result<Result<(), ActionError>, StoreError> {
-    let rng = ctx.fork();
-    let done = ctx
-        .store
-        .transition(id, |rec| {
-            let mut rng = rng.clone();
-            rec.game.apply(Action::Start, now(), &mut rng)?;
-            rec.delivery.dms = vec![None; rec.game.seats().len()];
-            if rec.is_riga() {
-                // The Riga set-up: each person orders their ships in the private chat.
-                super::riga_core::begin_setup(rec, &mut rng);
-                if let Some((query, words)) = press {
-                    rec.remember_answer(query, words, false);
-                }
-                return Ok(Vec::new());
-            }
-            let events = crate::game::battle::place_fleets(rec, now(), &mut rng)?;
-            // Every person gets their editor; when only the bot plays, the battle begins
-            // at once (the store adds its effects).
-            for seat in rec.human_seats() {
-                rec.push_effect(Effect::Dm { seat: seat.0 });
-            }
-            if let Some((query, words)) = press {
-                rec.remember_answer(query, words, false);
-            }
-            Ok(events)
-        })
-        .await?;
-    let _c = match done {
-        Ok(c) => c,
-        Err(e) => return Ok(Err(e)),
-    };
-    super::crash_point("start");
-    super::outbox::kick(ctx, id);
-    Ok(Ok(()))
-}
-
-async fn cancel(ctx: &Ctx, id: GameId, lang: Lang) -> HandlerResult {
-    let rng = ctx.fork();
-    let done = ctx
-        .store
-        .transition(id, |rec| {
-            rec.game.apply(Action::Cancel, now(), &mut rng.clone())
-        })
-        .await?;
-    if done.is_ok() {
-        super::outbox::kick(ctx, id);
-    }
-    let _ = lang;
-    Ok(())
 }
 
 /// `/cancel`: the creator calls the chat's game off before the battle.
 pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
     let game = match active_game(ctx, msg.chat.id.0).await {
         Ok(g) => g,
-        Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
-    let Some((id, rec)) = game else {
+    let Some((id, _)) = game else {
         return reply(ctx, msg, t(lang, "error-no-game")).await;
     };
-    if user.id.0 != rec.creator {
-        return reply(ctx, msg, t(lang, "error-creator-only")).await;
-    }
-    if rec.game.phase() == &Phase::Battle || super::riga_core::in_battle(&rec) {
-        return reply(ctx, msg, t(lang, "cancel-in-battle")).await;
-    }
-    cancel(ctx, id, lang).await?;
-    reply(ctx, msg, t(lang, "cancel-done")).await
-}
-
-/// The game a Rematch of `old` makes: every seat of the old game taken again, in the same
-/// order, its lobby message in its outbox. Once only, however often the press comes: the
-/// new id is kept in the old game first, and the new game is created under it only if absent.
-async fn recreate(
-    ctx: &Ctx,
-    id: GameId,
-    old: &GameRecord,
-    creator: &User,
-    ruleset: Ruleset,
-) -> Result<GameId, StoreError> {
-    let reserved = ctx.store.reserve_game_id().await?;
-    let new = ctx
+    let done = ctx
         .store
-        .transition(id, |r| {
-            Ok::<_, ()>(GameId(*r.rematch.get_or_insert(reserved.0)))
-        })
-        .await?
-        .map_or(reserved, |c| c.value);
-    let mut settings = ctx.store.chat_settings(old.chat).await?;
-    if settings.lang.is_none() {
-        settings.lang = Some(old.lang);
-    }
-    let mut rec = GameRecord::new(Game::new(ruleset), old.chat, now());
-    rec.lang = settings.lang.unwrap_or(old.lang);
-    rec.alphabet = settings
-        .alphabet
-        .unwrap_or_else(|| default_alphabet(rec.lang));
-    rec.board = settings.board.unwrap_or(ctx.config.board);
-    rec.ai_level = old.ai_level;
-    rec.creator = creator.id.0;
-    if old.is_riga() {
-        rec.play = crate::game::record::Play::Riga(crate::game::riga::RigaPlay::default());
-    }
-    let rng = ctx.fork();
-    for (seat, name) in old.game.seats().iter().zip(&old.names) {
-        if rec
-            .game
-            .apply(Action::Join(seat.player), now(), &mut rng.clone())
-            .is_ok()
-        {
-            rec.names.push(name.clone());
+        .transition(id, |r| lobby::cancel(r, user.id.0, None, now()))
+        .await;
+    match done {
+        Ok(Ok(_)) => {
+            sender::kick(ctx, id);
+            reply(ctx, msg, t(lang, "cancel-done")).await
         }
+        Ok(Err(r)) => reply(ctx, msg, refusal::words(lang, &r)).await,
+        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
-    rec.push_effect(Effect::LiveMessage);
-    ctx.store.create_game_at(new, &rec).await?;
-    ctx.store.set_chat_game(old.chat, new).await?;
-    for seat in old.game.seats() {
-        if !crate::game::record::is_ai(seat.player) {
-            ctx.store.set_user_game(seat.player.0, new).await?;
-        }
-    }
-    Ok(new)
 }
 
-async fn rematch(
-    ctx: &Ctx,
-    q: &CallbackQuery,
-    lang: Lang,
-    id: GameId,
-    old: GameRecord,
-) -> HandlerResult {
+/// Rematch, after the end: in a group a new lobby with every seat taken again (once only,
+/// however often the press comes: the new id is kept in the old game first, and the new
+/// game is created under it only if absent); in a private chat, a duel against the bot that
+/// starts at once.
+async fn rematch(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) -> HandlerResult {
+    let old = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
     if !old.game.is_finished() {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     }
@@ -404,52 +331,82 @@ async fn rematch(
     if old.chat < 0 {
         // The new lobby is stored with its message in its outbox before the answer.
         let new = match recreate(ctx, id, &old, &q.from, ruleset).await {
-            Ok(new) => new,
+            Ok(Ok(new)) => new,
+            Ok(Err(r)) => return answer(ctx, q, refusal::words(lang, &r), true).await,
             Err(e) => return answer_store_error(ctx, q, lang, &e).await,
         };
-        super::crash_point("rematch");
-        super::outbox::kick(ctx, new);
+        crash_point(ctx, "rematch");
+        sender::kick(ctx, new);
         return answer(ctx, q, t(lang, "rematch-done"), false).await;
     }
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
     // A duel against the bot in a private chat starts again at once.
     let riga = old.is_riga();
-    match play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), riga).await {
-        Ok(None) => Ok(()),
-        Ok(Some(key)) => {
-            ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
-            Ok(())
-        }
-        Err(e) => {
-            let key = super::store_error_key(&e);
-            ctx.bot.send_message(ChatId(old.chat), t(lang, key)).await?;
-            Ok(())
-        }
-    }
+    let done = play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), riga).await;
+    let words = match done {
+        Ok(Ok(())) => return Ok(()),
+        Ok(Err(r)) => refusal::words(lang, &r),
+        Err(e) => t(lang, store_error_key(&e)),
+    };
+    ctx.bot.send_message(ChatId(old.chat), words).await?;
+    Ok(())
 }
 
-/// Seats the bot in a lobby; the localisation key of the outcome.
-pub async fn seat(ctx: &Ctx, id: GameId, level: Level) -> Result<&'static str, StoreError> {
-    let rng = ctx.fork();
+/// The game a Rematch of `old` makes in a group, stored under the id kept in `old`.
+async fn recreate(
+    ctx: &Ctx,
+    id: GameId,
+    old: &GameRecord,
+    creator: &User,
+    ruleset: Ruleset,
+) -> Result<Result<GameId, Refused>, StoreError> {
+    let reserved = ctx.store.reserve_game_id().await?;
+    let new = match ctx
+        .store
+        .transition(id, |r| lobby::rematch_id(r, creator.id.0, reserved))
+        .await?
+    {
+        Ok(c) => c.value,
+        Err(r) => return Ok(Err(r)),
+    };
+    let settings = ctx.store.chat_settings(old.chat).await?;
+    let riga = old.is_riga();
+    let setup = setup(
+        ctx,
+        &settings,
+        old.chat,
+        creator.id.0,
+        old.lang,
+        old.ai_level,
+        ruleset,
+        riga,
+    );
+    let rec = lobby::rematch(old, &setup, now());
+    ctx.store.create_game_at(new, &rec).await?;
+    ctx.store.set_chat_game(old.chat, new).await?;
+    for seat in old.game.seats() {
+        if !is_ai(seat.player) {
+            ctx.store.set_user_game(seat.player.0, new).await?;
+        }
+    }
+    Ok(Ok(new))
+}
+
+/// Seats the bot in a lobby (by the creator's button of `generation`, when `by` names them).
+async fn seat(
+    ctx: &Ctx,
+    id: GameId,
+    by: Option<(u64, u32)>,
+    level: Level,
+) -> Result<Result<(), Refused>, StoreError> {
     let done = ctx
         .store
-        .transition(id, |rec| {
-            let player = ai_player(rec.ai_seats().len() as u8);
-            rec.game
-                .apply(Action::Join(player), now(), &mut rng.clone())?;
-            rec.names.push(name(rec.lang, level, player));
-            rec.ai_level = level;
-            Ok::<_, ActionError>(rec.chat)
-        })
+        .transition(id, |r| lobby::seat_bot(r, by, level, &name, now()))
         .await?;
-    match done {
-        Ok(_c) => {
-            super::outbox::kick(ctx, id);
-            Ok("ai-seated")
-        }
-        Err(ActionError::Full) => Ok("join-full"),
-        Err(_) => Ok("error-out-of-date"),
+    if done.is_ok() {
+        sender::kick(ctx, id);
     }
+    Ok(done.map(|_| ()))
 }
 
 /// The lobby's "Play against the bot" button (the creator's).
@@ -460,24 +417,19 @@ pub async fn on_seat_button(
     id: GameId,
     generation: u32,
 ) -> HandlerResult {
-    let Some(rec) = super::game_for_button(ctx, q, lang, id).await? else {
+    let Some(rec) = super::context::game_for_button(ctx, q, lang, id).await? else {
         return Ok(());
     };
-    if generation != rec.delivery.generation || *rec.game.phase() != engine::Phase::Lobby {
-        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
-    }
-    if q.from.id.0 != rec.creator {
-        return answer(ctx, q, t(lang, "error-creator-only"), true).await;
-    }
     let level = match ctx.store.chat_settings(rec.chat).await {
         Ok(s) => s.ai_level,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    let key = match seat(ctx, id, level).await {
-        Ok(k) => k,
-        Err(e) => super::store_error_key(&e),
-    };
-    answer(ctx, q, t(lang, key), key != "ai-seated").await
+    let done = seat(ctx, id, Some((q.from.id.0, generation)), level).await;
+    match done {
+        Ok(Ok(())) => answer(ctx, q, t(lang, "ai-seated"), false).await,
+        Ok(Err(r)) => answer(ctx, q, refusal::words(lang, &r), true).await,
+        Err(e) => answer_store_error(ctx, q, lang, &e).await,
+    }
 }
 
 /// `/play [level]`: in a private chat a duel against the bot begins at once; in a group a
@@ -489,7 +441,7 @@ pub async fn on_play(
     lang: Lang,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, arg) = super::riga_core::wants_riga(arg);
+    let (riga, arg) = wants_riga(arg);
     let arg = arg.as_str();
     let level = if arg.trim().is_empty() {
         let settings = if msg.chat.is_private() {
@@ -502,28 +454,27 @@ pub async fn on_play(
         };
         match settings {
             Ok(l) => l,
-            Err(e) => return reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+            Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
         }
     } else if let Some(l) = parse_level(arg) {
         l
     } else {
         let words = ta(lang, "play-bad-level", &[("level", arg.trim().into())]);
-        return reply(ctx, msg, crate::view::render::escape(&words)).await;
+        return reply(ctx, msg, escape(&words)).await;
     };
     if !msg.chat.is_private() {
         let game = if riga { "riga" } else { "" };
         return on_newgame(ctx, msg, user, lang, Some(level), game).await;
     }
     match play_private(ctx, user, lang, level, None, riga).await {
-        Ok(None) => Ok(()),
-        Ok(Some(key)) => reply(ctx, msg, t(lang, key)).await,
-        Err(e) => reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(r)) => reply(ctx, msg, refusal::words(lang, &r)).await,
+        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
 }
 
 /// A duel against the bot in the user's private chat: the game is created with both seats
 /// taken and the bot's fleet locked, the user is told, and their placement editor opens.
-/// `Some(key)`: why not (a localisation key).
 async fn play_private(
     ctx: &Ctx,
     user: &User,
@@ -531,69 +482,52 @@ async fn play_private(
     level: Level,
     ruleset: Option<Ruleset>,
     riga: bool,
-) -> Result<Option<&'static str>, StoreError> {
+) -> Result<Result<(), Refused>, StoreError> {
     let uid = user.id.0;
-    if let Some(other) = ctx.store.user_game(uid).await? {
-        if let Ok((rec, _)) = ctx.store.load_game(other).await {
-            if !rec.game.is_finished() {
-                return Ok(Some("join-busy-elsewhere"));
-            }
-        }
+    if busy_elsewhere(ctx, uid, None).await? {
+        return Ok(Err(Refused::BusyElsewhere));
     }
     let chat = uid as i64;
     let settings = ctx.store.chat_settings(chat).await?;
-    let mut ruleset = ruleset.unwrap_or(settings.ruleset);
-    if riga {
-        ruleset = super::riga_core::duel(&ruleset);
-    }
-    let mut rec = GameRecord::new(Game::new(ruleset), chat, now());
-    rec.lang = lang;
-    rec.alphabet = settings
-        .alphabet
-        .unwrap_or_else(|| super::chat::default_alphabet(lang));
-    rec.board = settings.board.unwrap_or(ctx.config.board);
-    rec.creator = uid;
-    rec.ai_level = level;
-    let mut rng = ctx.fork();
-    let built = (|| -> Result<(), ActionError> {
-        rec.game
-            .apply(Action::Join(PlayerId(uid)), now(), &mut rng)?;
-        rec.game
-            .apply(Action::Join(ai_player(0)), now(), &mut rng)?;
-        rec.names = vec![display_name(user), name(lang, level, ai_player(0))];
-        rec.game.apply(Action::Start, now(), &mut rng)?;
-        rec.delivery.dms = vec![None; rec.game.seats().len()];
-        if riga {
-            super::riga_core::begin_setup(&mut rec, &mut rng);
-            return Ok(());
-        }
-        place_fleets(&mut rec, now(), &mut rng)?;
-        Ok(())
-    })();
-    if let Err(e) = built {
-        log::warn!("a game against the bot for {uid}: {e:?}");
-        return Ok(Some("error-out-of-date"));
-    }
+    let ruleset = ruleset.unwrap_or_else(|| settings.ruleset.clone());
+    let mut setup = setup(ctx, &settings, chat, uid, lang, level, ruleset, riga);
+    setup.lang = lang;
+    setup.alphabet = settings.alphabet.unwrap_or_else(|| lang.alphabet());
     let key = if riga {
         "rg-play-started"
     } else {
         "play-started"
     };
-    let text = ta(lang, key, &[("level", level_words(lang, level).into())]);
-    rec.push_effect(Effect::Notice {
-        chat,
-        text: crate::view::render::escape(&text),
-    });
-    rec.push_effect(Effect::Dm { seat: 0 });
+    let notice = escape(&ta(
+        lang,
+        key,
+        &[("level", level_words(lang, level).into())],
+    ));
+    let bot_name = name(lang, level, ai_player(0));
+    let mut rng = ctx.fork();
+    let rec = match lobby::against_bot(
+        &setup,
+        &display_name(user),
+        &bot_name,
+        notice,
+        now(),
+        &mut rng,
+    ) {
+        Ok(rec) => rec,
+        Err(r) => {
+            log::warn!("a game against the bot for {uid}: {r:?}");
+            return Ok(Err(r));
+        }
+    };
     let id = ctx.store.create_game(&rec).await?;
     ctx.store.set_chat_game(chat, id).await?;
     ctx.store.set_user_game(uid, id).await?;
     if let Ok(mut s) = ctx.store.user_settings(uid).await {
         if s.ai_level != level {
-            s.ai_level = level;
+            choices::choose_for_user(&mut s, Choice::Level(level));
             let _ = ctx.store.set_user_settings(uid, &s).await;
         }
     }
-    super::outbox::kick(ctx, id);
-    Ok(None)
+    sender::kick(ctx, id);
+    Ok(Ok(()))
 }

@@ -1,9 +1,10 @@
 //! After a mine: the question to the shooter in their private chat, sent, updated or closed
 //! (delivered by the outbox; its words and keyboard are in `view/mine.rs`).
 
-use super::chat::{edit_dm, send_dm, user_lang_by_id};
-use super::Ctx;
+use super::context::Ctx;
+use super::send::{edit_dm, send_dm, user_lang_by_id};
 use crate::game::record::GameRecord;
+use crate::game::sent;
 use crate::store::GameId;
 use crate::view::mine::{gave_up_words, keyboard, question};
 use engine::Event;
@@ -36,9 +37,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
             let _ = ctx
                 .store
                 .transition(id, |r| {
-                    if r.delivery.mine_dm == Some(message) {
-                        r.delivery.mine_dm = None;
-                    }
+                    sent::mine_closed(r, message);
                     Ok::<_, ()>(())
                 })
                 .await;
@@ -51,8 +50,15 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
         Some(message) if gave.is_some() => edit_dm(ctx, user, message, text, Some(kb)).await,
         // A new question, remembered for its closing.
         _ => {
-            let remember = |r: &mut GameRecord, message| r.delivery.mine_dm = Some(message);
-            send_dm(ctx, id, user, text, kb, "mine question of", remember).await;
+            if let Some(message) = send_dm(ctx, id, user, text, kb, "mine question of").await {
+                let _ = ctx
+                    .store
+                    .transition(id, |r| {
+                        sent::mine_asked(r, message);
+                        Ok::<_, ()>(())
+                    })
+                    .await;
+            }
         }
     }
 }

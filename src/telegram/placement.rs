@@ -3,33 +3,22 @@
 //! placed by tapping its two ends; where ships (or land-sea-air units) may take other shapes,
 //! by tapping its cells and Confirm. Mines have a tool of their own, and so has the land-sea
 //! border (a tap moves its column by a row; or a random border). Tapping a ship removes it.
+//! The taps are `game/placement.rs`'s [`placement::edit`] on the seat's draft, Ready its
+//! [`placement::ready`].
 
-use super::chat::edit_dm;
-use super::{answer, answer_store_error, now, Ctx, HandlerResult};
-use crate::game::delivery::Effect;
+use super::battle::{due, follow_up};
+use super::context::{crash_point, now, Ctx, HandlerResult};
+use super::send::{answer, answer_refusal, answer_store_error, edit_dm, pressed};
 use crate::game::lang::Lang;
-use crate::game::record::{Editor, GameRecord, Tool};
-use crate::store::{GameId, StoreError};
+use crate::game::placement::{self, Edit};
+use crate::game::record::{Editor, GameRecord};
+use crate::game::{GameId, Press};
+use crate::store::StoreError;
 use crate::view::buttons::{Button, EditOp};
-use crate::view::editor::{cell_by_cell, editor_keyboard, editor_text, viewport};
-use crate::view::i18n::{t, ta};
-use crate::view::render::{self};
-use engine::{
-    perelman_fleet, random_fleet, Action, ActionError, Coord, Event, Phase, PlayerId, SeatId,
-};
+use crate::view::editor::{edited_words, editor_keyboard, editor_text, viewport};
+use crate::view::i18n::t;
+use engine::{Event, PlayerId, SeatId};
 use teloxide::types::CallbackQuery;
-
-/// What an edit did, for the answer to the tap.
-enum Edited {
-    Placed(engine::Kind),
-    Pending,
-    Picked,
-    Removed,
-    Moved,
-    Nothing,
-    /// Refused, with the problem in words.
-    Refused(String),
-}
 
 /// The editor's buttons.
 pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
@@ -43,30 +32,28 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    if let Some(again) = rec.answered(&q.id.0) {
+    if let Some(again) = rec.delivery.answered(&q.id.0) {
         return answer(ctx, q, again.text.clone(), again.alert).await;
     }
-    let Some(seat) = rec.game.seat_of(PlayerId(uid)) else {
-        return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
+    let seat = match placement::editing_seat(&rec, PlayerId(uid)) {
+        Ok(seat) => seat,
+        Err(r) => return answer_refusal(ctx, q, lang, &r).await,
     };
-    if rec.game.phase() != &Phase::Placement {
-        let key = if rec.game.is_finished() {
-            "error-game-over"
-        } else {
-            "error-out-of-date"
-        };
-        return answer(ctx, q, t(lang, key), true).await;
-    }
-    if rec.game.is_ready(seat) {
-        return answer(ctx, q, t(lang, "editor-locked"), true).await;
-    }
     if button == Button::Edit(id, EditOp::Ready) {
-        return ready(ctx, q, lang, id, seat).await;
+        return ready(ctx, q, lang, id, seat, &rec).await;
     }
     let ruleset = rec.game.ruleset().clone();
     let size = ruleset.size();
-    let vp = viewport(&rec);
-    let alphabet = rec.alphabet;
+    let edit = match button {
+        Button::Block(_, b) => Edit::Block(b, viewport(&rec).blocks() as u8),
+        Button::Cell(_, i) if usize::from(i) < size.area() => {
+            Edit::Cell(size.coord(usize::from(i)))
+        }
+        // A cell off the field: an edit that does nothing.
+        Button::Cell(..) => Edit::Op(EditOp::Ready),
+        Button::Edit(_, op) => Edit::Op(op),
+        _ => return Ok(()),
+    };
     let rng = ctx.fork();
     let done = ctx
         .store
@@ -74,68 +61,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             id,
             seat,
             || Editor::new(&ruleset),
-            |ed: &mut Editor| {
-                let r = &ruleset;
-                Ok::<_, ()>(match button {
-                    Button::Block(_, b) => {
-                        ed.block = b % vp.blocks() as u8;
-                        Edited::Moved
-                    }
-                    Button::Cell(_, i) if usize::from(i) < size.area() => {
-                        tap(r, ed, size.coord(usize::from(i)), lang, alphabet)
-                    }
-                    Button::Edit(_, EditOp::Undo) => {
-                        ed.pending = None;
-                        ed.picked.clear();
-                        match ed.draft.undo() {
-                            Ok(()) => Edited::Removed,
-                            Err(_) => Edited::Nothing,
-                        }
-                    }
-                    Button::Edit(_, EditOp::Clear) => {
-                        ed.pending = None;
-                        ed.picked.clear();
-                        ed.draft.clear();
-                        Edited::Removed
-                    }
-                    Button::Edit(_, op @ (EditOp::Random | EditOp::Perelman)) => {
-                        ed.pending = None;
-                        ed.picked.clear();
-                        let mut rng = rng.clone();
-                        let fleet = if op == EditOp::Random {
-                            random_fleet(r, &mut rng)
-                        } else {
-                            perelman_fleet(r, &mut rng)
-                        };
-                        match fleet {
-                            Ok(f) => {
-                                ed.draft.fill(&f);
-                                Edited::Moved
-                            }
-                            Err(_) => Edited::Nothing,
-                        }
-                    }
-                    Button::Edit(_, EditOp::Confirm) => confirm(r, ed, lang, alphabet),
-                    Button::Edit(_, op @ (EditOp::Mines | EditOp::Border)) => {
-                        let tool = if op == EditOp::Mines {
-                            Tool::Mine
-                        } else {
-                            Tool::Border
-                        };
-                        ed.pending = None;
-                        ed.tool = if ed.tool == tool { Tool::Ship } else { tool };
-                        Edited::Moved
-                    }
-                    Button::Edit(_, EditOp::RandomBorder) if r.has_terrain() => {
-                        let border = engine::Border::random(size.width, &mut rng.clone());
-                        match ed.draft.set_border(r, border) {
-                            Ok(()) => Edited::Moved,
-                            Err(_) => Edited::Nothing,
-                        }
-                    }
-                    _ => Edited::Nothing,
-                })
-            },
+            |ed: &mut Editor| Ok::<_, ()>(placement::edit(&ruleset, ed, edit, &mut rng.clone())),
         )
         .await;
     let (what, ed) = match done {
@@ -143,18 +69,8 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Ok(Err(())) => return Ok(()),
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    let note = match what {
-        Edited::Placed(kind) => ta(
-            lang,
-            "editor-placed",
-            &[("ship", render::kind_name(lang, kind).into())],
-        ),
-        Edited::Pending => t(lang, "editor-second-end"),
-        Edited::Removed | Edited::Moved | Edited::Picked => String::new(),
-        Edited::Nothing => t(lang, "editor-nothing"),
-        Edited::Refused(ref words) => words.clone(),
-    };
-    answer(ctx, q, note, matches!(what, Edited::Refused(_))).await?;
+    let (note, alert) = edited_words(lang, rec.alphabet, size, &what);
+    answer(ctx, q, note, alert).await?;
     if let Some(m) = q.regular_message() {
         edit_dm(
             ctx,
@@ -168,190 +84,53 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     Ok(())
 }
 
-/// A tap on cell `c` with the editor's tool.
-fn tap(
-    r: &engine::Ruleset,
-    ed: &mut Editor,
-    c: Coord,
-    lang: Lang,
-    alphabet: engine::Alphabet,
-) -> Edited {
-    let size = r.size();
-    let on_item =
-        ed.draft.ships().iter().any(|s| s.cells.contains(&c)) || ed.draft.mines().contains(&c);
-    match ed.tool {
-        Tool::Border => {
-            let Some(border) = ed.draft.border() else {
-                return Edited::Nothing;
-            };
-            // A tap on sea raises the land of that column by a row; on land, lowers it.
-            let delta = if border.is_land(c) { 1 } else { -1 };
-            match ed.draft.shift_border(c.x, delta) {
-                Ok(()) => Edited::Moved,
-                Err(engine::EditError::Border(Some(e))) => {
-                    let p = engine::Problem {
-                        subject: engine::Subject::Border,
-                        cell: Some(c),
-                        rule: engine::Rule::Border(e),
-                    };
-                    Edited::Refused(render::problem_words(lang, &p, alphabet, size))
-                }
-                Err(_) => Edited::Nothing,
-            }
-        }
-        _ if on_item => {
-            ed.pending = None;
-            match ed.draft.remove_at(c) {
-                Ok(()) => Edited::Removed,
-                Err(_) => Edited::Nothing,
-            }
-        }
-        Tool::Mine => match ed.draft.place_mine(r, c) {
-            Ok(()) => Edited::Moved,
-            Err(_) => Edited::Nothing,
-        },
-        Tool::Ship if cell_by_cell(r) => {
-            if let Some(i) = ed.picked.iter().position(|&p| p == c) {
-                ed.picked.remove(i);
-                return Edited::Picked;
-            }
-            let largest = r
-                .fleet()
-                .iter()
-                .map(|k| usize::from(k.size()))
-                .max()
-                .unwrap_or(1);
-            if ed.picked.len() >= largest {
-                return Edited::Refused(ta(
-                    lang,
-                    "editor-too-many-cells",
-                    &[("count", largest.into())],
-                ));
-            }
-            ed.picked.push(c);
-            Edited::Picked
-        }
-        Tool::Ship => {
-            if let Some(a) = ed.pending.take() {
-                match ed.draft.place_line(r, a, c) {
-                    Ok(kind) => Edited::Placed(kind),
-                    Err(_) => {
-                        ed.pending = Some(c);
-                        Edited::Pending
-                    }
-                }
-            } else {
-                ed.pending = Some(c);
-                Edited::Pending
-            }
-        }
-    }
-}
-
-/// Confirm: the tapped cells become a ship, if their shape is one the fleet still has room
-/// for under the rules; otherwise the cells stay picked and the answer says why.
-fn confirm(r: &engine::Ruleset, ed: &mut Editor, lang: Lang, alphabet: engine::Alphabet) -> Edited {
-    if ed.picked.is_empty() {
-        return Edited::Nothing;
-    }
-    let cells = ed.picked.clone();
-    let kind = ed.draft.kind_for(r, &cells);
-    if ed.draft.place(r, kind, cells).is_err() {
-        return Edited::Nothing;
-    }
-    let index = ed.draft.ships().len() - 1;
-    let shape_problem = ed.draft.problems(r).into_iter().find(|p| {
-        matches!(p.subject, engine::Subject::Ship { index: i, .. } if i == index)
-            && matches!(
-                p.rule,
-                engine::Rule::WrongSize
-                    | engine::Rule::NotConnected
-                    | engine::Rule::ShapeNotAllowed
-                    | engine::Rule::WrongTerrain(_)
-            )
-    });
-    if let Some(p) = shape_problem {
-        let _ = ed.draft.undo();
-        return Edited::Refused(render::problem_words(lang, &p, alphabet, r.size()));
-    }
-    ed.picked.clear();
-    Edited::Placed(kind)
-}
-
+/// Ready: the seat's draft becomes its locked fleet, if the rules take it.
 async fn ready(
     ctx: &Ctx,
     q: &CallbackQuery,
     lang: Lang,
     id: GameId,
     seat: SeatId,
+    rec: &GameRecord,
 ) -> HandlerResult {
-    let uid = q.from.id.0;
-    let ed = match ctx.store.draft::<Editor>(id, seat).await {
-        Ok(ed) => ed,
+    let player = PlayerId(q.from.id.0);
+    let draft = match ctx.store.draft::<Editor>(id, seat).await {
+        Ok(ed) => ed.unwrap_or_else(|| Editor::new(rec.game.ruleset())).draft,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    let (rec, _) = match ctx.store.load_game(id).await {
-        Ok(r) => r,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
-    };
-    let ruleset = rec.game.ruleset().clone();
-    let ed = ed.unwrap_or_else(|| Editor::new(&ruleset));
-    let fleet = match ed.draft.clone().validate(&ruleset) {
-        Ok(f) => f,
-        Err(rejected) => {
-            let size = ruleset.size();
-            let first: Vec<String> = rejected
-                .problems
-                .iter()
-                .take(3)
-                .map(|p| render::problem_words(lang, p, rec.alphabet, size))
-                .collect();
-            return answer(ctx, q, first.join("\n"), true).await;
-        }
+    let words = |_: &GameRecord, _: &Vec<Event>| (t(lang, "editor-ready-done"), false);
+    let press = Press {
+        query: &q.id.0,
+        words: &words,
     };
     let rng = ctx.fork();
-    let words = t(lang, "editor-ready-done");
     // The timer with the change: should this process die before the answer, the bot's
     // first move (when it shoots first) and the battle's beginning are still found due.
-    let due = |r: &GameRecord| super::play::deadline(ctx, r);
+    let due = due(ctx);
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
-            let events =
-                r.game
-                    .apply(Action::Ready(seat, fleet.clone()), now(), &mut rng.clone())?;
-            // The editor becomes the own field (with the battle, every field does).
-            r.push_effect(Effect::Dm { seat: seat.0 });
-            r.remember_answer(&q.id.0, &words, false);
-            Ok::<_, ActionError>(events)
+            placement::ready(r, player, &draft, Some(&press), now(), &mut rng.clone())
         })
         .await;
-    let committed = match done {
-        Ok(Ok(c)) => c,
-        Ok(Err(ActionError::AlreadyReady)) => {
-            return answer(ctx, q, t(lang, "editor-locked"), true).await
-        }
-        Ok(Err(_)) => return answer(ctx, q, t(lang, "error-out-of-date"), true).await,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    let Some(done) = pressed(ctx, q, lang, done).await? else {
+        return Ok(());
     };
-    let began = committed
+    let began = done
         .value
         .iter()
         .any(|e| matches!(e, Event::BattleBegan { .. }));
-    super::crash_point(if began { "last-ready" } else { "ready" });
-    answer(ctx, q, words, false).await?;
-    super::outbox::kick(ctx, id);
-    if began {
-        super::play::wake(ctx, &committed.record, id);
-    }
-    let _ = uid;
+    crash_point(ctx, if began { "last-ready" } else { "ready" });
+    answer(ctx, q, t(lang, "editor-ready-done"), false).await?;
+    follow_up(ctx, id, &done.record);
     Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{Field, Game, Ruleset, Shapes, Size};
+    use crate::game::record::Tool;
+    use engine::{random_fleet, Field, Game, Ruleset, Shapes, Size};
 
     /// Every preset, and the largest custom field with every tool.
     fn rulesets() -> Vec<Ruleset> {

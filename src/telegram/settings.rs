@@ -6,18 +6,22 @@
 //! edits the chat's defaults. Every change of an option is checked with [`Ruleset::check`]
 //! before it is saved; the chat's last choice becomes its default for the next game.
 
-pub use crate::game::settings::{apply_to_lobby, changed, page_after, reseat, Refusal};
-pub use crate::view::panel::{lobby_panel, open_button, panel_rows, team_lines, PanelView};
-
-use super::{answer, answer_store_error, Ctx, HandlerResult};
+use super::context::{now, pace, store_error_key, user_lang, Ctx, HandlerResult};
+use super::send::{active_game, answer, answer_store_error, edit_live, markup, reply};
+use super::sender;
 use crate::game::lang::Lang;
 use crate::game::record::{GameRecord, SettingsPage};
-use crate::store::{GameId, StoreError};
+use crate::game::settings::{self as rules, changed, page_after, Refusal};
+use crate::game::{GameId, Refused};
+use crate::store::StoreError;
+use crate::view::bot::name;
 use crate::view::buttons::{Button, Panel, SetOp};
 use crate::view::i18n::{t, ta};
 use crate::view::keyboard::Keyboard;
 use crate::view::panel::{chosen_words, panel_lines, short};
-use engine::{Phase, Players, Ruleset};
+use crate::view::panel::{panel_rows, PanelView};
+use crate::view::refusal;
+use engine::{Phase, Ruleset};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, MessageId, ParseMode, User};
 
@@ -27,8 +31,8 @@ async fn check(r: Ruleset) -> Result<Ruleset, Refusal> {
     let checked = tokio::task::spawn_blocking(move || r.check().map(|()| r)).await;
     match checked {
         Ok(Ok(r)) => Ok(r),
-        Ok(Err(e)) => Err(Refusal::from(&e)),
-        Err(_) => Err(Refusal::new("error-busy")),
+        Ok(Err(e)) => Err(Refusal::Rules(e)),
+        Err(_) => Err(Refusal::RulesChanged),
     }
 }
 
@@ -44,16 +48,6 @@ pub async fn on_button(
         Panel::Lobby(id, generation) => on_lobby_button(ctx, q, lang, id, generation, op).await,
         Panel::Chat => on_chat_button(ctx, q, lang, op).await,
     }
-}
-
-/// Why a lobby transition did not happen.
-enum Fail {
-    /// The button is of an older message, or the game left the lobby.
-    Stale,
-    /// The ruleset changed since it was checked: check the new one.
-    Changed,
-    /// Refused, with the reason.
-    Refused(Refusal),
 }
 
 async fn on_lobby_button(
@@ -72,47 +66,41 @@ async fn on_lobby_button(
             }
             Err(e) => return answer_store_error(ctx, q, lang, &e).await,
         };
-        if rec.game.is_finished() {
-            return answer(ctx, q, t(lang, "error-game-over"), true).await;
-        }
-        // A Riga lobby (switched from Sea Battle while the panel was open) keeps its rules.
-        if rec.delivery.generation != generation
-            || *rec.game.phase() != Phase::Lobby
-            || rec.is_riga()
-        {
-            return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
-        }
-        if q.from.id.0 != rec.creator {
-            return answer(ctx, q, t(lang, "error-creator-only"), true).await;
-        }
         let before = rec.game.ruleset().clone();
+        let by = q.from.id.0;
+        // The checks of the button first, on the record as loaded: a refused press needs no
+        // search for a layout.
+        let mut probe = rec.clone();
+        if let Err(r) = rules::change_lobby(
+            &mut probe,
+            by,
+            generation,
+            &before,
+            SetOp::Page(SettingsPage::Main),
+            None,
+            &name,
+            now(),
+        ) {
+            return answer(ctx, q, short(refusal::words(lang, &r)), true).await;
+        }
         let new = match changed(&before, op) {
             Ok(Some(new)) if new != before => match check(new).await {
                 Ok(new) => Some(new),
-                Err(r) => return answer(ctx, q, short(r.words(lang)), true).await,
+                Err(r) => return answer(ctx, q, short(refusal::settings(lang, &r)), true).await,
             },
             Ok(_) => None,
-            Err(r) => return answer(ctx, q, short(r.words(lang)), true).await,
+            Err(r) => return answer(ctx, q, short(refusal::settings(lang, &r)), true).await,
         };
         let done = ctx
             .store
             .transition(id, |r| {
-                if r.delivery.generation != generation || *r.game.phase() != Phase::Lobby {
-                    return Err(Fail::Stale);
-                }
-                if *r.game.ruleset() != before {
-                    return Err(Fail::Changed);
-                }
-                apply_to_lobby(r, op, new.as_ref()).map_err(Fail::Refused)
+                rules::change_lobby(r, by, generation, &before, op, new.as_ref(), &name, now())
             })
             .await;
         let committed = match done {
             Ok(Ok(c)) => c,
-            Ok(Err(Fail::Changed)) => continue,
-            Ok(Err(Fail::Stale)) => {
-                return answer(ctx, q, t(lang, "error-out-of-date"), true).await
-            }
-            Ok(Err(Fail::Refused(r))) => return answer(ctx, q, short(r.words(lang)), true).await,
+            Ok(Err(Refused::Settings(Refusal::RulesChanged))) => continue,
+            Ok(Err(r)) => return answer(ctx, q, short(refusal::words(lang, &r)), true).await,
             Err(e) => return answer_store_error(ctx, q, lang, &e).await,
         };
         let rec = committed.record;
@@ -134,7 +122,7 @@ async fn on_lobby_button(
             ),
         };
         answer(ctx, q, short(words), false).await?;
-        super::outbox::kick(ctx, id);
+        sender::kick(ctx, id);
         return Ok(());
     }
     answer(ctx, q, t(lang, "error-busy"), true).await
@@ -147,13 +135,7 @@ async fn save_defaults(ctx: &Ctx, rec: &GameRecord, op: SetOp) -> Result<(), Sto
     }
     let mut s = ctx.store.chat_settings(rec.chat).await?;
     let before = s.clone();
-    s.ruleset = rec.game.ruleset().clone();
-    match op {
-        SetOp::Alphabet(a) => s.alphabet = Some(a),
-        SetOp::Level(l) => s.ai_level = l,
-        SetOp::Board(b) => s.board = Some(b),
-        _ => {}
-    }
+    rules::lobby_defaults(&mut s, rec, op);
     if s == before {
         return Ok(());
     }
@@ -169,7 +151,7 @@ async fn chat_panel(
 ) -> Result<(String, Keyboard), StoreError> {
     let s = ctx.store.chat_settings(chat).await?;
     let private = chat >= 0;
-    let user_lang = super::user_lang(ctx, user).await;
+    let user_lang = user_lang(ctx, user).await;
     let lang = if private {
         user_lang
     } else {
@@ -184,9 +166,7 @@ async fn chat_panel(
         panel: Panel::Chat,
         page,
         ruleset: &s.ruleset,
-        alphabet: s
-            .alphabet
-            .unwrap_or_else(|| super::chat::default_alphabet(lang)),
+        alphabet: s.alphabet.unwrap_or_else(|| lang.alphabet()),
         level,
         board: s.board.unwrap_or(ctx.config.board),
         seated: 0,
@@ -214,7 +194,6 @@ async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> 
     };
     let mut words = String::new();
     let page = match op {
-        SetOp::Swap(_) => return answer(ctx, q, t(lang, "error-out-of-date"), true).await,
         SetOp::Page(p) => p,
         SetOp::Done => {
             answer(ctx, q, t(lang, "settings-closed"), false).await?;
@@ -223,25 +202,25 @@ async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> 
                 Err(e) => return Err(e.into()),
             };
             let text = text.split("\n\n").next().unwrap_or_default().to_owned();
-            return super::chat::edit_live(ctx, msg.chat.id, msg.id, text, None).await;
-        }
-        SetOp::Players(p) if private && p != Players::Duel => {
-            return answer(ctx, q, t(lang, "settings-error-private"), true).await
+            return edit_live(ctx, msg.chat.id, msg.id, text, None).await;
         }
         _ => {
-            match changed(&s.ruleset, op) {
-                Ok(Some(new)) if new != s.ruleset => match check(new).await {
-                    Ok(new) => s.ruleset = new,
-                    Err(r) => return answer(ctx, q, short(r.words(lang)), true).await,
-                },
-                Ok(_) => {}
-                Err(r) => return answer(ctx, q, short(r.words(lang)), true).await,
+            // The panel's own refusals first (a seat swap, players in a private chat).
+            if let Err(r) = rules::change_chat(&mut s.clone(), op, None, private) {
+                return answer(ctx, q, short(refusal::settings(lang, &r)), true).await;
             }
-            match op {
-                SetOp::Alphabet(a) => s.alphabet = Some(a),
-                SetOp::Level(l) => s.ai_level = l,
-                SetOp::Board(b) => s.board = Some(b),
-                _ => {}
+            let checked = match changed(&s.ruleset, op) {
+                Ok(Some(new)) if new != s.ruleset => match check(new).await {
+                    Ok(new) => Some(new),
+                    Err(r) => {
+                        return answer(ctx, q, short(refusal::settings(lang, &r)), true).await
+                    }
+                },
+                Ok(_) => None,
+                Err(r) => return answer(ctx, q, short(refusal::settings(lang, &r)), true).await,
+            };
+            if let Err(r) = rules::change_chat(&mut s, op, checked, private) {
+                return answer(ctx, q, short(refusal::settings(lang, &r)), true).await;
             }
             if let Err(e) = ctx.store.set_chat_settings(chat, &s).await {
                 return answer_store_error(ctx, q, lang, &e).await;
@@ -266,7 +245,7 @@ async fn redraw_chat_panel(
     page: SettingsPage,
 ) -> HandlerResult {
     let (text, kb) = chat_panel(ctx, chat.0, user, page).await?;
-    super::chat::edit_live(ctx, chat, message, text, Some(kb)).await
+    edit_live(ctx, chat, message, text, Some(kb)).await
 }
 
 /// After one of the `/settings` alphabet or level buttons: when the button was on a panel,
@@ -295,40 +274,32 @@ pub async fn refresh_chat_panel(ctx: &Ctx, q: &CallbackQuery) -> HandlerResult {
 pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
     let chat = msg.chat.id.0;
     if !msg.chat.is_private() {
-        let game = match super::chat::active_game(ctx, chat).await {
+        let game = match active_game(ctx, chat).await {
             Ok(g) => g,
-            Err(e) => {
-                return super::chat::reply(ctx, msg, t(lang, super::store_error_key(&e))).await
-            }
+            Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
         };
         // A Riga lobby has no Sea Battle rules to set: /settings there edits the chat's
         // defaults.
         let lobby = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby && !r.is_riga());
         if let Some((id, rec)) = lobby {
             if user.id.0 != rec.creator {
-                return super::chat::reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;
+                return reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;
             }
             let done = ctx
                 .store
-                .transition(id, |r| {
-                    if *r.game.phase() != Phase::Lobby {
-                        return Err(());
-                    }
-                    r.panel = Some(SettingsPage::Main);
-                    Ok(())
-                })
+                .transition(id, |r| rules::open_panel(r, user.id.0))
                 .await;
             if let Ok(Ok(_)) = done {
-                super::outbox::kick(ctx, id);
-                return super::chat::reply(ctx, msg, t(lang, "settings-in-lobby")).await;
+                sender::kick(ctx, id);
+                return reply(ctx, msg, t(lang, "settings-in-lobby")).await;
             }
         }
     }
     let (text, kb) = match chat_panel(ctx, chat, user, SettingsPage::Main).await {
         Ok(p) => p,
-        Err(e) => return super::chat::reply(ctx, msg, t(lang, super::store_error_key(&e))).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
-    if !super::pace(ctx, msg.chat.id).await {
+    if !pace(ctx, msg.chat.id).await {
         // The chat's budget never runs over: without a slot, the panel is not sent.
         log::warn!("settings panel for {}: no budget", msg.chat.id);
         return Ok(());
@@ -336,7 +307,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
     ctx.bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
-        .reply_markup(super::chat::markup(kb))
+        .reply_markup(markup(kb))
         .await?;
     Ok(())
 }

@@ -2,8 +2,8 @@
 //! (everyone's in a private chat), in the chat's language; the leaderboard drawn as a picture
 //! in a chat that sees the fields as pictures.
 
-use super::chat::{reply, reply_photo};
-use super::{Ctx, HandlerResult};
+use super::context::{Ctx, HandlerResult};
+use super::send::{reply, reply_photo};
 use crate::game::lang::Lang;
 use crate::game::record::Board;
 use crate::store::Leaderboard;

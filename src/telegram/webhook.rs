@@ -10,7 +10,8 @@
 //! than `MB_CLAIM_STALE_SECS` is taken over. A grid press's keyboard is cut out before the
 //! update is parsed, as in long polling ([`super::polling::slim`]).
 
-use super::{is_shot_press, schema, BotError, Claimed, Ctx};
+use super::context::{BotError, Ctx};
+use super::dispatch::{is_shot_press, schema, Claimed};
 use crate::config::Webhook;
 use crate::store::Claim;
 use http_body_util::{BodyExt, Full, Limited};
@@ -77,7 +78,7 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
             "setWebhook failed: {error}; trying again in {} s",
             pause.as_secs()
         );
-        super::wait_to_try_again(&mut pause).await;
+        super::start::wait_to_try_again(&mut pause).await;
     }
 }
 

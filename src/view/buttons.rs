@@ -4,7 +4,9 @@
 //! the generation of the message they belong to; an old button decodes and is then refused
 //! politely ("this game is over", "out of date"), never misread.
 
+pub use crate::game::placement::EditOp;
 use crate::game::record::SettingsPage;
+pub use crate::game::settings::{FieldChoice, SetOp};
 use crate::game::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
@@ -100,60 +102,6 @@ pub enum Panel {
     Chat,
     /// An open lobby's ruleset (and the chat's defaults with it), by game and generation.
     Lobby(GameId, u32),
-}
-
-/// What one button of the settings panel does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SetOp {
-    /// Show a page.
-    Page(SettingsPage),
-    /// Which ships may touch.
-    Touching(Touching),
-    /// Ship shapes.
-    Shapes(Shapes),
-    /// A field preset, or a custom field starting from the current size and fleet.
-    Field(FieldChoice),
-    /// The custom field one column narrower (`false`) or wider (`true`).
-    Width(bool),
-    /// The custom field one row lower (`false`) or higher (`true`).
-    Height(bool),
-    /// A ship of this size added to the custom fleet.
-    AddShip(u8),
-    /// The custom fleet's last ship removed.
-    RemoveShip,
-    /// Salvo off (`None`) or of this many shots.
-    Salvo(Option<u8>),
-    /// The salvo one shot smaller (`false`) or larger (`true`).
-    SalvoStep(bool),
-    /// Mines per player.
-    Mines(u8),
-    /// Who plays.
-    Players(Players),
-    /// The turn timer.
-    Timer(TurnTimer),
-    /// The column letters.
-    Alphabet(engine::Alphabet),
-    /// How well the bot plays.
-    Level(engine::ai::Level),
-    /// How the chat sees the fields.
-    Board(crate::game::record::Board),
-    /// The seated players at this seat and the next change places (lobby).
-    Swap(u8),
-    /// Close the panel.
-    Done,
-}
-
-/// A field as the panel offers it: the presets, or custom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldChoice {
-    /// 10×10.
-    Classic,
-    /// 15×15.
-    Big,
-    /// 20×15 with land, sea and air.
-    LandSeaAir,
-    /// Any size and fleet.
-    Custom,
 }
 
 impl SettingsPage {
@@ -297,29 +245,6 @@ impl SetOp {
             _ => return None,
         })
     }
-}
-
-/// A placement editor command.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EditOp {
-    /// Take back the last edit.
-    Undo,
-    /// Remove every ship.
-    Clear,
-    /// A random layout.
-    Random,
-    /// Perelman's layout.
-    Perelman,
-    /// Lock the fleet.
-    Ready,
-    /// Place the ship of the tapped cells.
-    Confirm,
-    /// Taps place mines (again: ships).
-    Mines,
-    /// Taps move the land-sea border (again: ships).
-    Border,
-    /// A random land-sea border.
-    RandomBorder,
 }
 
 impl EditOp {

@@ -9,10 +9,7 @@ use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use engine::Coord;
 
-/// Whether ships are placed cell by cell (any shape allowed, or units of fixed shapes).
-pub fn cell_by_cell(r: &engine::Ruleset) -> bool {
-    r.shapes() != engine::Shapes::Straight || r.has_terrain()
-}
+pub use crate::game::placement::cell_by_cell;
 
 /// The control buttons under the cells: the first row always, a second for the tools the
 /// ruleset needs.
@@ -187,4 +184,32 @@ pub fn editor_keyboard(rec: &GameRecord, id: GameId, lang: Lang, ed: &Editor) ->
         |b| Button::Block(id, b),
         controls,
     )
+}
+
+/// The answer to a tap of the editor: what it did, and whether it is an alert (a refusal).
+pub fn edited_words(
+    lang: Lang,
+    alphabet: engine::Alphabet,
+    size: engine::Size,
+    what: &crate::game::placement::Edited,
+) -> (String, bool) {
+    use crate::game::placement::Edited;
+    match what {
+        Edited::Placed(kind) => (
+            ta(
+                lang,
+                "editor-placed",
+                &[("ship", super::render::kind_name(lang, *kind).into())],
+            ),
+            false,
+        ),
+        Edited::Pending => (t(lang, "editor-second-end"), false),
+        Edited::Removed | Edited::Moved | Edited::Picked => (String::new(), false),
+        Edited::Nothing => (t(lang, "editor-nothing"), false),
+        Edited::Refused(p) => (super::render::problem_words(lang, p, alphabet, size), true),
+        Edited::TooManyCells(n) => (
+            ta(lang, "editor-too-many-cells", &[("count", (*n).into())]),
+            true,
+        ),
+    }
 }

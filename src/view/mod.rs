@@ -11,6 +11,7 @@ pub mod mine;
 pub mod own_field;
 pub mod panel;
 pub mod picture;
+pub mod refusal;
 pub mod render;
 pub mod reveal;
 pub mod riga;

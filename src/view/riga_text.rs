@@ -225,19 +225,7 @@ pub fn fleet_line(lang: Lang, game: &Game, side: Side) -> String {
     )
 }
 
-/// The points a move concerns in the position before it: (from, to) for a step, the ship's
-/// point twice for a turn; `None` for a pass or a move of no ship.
-pub fn move_points(before: &Game, mv: Move) -> Option<(Point, Point)> {
-    let ship = |i: u8| before.ships().get(usize::from(i)).copied().flatten();
-    match mv {
-        Move::Forward(i) | Move::Lay(i) => {
-            let s = ship(i)?;
-            Some((s.at, s.facing.step(s.at)?))
-        }
-        Move::Left(i) | Move::Right(i) => ship(i).map(|s| (s.at, s.at)),
-        Move::Pass => None,
-    }
-}
+pub use crate::game::riga::move_points;
 
 /// One line describing a move just played: `before` is the position before it (the mover is
 /// `before.turn()`), `lost` what [`Game::play`] returned. Each loss is named with its cause:
@@ -388,6 +376,15 @@ fn cannot_sink_key(game: &Game, mv: Move) -> &'static str {
         Kind::Minesweeper => "riga-error-minesweeper-prey",
         Kind::Cruiser | Kind::Submarine => generic,
     }
+}
+
+/// The reminder that the side to move (`name`) has `seconds` left.
+pub fn reminder(lang: Lang, name: &str, seconds: u64) -> String {
+    ta(
+        lang,
+        "rg-reminder",
+        &[("name", name.into()), ("seconds", (seconds as i64).into())],
+    )
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Each game's one sender: it delivers the game's outbox (`effects.rs`) and keeps the live
+//! Each game's one sender: it delivers the game's outbox (`game/delivery.rs`) and keeps the live
 //! message drawn from the latest record.
 //!
 //! Handlers never send. A transition stores the new state and its effects together and marks
@@ -15,12 +15,13 @@
 //! replicas, never skipped): a group gets at most [`BotConfig::group_per_minute`] a minute,
 //! evenly, however fast people play.
 
-use super::chat::user_lang_by_id;
-use super::{BotConfig, BotError, Ctx};
+use super::context::{crash_point, BotError, Ctx};
+use super::send::user_lang_by_id;
 use crate::game::delivery::{Effect, Outgoing};
-use crate::game::record::{Board, Editor, GameRecord, RatingWrite, Settlement};
-use crate::game::riga::RigaEnd;
-use crate::store::{rating_value, GameId, Leaderboard, Release, StoreError};
+use crate::game::record::{Board, Editor, GameRecord, Settlement};
+use crate::game::sent::{self, Sent};
+use crate::game::settle;
+use crate::store::{GameId, Leaderboard, Release, StoreError};
 use crate::view::buttons::Button;
 use crate::view::editor::{editor_keyboard, editor_text};
 use crate::view::group::end_texts;
@@ -274,7 +275,7 @@ async fn edit_live(
         );
         let mut req = ctx.bot.edit_message_media(chat, message, media);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(super::chat::markup(kb));
+            req = req.reply_markup(super::send::markup(kb));
         }
         req.await.map(|_| ())
     } else {
@@ -283,7 +284,7 @@ async fn edit_live(
             .edit_message_text(chat, message, drawing.text)
             .parse_mode(ParseMode::Html);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(super::chat::markup(kb));
+            req = req.reply_markup(super::send::markup(kb));
         }
         req.await.map(|_| ())
     };
@@ -302,7 +303,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
             .caption(caption)
             .parse_mode(ParseMode::Html);
         if let Some(kb) = drawing.keyboard {
-            req = req.reply_markup(super::chat::markup(kb));
+            req = req.reply_markup(super::send::markup(kb));
         }
         return req.await.map(|m| m.id.0);
     }
@@ -311,7 +312,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
         .send_message(chat, drawing.text)
         .parse_mode(ParseMode::Html);
     if let Some(kb) = drawing.keyboard {
-        req = req.reply_markup(super::chat::markup(kb));
+        req = req.reply_markup(super::send::markup(kb));
     }
     req.await.map(|m| m.id.0)
 }
@@ -369,10 +370,7 @@ async fn step(
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
-                    r.delivery.drawn = hash;
-                    r.delivery.drawn_version = r.delivery.drawn_version.max(version);
-                    r.delivery.drawn_at = now_ms();
-                    r.mark_shown(total);
+                    sent::drawn(r, hash, version, total, now_ms());
                     Ok::<_, ()>(())
                 })
                 .await?
@@ -394,7 +392,7 @@ async fn step(
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
-                    ack.apply(r, version, n);
+                    sent::acknowledge(r, &ack, version, n, now_ms());
                     Ok::<_, ()>(())
                 })
                 .await?
@@ -450,83 +448,11 @@ fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
     }
 }
 
-/// What a delivered effect leaves in the record.
-enum Ack {
-    /// Removed.
-    Done,
-    /// The live message was sent anew: its id, the hash of what it shows and how many
-    /// results it shows.
-    Live(i32, u64, u64),
-    /// A seat's private message: its id (when new) and the hash of what it shows.
-    Dm(u8, Option<i32>, u64),
-    /// A seat's own field as a picture: its id (when new) and the hash of what it shows.
-    DmPicture(u8, Option<i32>, u64),
-    /// One part of the announcement went; `true` when it was the last.
-    Part(bool),
-    /// The end's settlement, worked out: stored, and the effect stays to write it.
-    Settlement(Box<Settlement>),
-}
-
-impl Ack {
-    fn apply(&self, r: &mut GameRecord, version: u64, n: u64) {
-        match *self {
-            Ack::Done => {}
-            Ack::Live(message, hash, total) => {
-                r.delivery.message = Some(message);
-                r.delivery.drawn = hash;
-                r.delivery.drawn_version = r.delivery.drawn_version.max(version);
-                r.delivery.drawn_at = now_ms();
-                // The results the sent message showed: those of the record it was drawn from.
-                r.mark_shown(total);
-            }
-            Ack::Dm(seat, message, hash) => {
-                let i = usize::from(seat);
-                if let Some(m) = message {
-                    if r.delivery.dms.len() <= i {
-                        r.delivery.dms.resize(i + 1, None);
-                    }
-                    r.delivery.dms[i] = Some(m);
-                }
-                if r.delivery.dm_drawn.len() <= i {
-                    r.delivery.dm_drawn.resize(i + 1, 0);
-                }
-                r.delivery.dm_drawn[i] = hash;
-            }
-            Ack::DmPicture(seat, message, hash) => {
-                let i = usize::from(seat);
-                if let Some(m) = message {
-                    if r.delivery.dm_pictures.len() <= i {
-                        r.delivery.dm_pictures.resize(i + 1, None);
-                    }
-                    r.delivery.dm_pictures[i] = Some(m);
-                }
-                if r.delivery.dm_drawn.len() <= i {
-                    r.delivery.dm_drawn.resize(i + 1, 0);
-                }
-                r.delivery.dm_drawn[i] = hash;
-            }
-            Ack::Part(last) => {
-                r.delivery.announced_parts = r.delivery.announced_parts.saturating_add(1);
-                if !last {
-                    return;
-                }
-            }
-            Ack::Settlement(ref s) => {
-                if r.settlement.is_none() {
-                    r.settlement = Some((**s).clone());
-                }
-                return;
-            }
-        }
-        r.remove_effect(n);
-    }
-}
-
 /// Sends one effect. `Err` with a wait when Telegram asks to wait (the effect stays);
 /// an effect Telegram refuses for good is given up (logged) and acknowledged.
-async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Ack, Duration> {
+async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Sent, Duration> {
     let chat = ChatId(rec.chat);
-    let given_up = |e: RequestError| -> Result<Ack, Duration> {
+    let given_up = |e: RequestError| -> Result<Sent, Duration> {
         match retry_after(&e) {
             Some(w) => {
                 log::warn!("effect {} of {id}: {e}", o.n);
@@ -534,7 +460,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
             None => {
                 log::warn!("effect {} of {id}: {e}; given up", o.n);
-                Ok(Ack::Done)
+                Ok(Sent::Done)
             }
         }
     };
@@ -543,7 +469,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             let drawing = live_drawing(rec, id, &ctx.username);
             let hash = drawing.hash();
             match send_live(ctx, chat, drawing).await {
-                Ok(m) => Ok(Ack::Live(m, hash, rec.log_total)),
+                Ok(m) => Ok(Sent::Live(m, hash, rec.log_total)),
                 Err(e) => given_up(e),
             }
         }
@@ -552,7 +478,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .bot
                 .edit_message_text(chat, MessageId(*message), t(rec.lang, key));
             match req.await {
-                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(Ack::Done),
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(Sent::Done),
                 Err(e) => given_up(e),
             }
         }
@@ -562,27 +488,27 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .send_message(ChatId(*chat), text.clone())
                 .parse_mode(ParseMode::Html);
             match req.await {
-                Ok(_) => Ok(Ack::Done),
+                Ok(_) => Ok(Sent::Done),
                 Err(e) => given_up(e),
             }
         }
         Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
         Effect::Mine { events } => {
             super::mine_dm::follow(ctx, id, rec, events).await;
-            Ok(Ack::Done)
+            Ok(Sent::Done)
         }
         // First the settlement is worked out and stored (the effect stays), then written.
         Effect::Settle if rec.settlement.is_none() => match settlement(ctx, rec).await {
-            Ok(s) => Ok(Ack::Settlement(Box::new(s))),
+            Ok(s) => Ok(Sent::Settlement(Box::new(s))),
             Err(e) => {
                 log::warn!("game {id}: the end is not settled yet: {e}");
                 Err(Duration::from_secs(1))
             }
         },
         Effect::Settle => {
-            super::crash_point("rating");
+            crash_point(ctx, "rating");
             match settle(ctx, id, rec).await {
-                Ok(()) => Ok(Ack::Done),
+                Ok(()) => Ok(Sent::Done),
                 Err(e) => {
                     log::warn!("game {id}: the end is not written yet: {e}");
                     Err(Duration::from_secs(1))
@@ -593,7 +519,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             let texts = end_texts(rec);
             let part = usize::from(rec.delivery.announced_parts);
             let Some(text) = texts.get(part) else {
-                return Ok(Ack::Part(true));
+                return Ok(Sent::Part(true));
             };
             let last = part + 1 == texts.len();
             let mut req = ctx
@@ -609,18 +535,18 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 ]]));
             }
             match req.await {
-                Ok(_) => Ok(Ack::Part(last)),
-                Err(e) => given_up(e).map(|_| Ack::Part(last)),
+                Ok(_) => Ok(Sent::Part(last)),
+                Err(e) => given_up(e).map(|_| Sent::Part(last)),
             }
         }
     }
 }
 
 /// A seat's private message: the editor while it places, then its own field.
-async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, RequestError> {
+async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, RequestError> {
     let s = SeatId(seat);
     let Some(player) = rec.game.seats().get(usize::from(seat)) else {
-        return Ok(Ack::Done);
+        return Ok(Sent::Done);
     };
     let user = player.player.0;
     let lang = user_lang_by_id(ctx, user).await;
@@ -629,10 +555,10 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         // A Riga game's set-up keyboard, then words about the battle: drawn from the record
         // on every change (the private chat takes about one a second).
         let Some((text, kb)) = crate::view::riga::dm_view(rec, id, seat, lang) else {
-            return Ok(Ack::Done);
+            return Ok(Sent::Done);
         };
         if message.is_none() && rec.game.is_finished() {
-            return Ok(Ack::Done);
+            return Ok(Sent::Done);
         }
         return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
     }
@@ -649,7 +575,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
         }
     }
     let (text, kb) = match (placing, message) {
-        (true, Some(_)) => return Ok(Ack::Done), // the editor draws itself on every tap
+        (true, Some(_)) => return Ok(Sent::Done), // the editor draws itself on every tap
         (true, None) => {
             let ed = match ctx.store.draft::<Editor>(id, s).await {
                 Ok(Some(ed)) => ed,
@@ -660,8 +586,8 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Ack, Re
                 Some(editor_keyboard(rec, id, lang, &ed)),
             )
         }
-        (false, None) => return Ok(Ack::Done),
-        (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Ack::Done),
+        (false, None) => return Ok(Sent::Done),
+        (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Sent::Done),
         (false, Some(_)) => (crate::view::own_field::own_field_text(rec, lang, s), None),
     };
     send_or_edit(ctx, seat, user, message, rec, text, kb).await
@@ -676,7 +602,7 @@ async fn dm_picture(
     user: u64,
     lang: crate::game::lang::Lang,
     placement: Option<i32>,
-) -> Result<Ack, RequestError> {
+) -> Result<Sent, RequestError> {
     let i = usize::from(seat);
     let (picture, caption) = crate::view::own_field::own_field_picture(rec, lang, SeatId(seat));
     let drawing = Drawing {
@@ -687,13 +613,13 @@ async fn dm_picture(
     let hash = drawing.hash();
     let chat = ChatId(user as i64);
     match rec.delivery.dm_pictures.get(i).copied().flatten() {
-        Some(_) if rec.delivery.dm_drawn.get(i) == Some(&hash) => Ok(Ack::Done),
+        Some(_) if rec.delivery.dm_drawn.get(i) == Some(&hash) => Ok(Sent::Done),
         Some(m) => {
             edit_live(ctx, chat, MessageId(m), drawing).await?;
-            Ok(Ack::DmPicture(seat, None, hash))
+            Ok(Sent::DmPicture(seat, None, hash))
         }
         // A player who never had the placement's message (never started the bot) gets none.
-        None if placement.is_none() => Ok(Ack::Done),
+        None if placement.is_none() => Ok(Sent::Done),
         None => {
             let sent = send_live(ctx, chat, drawing).await?;
             if let Some(old) = placement {
@@ -706,7 +632,7 @@ async fn dm_picture(
                     log::debug!("placement message of seat {seat}: {e}");
                 }
             }
-            Ok(Ack::DmPicture(seat, Some(sent), hash))
+            Ok(Sent::DmPicture(seat, Some(sent), hash))
         }
     }
 }
@@ -720,22 +646,22 @@ async fn send_or_edit(
     rec: &GameRecord,
     text: String,
     kb: Option<Keyboard>,
-) -> Result<Ack, RequestError> {
+) -> Result<Sent, RequestError> {
     let hash = drawing_hash(&text, &kb);
     let chat = ChatId(user as i64);
     match message {
-        Some(_) if rec.delivery.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Ack::Done),
+        Some(_) if rec.delivery.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Sent::Done),
         Some(m) => {
             let mut req = ctx
                 .bot
                 .edit_message_text(chat, MessageId(m), text)
                 .parse_mode(ParseMode::Html);
             if let Some(kb) = kb {
-                req = req.reply_markup(super::chat::markup(kb));
+                req = req.reply_markup(super::send::markup(kb));
             }
             match req.await {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {
-                    Ok(Ack::Dm(seat, None, hash))
+                    Ok(Sent::Dm(seat, None, hash))
                 }
                 Err(e) => Err(e),
             }
@@ -743,124 +669,31 @@ async fn send_or_edit(
         None => {
             let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
             if let Some(kb) = kb {
-                req = req.reply_markup(super::chat::markup(kb));
+                req = req.reply_markup(super::send::markup(kb));
             }
             let sent = req.await?;
-            Ok(Ack::Dm(seat, Some(sent.id.0), hash))
+            Ok(Sent::Dm(seat, Some(sent.id.0), hash))
         }
     }
 }
 
-/// What the end writes to the ratings and statistics, worked out from their values before
-/// it: the game's players rated on the chat's board and everyone's (a game between people in
-/// a group), or against the bot; each player who placed a fleet (or took part in a Riga
-/// game) counted in the statistics of the game's rules and of all games.
+/// The end's settlement ([`settle::work_out`]), from the ratings and statistics it reads
+/// first ([`settle::wanted`]).
 async fn settlement(ctx: &Ctx, rec: &GameRecord) -> Result<Settlement, StoreError> {
-    use crate::game::rating::{self, Rating};
-    let mut out = Settlement::default();
-    let seats = rec.game.seats();
-    let name = |seat: u8| {
-        rec.names
-            .get(usize::from(seat))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let user = |seat: u8| seats[usize::from(seat)].player.0;
-    if let Some(outcome) = rating::outcome(rec) {
-        let order = outcome.seats();
-        let users: Vec<u64> = order.iter().map(|s| user(s.0)).collect();
-        let mut boards = vec![Leaderboard::People];
-        if rec.chat < 0 {
-            boards.insert(0, Leaderboard::Chat(rec.chat));
-        }
-        for board in boards {
-            let before: Vec<Rating> = ctx
-                .store
-                .ratings(board, &users)
-                .await?
-                .into_iter()
-                .map(Option::unwrap_or_default)
-                .collect();
-            let after = rating::rate(&outcome, &before);
-            for (i, seat) in order.iter().enumerate() {
-                out.ratings.push(RatingWrite {
-                    board,
-                    seat: seat.0,
-                    user: users[i],
-                    value: rating_value(&after[i], &name(seat.0)),
-                    before: before[i].shown(),
-                    after: after[i].shown(),
-                });
+    let wanted = settle::wanted(rec);
+    let mut before = settle::Before::default();
+    for (board, users) in &wanted.ratings {
+        let found = ctx.store.ratings(*board, users).await?;
+        for (&u, r) in users.iter().zip(found) {
+            if let Some(r) = r {
+                before.ratings.insert((*board, u), r);
             }
         }
     }
-    let vs_bot = rating::against_bot(rec);
-    let users: Vec<u64> = vs_bot.iter().map(|(s, _)| user(s.0)).collect();
-    let before = ctx.store.ratings(Leaderboard::Bot, &users).await?;
-    for ((seat, won), (&u, b)) in vs_bot.iter().zip(users.iter().zip(before)) {
-        let b = b.unwrap_or_default();
-        let a = rating::rate_against_bot(&b, rec.ai_level, *won);
-        out.ratings.push(RatingWrite {
-            board: Leaderboard::Bot,
-            seat: seat.0,
-            user: u,
-            value: rating_value(&a, &name(seat.0)),
-            before: b.shown(),
-            after: a.shown(),
-        });
+    for &u in &wanted.stats {
+        before.stats.insert(u, ctx.store.all_stats(u).await?);
     }
-    // Only a game that came to battle counts: not one called off during the placement.
-    let winners = match (rec.game.phase(), rec.riga()) {
-        (_, Some(riga)) if riga.game.is_none() || riga.end == Some(RigaEnd::Cancelled) => {
-            return Ok(out)
-        }
-        (_, Some(_)) => Vec::new(),
-        (Phase::Finished { winners, reason }, None) if *reason != engine::EndReason::Cancelled => {
-            winners.clone()
-        }
-        _ => return Ok(out),
-    };
-    for (i, seat) in seats.iter().enumerate() {
-        if crate::game::record::is_ai(seat.player) {
-            continue;
-        }
-        let s = SeatId(i as u8);
-        // (field, value, whether the larger of old and new is kept rather than the sum)
-        let (scopes, fields): (Vec<String>, Vec<(&str, u64, bool)>) =
-            if let Some(riga) = rec.riga().filter(|r| r.game.is_some()) {
-                let won = riga.winner() == Some(crate::game::riga::side_of(i as u8));
-                (
-                    vec!["riga".to_owned()],
-                    vec![("games", 1, false), ("wins", u64::from(won), false)],
-                )
-            } else if rec.game.fleet(s).is_some() {
-                let f = rating::figures(rec, i as u8);
-                (
-                    vec![rec.game.ruleset().to_string(), "all".to_owned()],
-                    vec![
-                        ("games", 1, false),
-                        ("wins", u64::from(winners.contains(&s)), false),
-                        ("shots", u64::from(f.shots), false),
-                        ("hits", u64::from(f.hits), false),
-                        ("winshots", u64::from(f.shots_to_win.unwrap_or(0)), false),
-                        ("streak", u64::from(f.longest_streak), true),
-                    ],
-                )
-            } else {
-                continue;
-            };
-        let u = seat.player.0;
-        let now = ctx.store.all_stats(u).await?;
-        for scope in &scopes {
-            for &(field, v, max) in &fields {
-                let key = format!("{scope}|{field}");
-                let old = now.get(&key).copied().unwrap_or(0);
-                let new = if max { old.max(v) } else { old + v };
-                out.stats.push((u, key, new));
-            }
-        }
-    }
-    Ok(out)
+    Ok(settle::work_out(rec, &before))
 }
 
 /// The end, in storage: the ratings and statistics of the settlement written (whole, so
@@ -891,7 +724,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
             ctx.store.note_ruleset(&r.to_string(), &json).await?;
         }
     }
-    super::crash_point("rated");
+    crash_point(ctx, "rated");
     let _ = ctx.store.clear_chat_game(rec.chat, id).await;
     let _ = ctx.store.schedule(id, None).await;
     for seat in rec.game.seats() {
@@ -899,21 +732,8 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
             let _ = ctx.store.clear_user_game(seat.player.0, id).await;
         }
     }
-    // What the learning level learns from: every fleet a person placed, revealed at the end
-    // of a game that came to battle (not one cancelled while fleets were placed).
-    let size = rec.game.ruleset().size();
-    let seats = rec.game.seats().len();
-    let finished = matches!(rec.game.phase(), Phase::Finished { .. })
-        && (0..seats).all(|i| rec.game.fleet(SeatId(i as u8)).is_some());
-    let codes: Vec<String> = rec
-        .game
-        .seats()
-        .iter()
-        .enumerate()
-        .filter(|(_, seat)| finished && !crate::game::record::is_ai(seat.player))
-        .filter_map(|(i, _)| rec.game.fleet(SeatId(i as u8)))
-        .map(|f| engine::layout_code(f, size))
-        .collect();
+    // What the learning level learns from.
+    let codes = settle::revealed_layouts(rec);
     let ruleset = rec.game.ruleset().to_string();
     if let Err(e) = ctx
         .store
@@ -924,20 +744,4 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
     }
     log::info!("game {id} finished");
     Ok(())
-}
-
-impl BotConfig {
-    /// A chat's budget of sends and edits as a GCRA bucket: one every interval, and a burst
-    /// of one more. A group's interval is a minute over [`BotConfig::group_per_minute`]
-    /// (so at most that many plus one in any minute, evenly); a private chat's is a second
-    /// (Telegram takes about one message a second there), or the group's when shorter.
-    pub fn budget(&self, chat: i64) -> (Duration, Duration) {
-        let group = Duration::from_millis(60_000 / u64::from(self.group_per_minute.max(1)));
-        let interval = if chat < 0 {
-            group
-        } else {
-            group.min(Duration::from_secs(1))
-        };
-        (interval, interval)
-    }
 }

@@ -1,14 +1,19 @@
-//! What every flow uses to reach people and chats: replies to commands, private messages, a
-//! user's language, a chat's game and its default letters.
+//! Sending helpers every handler uses: replies to commands, private messages, edits of a
+//! live message, answers to presses (a refusal's words included), keyboards in Telegram's
+//! form, a user's language, a chat's game.
 
-use super::{Ctx, HandlerResult};
+use super::context::{store_error_key, BotError, Ctx, HandlerResult};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
-use crate::store::{GameId, StoreError};
+use crate::game::Refused;
+use crate::store::{Committed, GameId, StoreError};
+use crate::view::i18n::t;
 use crate::view::keyboard::Keyboard;
-use engine::Alphabet;
+use crate::view::refusal;
 use teloxide::prelude::*;
-use teloxide::types::{ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode};
+use teloxide::types::{
+    CallbackQuery, ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
+};
 use teloxide::{ApiError, RequestError};
 
 /// Replies in the chat of `msg` with HTML text. In a group the reply never waits: the same
@@ -55,15 +60,15 @@ async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>)
             log::debug!("{user} in {chat}: answered lately");
             return Ok(());
         }
-        if !super::try_pace(ctx, chat).await {
-            if user != 0 && super::try_pace(ctx, ChatId(user as i64)).await {
+        if !super::context::try_pace(ctx, chat).await {
+            if user != 0 && super::context::try_pace(ctx, ChatId(user as i64)).await {
                 if let Err(e) = send_reply(ctx, ChatId(user as i64), text, picture).await {
                     log::debug!("a reply to {user} in private: {e}");
                 }
             }
             return Ok(());
         }
-    } else if !super::pace(ctx, chat).await {
+    } else if !super::context::pace(ctx, chat).await {
         return Ok(());
     }
     send_reply(ctx, chat, text, picture).await?;
@@ -104,9 +109,8 @@ async fn send_reply(
     }
 }
 
-/// Sends `user` a private message of game `id` with a keyboard, and lets `remember` note
-/// the message in the game's record. A message Telegram refuses is logged as
-/// "`{what} {id} for {user}: {error}`".
+/// Sends `user` a private message of game `id` with a keyboard: its id, or `None` when
+/// Telegram refused it (logged as "`{what} {id} for {user}: {error}`").
 pub async fn send_dm(
     ctx: &Ctx,
     id: GameId,
@@ -114,8 +118,7 @@ pub async fn send_dm(
     text: String,
     kb: Keyboard,
     what: &str,
-    remember: impl Fn(&mut GameRecord, i32),
-) {
+) -> Option<i32> {
     let sent = ctx
         .bot
         .send_message(ChatId(user as i64), text)
@@ -123,16 +126,11 @@ pub async fn send_dm(
         .reply_markup(markup(kb))
         .await;
     match sent {
-        Ok(m) => {
-            let _ = ctx
-                .store
-                .transition(id, |r| {
-                    remember(r, m.id.0);
-                    Ok::<_, ()>(())
-                })
-                .await;
+        Ok(m) => Some(m.id.0),
+        Err(e) => {
+            log::warn!("{what} {id} for {user}: {e}");
+            None
         }
-        Err(e) => log::warn!("{what} {id} for {user}: {e}"),
     }
 }
 
@@ -161,15 +159,6 @@ pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Optio
     }
 }
 
-/// The default column letters for a language.
-pub fn default_alphabet(lang: Lang) -> Alphabet {
-    match lang {
-        Lang::Ru => Alphabet::Russian,
-        Lang::Bg => Alphabet::Bulgarian,
-        Lang::En => Alphabet::Latin,
-    }
-}
-
 /// The chat's game if it is still going.
 pub async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
     let Some(id) = ctx.store.chat_game(chat).await? else {
@@ -192,7 +181,7 @@ pub async fn edit_live(
     kb: Option<Keyboard>,
 ) -> HandlerResult {
     for _ in 0..5 {
-        if !super::pace(ctx, chat).await {
+        if !super::context::pace(ctx, chat).await {
             // The chat's budget never runs over: without a slot, nothing is edited.
             log::warn!("edit in {chat}: no budget");
             return Ok(());
@@ -229,4 +218,57 @@ pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
             },
         })
     }))
+}
+
+/// Answers a button press with a short text (an alert when `alert`).
+pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> HandlerResult {
+    ctx.bot
+        .answer_callback_query(q.id.clone())
+        .text(text)
+        .show_alert(alert)
+        .await?;
+    Ok(())
+}
+
+/// Answers a button press with the words for a storage failure.
+pub async fn answer_store_error(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    e: &StoreError,
+) -> HandlerResult {
+    log::warn!("store error on a button: {e}");
+    answer(ctx, q, t(lang, store_error_key(e)), true).await
+}
+
+/// Answers a press that was refused: the answer it earned before when it came again, else
+/// the refusal's words as an alert.
+pub async fn answer_refusal(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    r: &Refused,
+) -> HandlerResult {
+    match r {
+        Refused::Again(a) => answer(ctx, q, a.text.clone(), a.alert).await,
+        r => answer(ctx, q, refusal::words(lang, r), true).await,
+    }
+}
+
+/// The change a press made, or `None` when it was refused or storage failed: then the
+/// press is answered so.
+pub async fn pressed<T>(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    done: Result<Result<Committed<T>, Refused>, StoreError>,
+) -> Result<Option<Committed<T>>, BotError> {
+    match done {
+        Ok(Ok(c)) => Ok(Some(c)),
+        Ok(Err(r)) => answer_refusal(ctx, q, lang, &r).await.map(|()| None),
+        Err(StoreError::NotFound) => answer(ctx, q, t(lang, "error-game-over"), true)
+            .await
+            .map(|()| None),
+        Err(e) => answer_store_error(ctx, q, lang, &e).await.map(|()| None),
+    }
 }

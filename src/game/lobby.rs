@@ -1,0 +1,289 @@
+//! The lobby's transitions: a new lobby, joining it, seating the bot, the Riga switch,
+//! Start, Cancel, Rematch, and a game against the bot that starts at once.
+
+use super::placement::place_bot_fleets;
+use super::record::{ai_player, Board, GameRecord, Play, SeaBattle};
+use super::riga::RigaPlay;
+use super::{delivery::Effect, lang::Lang, GameId, Refused};
+use engine::ai::Level;
+use engine::{Action, Alphabet, Event, Game, Phase, PlayerId, Ruleset};
+use rand::rngs::StdRng;
+
+/// How a new game is set up: the chat's choices, or the old game's for a rematch.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The chat the game belongs to.
+    pub chat: i64,
+    /// Who creates it (may start and cancel it).
+    pub creator: u64,
+    /// The game's language.
+    pub lang: Lang,
+    /// The column letters.
+    pub alphabet: Alphabet,
+    /// How the fields are shown.
+    pub board: Board,
+    /// How well the bot plays its seats.
+    pub ai_level: Level,
+    /// Sea Battle's rules (for a Riga game: its seats and turn timer).
+    pub ruleset: Ruleset,
+    /// Whether the game is the Riga board game.
+    pub riga: bool,
+}
+
+/// The ruleset a Riga lobby keeps: two players, the chat's turn timer.
+pub fn riga_duel(r: &Ruleset) -> Ruleset {
+    Ruleset {
+        players: engine::Players::Duel,
+        timer: r.timer,
+        ..Ruleset::default()
+    }
+}
+
+/// A record of a new game in its lobby, nothing sent yet.
+fn record(setup: &Setup, now: u64) -> GameRecord {
+    let ruleset = if setup.riga {
+        riga_duel(&setup.ruleset)
+    } else {
+        setup.ruleset.clone()
+    };
+    let mut rec = GameRecord::new(Game::new(ruleset), setup.chat, now);
+    rec.lang = setup.lang;
+    rec.alphabet = setup.alphabet;
+    rec.board = setup.board;
+    rec.ai_level = setup.ai_level;
+    rec.creator = setup.creator;
+    if setup.riga {
+        rec.play = Play::Riga(RigaPlay::default());
+    }
+    rec
+}
+
+/// A new lobby, its message in the outbox.
+pub fn open(setup: &Setup, now: u64) -> GameRecord {
+    let mut rec = record(setup, now);
+    rec.push_effect(Effect::LiveMessage);
+    rec
+}
+
+/// The engine refuses nothing of a lobby's seating for want of randomness: joining, leaving
+/// and swapping draw nothing.
+fn no_draws() -> StdRng {
+    <StdRng as rand::SeedableRng>::seed_from_u64(0)
+}
+
+/// `player` takes the next seat under `name` (by the lobby's Join button of `generation`,
+/// or by the deep link it leads to).
+///
+/// # Errors
+/// [`Refused::AlreadySeated`], [`Refused::Full`], [`Refused::OutOfDate`] after the lobby or
+/// for an older button, [`Refused::GameOver`].
+pub fn join(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    name: &str,
+    generation: Option<u32>,
+    now: u64,
+) -> Result<(), Refused> {
+    if rec.is_finished() {
+        return Err(Refused::GameOver);
+    }
+    if generation.is_some_and(|g| g != rec.delivery.generation) {
+        return Err(Refused::OutOfDate);
+    }
+    rec.game
+        .apply(Action::Join(player), now, &mut no_draws())
+        .map_err(|e| match e {
+            engine::ActionError::AlreadySeated | engine::ActionError::Full => Refused::from(e),
+            _ => Refused::OutOfDate,
+        })?;
+    rec.names.push(name.to_owned());
+    Ok(())
+}
+
+/// The creator's checks of a lobby button: the game is in its lobby (or, for Start, at
+/// least not over), the button of its message, pressed by the creator.
+fn creators_lobby(rec: &GameRecord, by: u64, generation: u32) -> Result<(), Refused> {
+    if rec.is_finished() {
+        return Err(Refused::GameOver);
+    }
+    if generation != rec.delivery.generation || *rec.game.phase() != Phase::Lobby {
+        return Err(Refused::OutOfDate);
+    }
+    if by != rec.creator {
+        return Err(Refused::CreatorOnly);
+    }
+    Ok(())
+}
+
+/// The creator seats the bot at `level` in the next seat; `name` names a seat of the bot.
+///
+/// # Errors
+/// As [`join`], and [`Refused::CreatorOnly`] for anyone else.
+pub fn seat_bot(
+    rec: &mut GameRecord,
+    by: Option<(u64, u32)>,
+    level: Level,
+    name: &dyn Fn(Lang, Level, PlayerId) -> String,
+    now: u64,
+) -> Result<(), Refused> {
+    if let Some((by, generation)) = by {
+        creators_lobby(rec, by, generation)?;
+    }
+    let player = ai_player(rec.ai_seats().len() as u8);
+    let words = name(rec.lang, level, player);
+    join(rec, player, &words, None, now)?;
+    rec.ai_level = level;
+    Ok(())
+}
+
+/// The lobby's "Riga game" / "Sea Battle" button: the creator switches the lobby's game (a
+/// Riga game takes two seats, seated again under its duel); `true` when it is now the Riga
+/// game.
+///
+/// # Errors
+/// [`Refused::TwoPlayersOnly`] with more than two seated, and the creator's checks.
+pub fn switch_game(
+    rec: &mut GameRecord,
+    by: u64,
+    generation: u32,
+    now: u64,
+) -> Result<bool, Refused> {
+    creators_lobby(rec, by, generation)?;
+    match rec.play {
+        Play::Riga(_) => {
+            rec.play = Play::SeaBattle(SeaBattle::default());
+            Ok(false)
+        }
+        Play::SeaBattle(_) => {
+            if rec.game.seats().len() > 2 {
+                return Err(Refused::TwoPlayersOnly);
+            }
+            let mut game = Game::new(riga_duel(rec.game.ruleset()));
+            for seat in rec.game.seats() {
+                game.apply(Action::Join(seat.player), now, &mut no_draws())
+                    .map_err(|_| Refused::OutOfDate)?;
+            }
+            rec.game = game;
+            rec.panel = None;
+            rec.play = Play::Riga(RigaPlay::default());
+            Ok(true)
+        }
+    }
+}
+
+/// Start: placement begins. The bot's fleets are locked at once and each person gets their
+/// editor in the private chat (in a Riga game, the set-up); when only the bot plays, the
+/// battle begins.
+///
+/// # Errors
+/// [`Refused::NotFull`] with a seat free, the creator's checks.
+pub fn start(
+    rec: &mut GameRecord,
+    by: Option<(u64, u32)>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    if let Some((by, generation)) = by {
+        creators_lobby(rec, by, generation)?;
+    }
+    rec.game
+        .apply(Action::Start, now, rng)
+        .map_err(|e| match e {
+            engine::ActionError::NotFull => Refused::NotFull(rec.game.ruleset().seats()),
+            _ => Refused::OutOfDate,
+        })?;
+    rec.delivery.dms = vec![None; rec.game.seats().len()];
+    let events = match rec.play {
+        Play::Riga(_) => {
+            super::riga::begin_setup(rec, now, rng);
+            Vec::new()
+        }
+        Play::SeaBattle(_) => place_bot_fleets(rec, now, rng)?,
+    };
+    for seat in rec.human_seats() {
+        rec.push_effect(Effect::Dm { seat: seat.0 });
+    }
+    Ok(events)
+}
+
+/// The creator calls the game off before the battle (`/cancel`, or the lobby's Cancel of
+/// `generation`).
+///
+/// # Errors
+/// [`Refused::CreatorOnly`], [`Refused::InBattle`], [`Refused::GameOver`],
+/// [`Refused::OutOfDate`] for an older button.
+pub fn cancel(
+    rec: &mut GameRecord,
+    by: u64,
+    generation: Option<u32>,
+    now: u64,
+) -> Result<(), Refused> {
+    if rec.is_finished() {
+        return Err(Refused::GameOver);
+    }
+    if generation.is_some_and(|g| g != rec.delivery.generation) {
+        return Err(Refused::OutOfDate);
+    }
+    if by != rec.creator {
+        return Err(Refused::CreatorOnly);
+    }
+    if rec.in_battle() {
+        return Err(Refused::InBattle);
+    }
+    rec.game
+        .apply(Action::Cancel, now, &mut no_draws())
+        .map_err(|_| Refused::OutOfDate)?;
+    Ok(())
+}
+
+/// The first step of a Rematch of a finished game: the id of the game it makes, kept in the
+/// old game so that a press repeated (after a crash) makes the same one.
+///
+/// # Errors
+/// [`Refused::OutOfDate`] while the game is on, [`Refused::NotAPlayer`].
+pub fn rematch_id(rec: &mut GameRecord, by: u64, reserved: GameId) -> Result<GameId, Refused> {
+    if !rec.is_finished() {
+        return Err(Refused::OutOfDate);
+    }
+    if rec.game.seat_of(PlayerId(by)).is_none() {
+        return Err(Refused::NotAPlayer);
+    }
+    Ok(GameId(*rec.rematch.get_or_insert(reserved.0)))
+}
+
+/// The game a Rematch of `old` makes in a group: every seat of the old game taken again, in
+/// the same order, under the same rules; its lobby message in its outbox.
+pub fn rematch(old: &GameRecord, setup: &Setup, now: u64) -> GameRecord {
+    let mut rec = record(setup, now);
+    for (seat, name) in old.game.seats().iter().zip(&old.names) {
+        // A seat the new rules have no room for stays empty.
+        let _ = join(&mut rec, seat.player, name, None, now);
+    }
+    rec.push_effect(Effect::LiveMessage);
+    rec
+}
+
+/// A duel against the bot in the user's private chat, begun at once: both seats taken, the
+/// bot's fleet locked, `notice` (already in words) told, the user's editor (or the Riga
+/// set-up) in the outbox.
+///
+/// # Errors
+/// [`Refused::OutOfDate`] should the rules give no layout for the bot.
+pub fn against_bot(
+    setup: &Setup,
+    user_name: &str,
+    bot_name: &str,
+    notice: String,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<GameRecord, Refused> {
+    let mut rec = record(setup, now);
+    join(&mut rec, PlayerId(setup.creator), user_name, None, now)?;
+    join(&mut rec, ai_player(0), bot_name, None, now)?;
+    rec.push_effect(Effect::Notice {
+        chat: setup.chat,
+        text: notice,
+    });
+    start(&mut rec, None, now, rng)?;
+    Ok(rec)
+}

@@ -1,0 +1,197 @@
+//! The bot's turns, in both games: one replica at a time moves for the bot, holding a lease
+//! in Redis for the move (so a move is never played twice, and a replica that died
+//! mid-thought is relieved when the lease runs out). The move is chosen on the blocking pool
+//! and played by the same transition a person's move goes through
+//! (`game::battle::bot_move`, `game::riga::play_move`).
+
+use super::context::{now, BotError, Ctx, HandlerResult};
+use super::sender;
+use crate::game::record::{GameRecord, Play};
+use crate::game::{battle, riga, timer, GameId};
+use crate::view::riga_text;
+use engine::ai::{choose_give_up, choose_salvo_informed, choose_shot_within, Budget, SalvoReport};
+use engine::{Action, Habits, SeatId};
+use std::sync::Arc;
+use teloxide::prelude::*;
+use teloxide::types::{ChatAction, ChatId};
+
+/// Lets the bot move in the background if it is its turn, for as long as it is.
+pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
+    if rec.is_finished() || !timer::bot_to_move(rec) {
+        return;
+    }
+    log::debug!("game {id}: the bot is to move");
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        if let Err(e) = drive(&ctx, id).await {
+            log::warn!("the bot's move in {id}: {e}");
+        }
+    });
+}
+
+/// Moves for the bot for as long as it is its turn and this replica holds the lease.
+async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
+    // What the learning level learned, read once for the bot's moves in a row.
+    let mut learned: Option<Arc<Habits>> = None;
+    loop {
+        let (rec, _) = ctx.store.load_game(id).await?;
+        if rec.is_finished() || !timer::bot_to_move(&rec) {
+            return Ok(());
+        }
+        let lease = timer::bot_lease(&rec.play, ctx.config.ai_pause);
+        if !ctx.store.take_ai_lease(id, lease).await? {
+            log::debug!("game {id}: another replica moves for the bot");
+            return Ok(());
+        }
+        let _ = ctx
+            .bot
+            .send_chat_action(ChatId(rec.chat), ChatAction::Typing)
+            .await;
+        tokio::time::sleep(ctx.config.ai_pause).await;
+        let moved = match &rec.play {
+            Play::SeaBattle(_) => sea_battle_move(ctx, id, &rec, &mut learned).await,
+            Play::Riga(_) => riga_move(ctx, id, &rec).await,
+        };
+        let _ = ctx.store.drop_ai_lease(id).await;
+        match moved? {
+            Some(after) => {
+                sender::kick(ctx, id);
+                if after.is_finished() {
+                    return Ok(());
+                }
+            }
+            None => return Ok(()),
+        }
+    }
+}
+
+/// The record after the move, or `None` when nothing was played.
+type Moved = Result<Option<GameRecord>, BotError>;
+
+/// One Sea Battle move: the choice on the blocking pool, then the shot, played only if the
+/// game is still as the bot saw it.
+async fn sea_battle_move(
+    ctx: &Ctx,
+    id: GameId,
+    rec: &GameRecord,
+    learned: &mut Option<Arc<Habits>>,
+) -> Moved {
+    let Some(seat) = rec.ai_to_move() else {
+        return Ok(None);
+    };
+    log::debug!("game {id}: the bot thinks for seat {}", seat.0);
+    let view = rec.game.view_for(seat);
+    let level = rec.ai_level;
+    let mine = rec.game.mine_choice().is_some();
+    let reports: Vec<SalvoReport> = rec
+        .sea()
+        .map_or(&[][..], |sb| &sb.ai_salvos)
+        .iter()
+        .filter(|s| s.seat == seat.0)
+        .map(|s| SalvoReport {
+            target: SeatId(s.target),
+            cells: s.cells.clone(),
+            hits: s.hits,
+            mines: s.mines,
+        })
+        .collect();
+    let mut rng = ctx.fork();
+    let mut budget = Budget::until(std::time::Instant::now() + timer::SEA_BATTLE_THINKING);
+    // The learning level learns from the layouts revealed in this chat and in all chats;
+    // without them (Redis away) it plays as hard.
+    if level == engine::ai::Level::Learning && learned.is_none() {
+        let ruleset = rec.game.ruleset().to_string();
+        let area = rec.game.ruleset().size().area();
+        match ctx.store.layouts(rec.chat, &ruleset).await {
+            Ok((chat, all)) => {
+                let habits =
+                    tokio::task::spawn_blocking(move || Habits::from_codes(&chat, &all, area))
+                        .await
+                        .ok();
+                *learned = habits.map(Arc::new);
+            }
+            Err(e) => log::warn!("game {id}: no layouts to learn from: {e}"),
+        }
+    }
+    if let Some(habits) = learned
+        .as_ref()
+        .filter(|_| level == engine::ai::Level::Learning)
+    {
+        budget = budget.learning(habits.clone());
+    }
+    let choice = tokio::task::spawn_blocking(move || {
+        if mine {
+            choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
+        } else if view.ruleset.salvo.is_some() {
+            choose_salvo_informed(&view, seat, level, &reports, &mut rng, budget)
+                .map(|(target, cells)| Action::Salvo(seat, target, cells))
+        } else {
+            choose_shot_within(&view, seat, level, &mut rng, budget)
+                .map(|(target, cell)| Action::Fire(seat, target, cell))
+        }
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some(action) = choice else {
+        log::warn!("game {id}: the bot found no move");
+        return Ok(None);
+    };
+    let version = rec.game.version();
+    let rng = ctx.fork();
+    let due = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            battle::bot_move(r, version, action.clone(), now(), &mut rng.clone())
+        })
+        .await?;
+    match done {
+        Ok(done) => Ok(Some(done.record)),
+        Err(e) => {
+            log::debug!("game {id}: the bot's {action:?} was not played: {e:?}");
+            Ok(None)
+        }
+    }
+}
+
+/// One Riga move: chosen on the blocking pool, played only if the game is still as the bot
+/// saw it.
+async fn riga_move(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Moved {
+    let Some(seat) = riga::bot_to_move(rec) else {
+        return Ok(None);
+    };
+    let Some(game) = rec.riga().and_then(|r| r.game.clone()) else {
+        return Ok(None);
+    };
+    let moves_before = game.moves();
+    let level = riga::bot_level(rec.ai_level);
+    let mut rng = ctx.fork();
+    let choice = tokio::task::spawn_blocking(move || {
+        use rand::Rng;
+        ::riga::ai::choose(&game, level, &mut |n| rng.gen_range(0..n.max(1)))
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some(mv) = choice else {
+        return Ok(None);
+    };
+    let player = rec.game.seats()[usize::from(seat)].player;
+    let due = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            riga::play_move(
+                r,
+                player,
+                mv,
+                Some(moves_before),
+                None,
+                now(),
+                &riga_text::move_line,
+            )
+        })
+        .await?;
+    Ok(done.ok().map(|c| c.record))
+}

@@ -1,0 +1,251 @@
+//! What every handler shares: the context (the Bot API, the store, the configuration, the
+//! random source), the errors a handler can end with, the clock, pacing of a chat's sends,
+//! answers to presses, and users' languages.
+
+use super::send::{answer, answer_store_error};
+use crate::config::BotConfig;
+use crate::game::lang::Lang;
+use crate::store::{Store, StoreError};
+use crate::view::i18n::t;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use teloxide::types::{CallbackQuery, ChatId, User};
+use teloxide::RequestError;
+
+/// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
+pub type TgBot = teloxide::adaptors::Throttle<teloxide::Bot>;
+
+/// What handlers share.
+#[derive(Clone)]
+pub struct Ctx {
+    /// The Bot API.
+    pub bot: TgBot,
+    /// Game state.
+    pub store: Store,
+    /// The bot's username, for deep links.
+    pub username: Arc<String>,
+    /// Tunables.
+    pub config: Arc<BotConfig>,
+    /// The random source for draws, salts and layouts: seeded from `MB_SEED` when set, so a
+    /// test can replay a whole game word for word.
+    pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
+    /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
+    pub replica: Arc<String>,
+    /// The games this process is sending (`outbox.rs`): whether it was woken again since.
+    pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
+    /// Users' languages as read lately: a button's answer needs one, and asking Redis every
+    /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
+    /// another replica shows soon.
+    pub langs: Arc<std::sync::Mutex<std::collections::HashMap<u64, (Lang, std::time::Instant)>>>,
+}
+
+impl Ctx {
+    /// A random source for one transition, forked from the bot's: a transition function may
+    /// run again after a conflict, so it takes a clone of this each time and draws the same.
+    pub fn fork(&self) -> rand::rngs::StdRng {
+        use rand::{Rng, SeedableRng};
+        let seed: u64 = self
+            .rng
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .gen();
+        rand::rngs::StdRng::seed_from_u64(seed)
+    }
+}
+
+/// An error a handler could not turn into an answer: logged by the dispatcher.
+#[derive(Debug)]
+pub enum BotError {
+    /// Storage failed.
+    Store(StoreError),
+    /// Telegram failed.
+    Telegram(RequestError),
+}
+
+impl fmt::Display for BotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotError::Store(e) => write!(f, "store: {e}"),
+            BotError::Telegram(e) => write!(f, "telegram: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}
+
+impl From<StoreError> for BotError {
+    fn from(e: StoreError) -> Self {
+        BotError::Store(e)
+    }
+}
+
+impl From<RequestError> for BotError {
+    fn from(e: RequestError) -> Self {
+        BotError::Telegram(e)
+    }
+}
+
+/// A handler's result.
+pub type HandlerResult = Result<(), BotError>;
+
+/// Now, in Unix seconds: the only clock the adapter reads; the engine gets it passed in.
+pub fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Waits for one send or edit of the chat's budget (`outbox.rs`), for handlers that still
+/// send themselves (the settings panel, answers to commands). `false` when Redis could not
+/// say within a few tries: then nothing is sent, as the budget is never overrun.
+pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {
+    let (interval, tolerance) = ctx.config.budget(chat.0);
+    for _ in 0..20 {
+        match ctx.store.take_budget(chat.0, interval, tolerance).await {
+            Ok(0) => return true,
+            Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
+            Err(e) => {
+                log::warn!("budget of {chat}: {e}");
+                tokio::time::sleep(Duration::from_millis(300)).await;
+            }
+        }
+    }
+    false
+}
+
+/// Takes one send or edit of the chat's budget if one is free now: a handler that must not
+/// wait (answers to commands in a group) sends only then.
+pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
+    let (interval, tolerance) = ctx.config.budget(chat.0);
+    matches!(
+        ctx.store.take_budget(chat.0, interval, tolerance).await,
+        Ok(0)
+    )
+}
+
+/// How long a user's language is taken from memory.
+const LANG_FRESH: Duration = Duration::from_secs(10);
+
+/// Writes this process's counters to `file` (`MB_METRICS_FILE`), if any: one line
+/// `redis_round_trips N`, for the benchmarks and for an operator's look.
+pub fn write_metrics(file: Option<&str>) {
+    if let Some(path) = file {
+        let text = format!("redis_round_trips {}\n", crate::store::round_trips());
+        let tmp = format!("{path}.tmp");
+        if std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .is_err()
+        {
+            log::debug!("metrics: cannot write {path}");
+        }
+    }
+}
+
+/// Kills this process with SIGKILL when `MB_CRASH_AT` names `point`: the end-to-end tests
+/// crash the bot between storing a change and sending its effects, as a power cut would.
+/// Only a build with the `crash-points` feature (the tests') has them.
+#[cfg(feature = "crash-points")]
+pub fn crash_point(ctx: &Ctx, point: &str) {
+    if ctx.config.crash_at.as_deref() != Some(point) {
+        return;
+    }
+    log::warn!("crashing at {point} (MB_CRASH_AT)");
+    let pid = std::process::id().to_string();
+    let _ = std::process::Command::new("kill")
+        .args(["-9", &pid])
+        .status();
+    std::process::abort();
+}
+
+/// Without the `crash-points` feature (a release build) there are none.
+#[cfg(not(feature = "crash-points"))]
+pub fn crash_point(_ctx: &Ctx, _point: &str) {}
+
+/// A user's language: chosen with /lang, else from Telegram's language code.
+pub async fn user_lang(ctx: &Ctx, user: &User) -> Lang {
+    let uid = user.id.0;
+    {
+        let langs = ctx
+            .langs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((lang, at)) = langs.get(&uid) {
+            if at.elapsed() < LANG_FRESH {
+                return *lang;
+            }
+        }
+    }
+    let lang = match ctx.store.user_settings(uid).await {
+        Ok(s) => s
+            .lang
+            .unwrap_or_else(|| Lang::from_telegram(user.language_code.as_deref())),
+        Err(_) => return Lang::from_telegram(user.language_code.as_deref()),
+    };
+    let mut langs = ctx
+        .langs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if langs.len() > 10_000 {
+        langs.retain(|_, (_, at)| at.elapsed() < LANG_FRESH);
+    }
+    langs.insert(uid, (lang, std::time::Instant::now()));
+    lang
+}
+
+/// Forgets a user's language read earlier (they just chose another).
+pub fn forget_lang(ctx: &Ctx, user: u64) {
+    ctx.langs
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .remove(&user);
+}
+
+/// The localised words for a storage failure.
+pub fn store_error_key(e: &StoreError) -> &'static str {
+    match e {
+        StoreError::Unavailable(_) | StoreError::Server(_) => "error-unavailable",
+        StoreError::Busy | StoreError::Fenced => "error-busy",
+        StoreError::NotFound => "error-game-over",
+        StoreError::Undecodable { .. } => "error-undecodable",
+    }
+}
+
+/// The game a button belongs to, if it is still going; otherwise the tap is answered (the
+/// game is over, or storage failed) and `None` comes back.
+pub async fn game_for_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: crate::store::GameId,
+) -> Result<Option<crate::game::record::GameRecord>, BotError> {
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => {
+            answer(ctx, q, t(lang, "error-game-over"), true).await?;
+            return Ok(None);
+        }
+        Err(e) => {
+            answer_store_error(ctx, q, lang, &e).await?;
+            return Ok(None);
+        }
+    };
+    if let Some(again) = rec.delivery.answered(&q.id.0) {
+        // This press's update again (after a crash): the answer it earned, not a refusal.
+        answer(ctx, q, again.text.clone(), again.alert).await?;
+        return Ok(None);
+    }
+    if rec.game.is_finished() {
+        answer(ctx, q, t(lang, "error-game-over"), true).await?;
+        return Ok(None);
+    }
+    Ok(Some(rec))
+}
+
+/// A display name: first name and last name, as Telegram shows it.
+pub fn display_name(user: &User) -> String {
+    match &user.last_name {
+        Some(last) => format!("{} {last}", user.first_name),
+        None => user.first_name.clone(),
+    }
+}

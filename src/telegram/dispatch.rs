@@ -1,0 +1,199 @@
+//! The one dispatch: an update in, the handler of its command, button or typed move out,
+//! each update handled once across replicas (claimed by update id, marked handled at the
+//! end). The handler tree is built in [`schema`].
+
+use super::context::{user_lang, BotError, Ctx, HandlerResult};
+use super::send::{answer, reply};
+use super::{battle, commands, lobby, placement, riga, settings};
+use crate::game::lang::Lang;
+use crate::view::buttons::Button;
+use crate::view::i18n::t;
+use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
+use teloxide::prelude::*;
+use teloxide::types::CallbackQuery;
+use tracing::Instrument;
+
+async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
+    let lang = user_lang(&ctx, &q.from).await;
+    let Some(button) = q.data.as_deref().and_then(Button::parse) else {
+        return answer(&ctx, &q, t(lang, "error-unknown-button"), false).await;
+    };
+    match button {
+        Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
+            lobby::on_button(&ctx, &q, lang, button).await
+        }
+        Button::Fire(..) => battle::on_cell(&ctx, &q, lang, &button).await,
+        Button::View(..) => battle::on_view(&ctx, &q, lang, button).await,
+        Button::Target(..) => battle::on_target(&ctx, &q, lang, button).await,
+        Button::Salvo(..) => battle::on_salvo(&ctx, &q, lang, button).await,
+        Button::GiveUp(..) => battle::on_give_up(&ctx, &q, lang, button).await,
+        Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
+            placement::on_button(&ctx, &q, lang, button).await
+        }
+        Button::Lang(l) => commands::on_lang_button(&ctx, &q, l).await,
+        Button::Alphabet(a) => commands::on_alphabet_button(&ctx, &q, lang, a).await,
+        Button::AiLevel(l) => commands::on_ai_level_button(&ctx, &q, lang, l).await,
+        Button::Bot(g, n) => lobby::on_seat_button(&ctx, &q, lang, g, n).await,
+        Button::Set(panel, op) => settings::on_button(&ctx, &q, lang, panel, op).await,
+        Button::RigaTap(..)
+        | Button::RigaShuffle(..)
+        | Button::RigaLock(..)
+        | Button::RigaMove(..)
+        | Button::RigaToggle(..) => riga::on_button(&ctx, &q, lang, button).await,
+        Button::Noop => answer(&ctx, &q, String::new(), false).await,
+    }
+}
+
+/// Whether an update is a press of a cell's button of the battle: its transition keeps the
+/// answer it earned, so it needs no claim (see [`battle::on_cell`]).
+pub fn is_shot_press(update: &Update) -> bool {
+    match &update.kind {
+        teloxide::types::UpdateKind::CallbackQuery(q) => matches!(
+            q.data.as_deref().and_then(Button::parse),
+            Some(Button::Fire(..))
+        ),
+        _ => false,
+    }
+}
+
+/// Whether the update was claimed for this replica before it was dispatched (webhook mode
+/// claims it first, to answer Telegram 503 when another replica holds it).
+#[derive(Clone, Copy)]
+pub struct Claimed(pub bool);
+
+async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
+    if claimed.0 {
+        return true;
+    }
+    if is_shot_press(&update) {
+        return true;
+    }
+    // One replica handles an update: the first to claim it. A claim of this same replica
+    // (before a crash) that was not finished is handled again; repeating it is safe, as
+    // every change is an atomic transition that the engine refuses twice, and a press keeps
+    // the answer it earned. When Redis cannot say, the update is handled.
+    not_claimed_elsewhere(&ctx, &update).await
+}
+
+/// Claims the update for this replica (see [`Store::claim_update`]); `true` when Redis
+/// cannot say.
+async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
+    ctx.store
+        .claim_update(update.id.0, &ctx.replica, ctx.config.claim_stale)
+        .await
+        .map_or(true, |c| c == crate::store::Claim::Mine)
+}
+
+/// Marks an update as handled: the last step of every handler.
+async fn handled(ctx: &Ctx, update: &Update, result: HandlerResult) -> HandlerResult {
+    let _ = ctx.store.finish_update(update.id.0).await;
+    match &result {
+        Ok(()) => log::debug!("handled"),
+        Err(e) => log::warn!("handled with an error: {e}"),
+    }
+    result
+}
+
+/// A message written as a chat (an anonymous admin, a linked channel) names nobody who could
+/// own a lobby or a seat: it gets words saying so, and nothing else happens.
+async fn from_a_chat(ctx: &Ctx, msg: &Message) -> Option<HandlerResult> {
+    msg.sender_chat.as_ref()?;
+    let lang = match ctx.store.chat_settings(msg.chat.id.0).await {
+        Ok(s) => s.lang.unwrap_or_default(),
+        Err(_) => Lang::default(),
+    };
+    Some(reply(ctx, msg, t(lang, "error-anonymous")).await)
+}
+
+/// The span of one update's handling: every log line within it names the update and its chat.
+fn update_span(update: &Update) -> tracing::Span {
+    tracing::info_span!(
+        "update",
+        update_id = update.id.0,
+        chat = update.chat().map_or(0, |c| c.id.0)
+    )
+}
+
+async fn on_message_command(
+    ctx: Ctx,
+    update: Update,
+    msg: Message,
+    cmd: commands::Command,
+) -> HandlerResult {
+    let span = update_span(&update);
+    async move {
+        if let Some(result) = from_a_chat(&ctx, &msg).await {
+            return handled(&ctx, &update, result).await;
+        }
+        let result = commands::on_command(ctx.clone(), msg, cmd).await;
+        handled(&ctx, &update, result).await
+    }
+    .instrument(span)
+    .await
+}
+
+async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
+    let span = update_span(&update);
+    async move {
+        if msg.reply_to_message().is_some() {
+            if let Some(result) = from_a_chat(&ctx, &msg).await {
+                return handled(&ctx, &update, result).await;
+            }
+        }
+        let result = on_reply(&ctx, &msg).await;
+        handled(&ctx, &update, result).await
+    }
+    .instrument(span)
+    .await
+}
+
+/// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game
+/// is loaded once here, and its flow (the Riga game's or Sea Battle's) takes it.
+async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
+    let typed = msg.from.is_some() && msg.text().is_some() && msg.reply_to_message().is_some();
+    if !typed || msg.chat.is_private() {
+        return Ok(());
+    }
+    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0).await else {
+        return Ok(());
+    };
+    let Ok((rec, _)) = ctx.store.load_game(id).await else {
+        return Ok(());
+    };
+    if rec.is_riga() {
+        riga::on_reply(ctx, msg, id, &rec).await
+    } else {
+        battle::on_text(ctx, msg, id, &rec).await
+    }
+}
+
+async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
+    let span = update_span(&update);
+    async move {
+        if let Some(button @ Button::Fire(..)) = q.data.as_deref().and_then(Button::parse) {
+            // No claim, and nothing to mark handled: the transition keeps its answer.
+            let lang = user_lang(&ctx, &q.from).await;
+            return battle::on_cell(&ctx, &q, lang, &button).await;
+        }
+        let result = on_callback(ctx.clone(), q).await;
+        handled(&ctx, &update, result).await
+    }
+    .instrument(span)
+    .await
+}
+
+/// The whole handler tree.
+pub fn schema() -> UpdateHandler<BotError> {
+    dptree::entry()
+        .filter_async(not_handled_yet)
+        .branch(
+            Update::filter_message()
+                .branch(
+                    dptree::entry()
+                        .filter_command::<commands::Command>()
+                        .endpoint(on_message_command),
+                )
+                .branch(dptree::endpoint(on_message_text)),
+        )
+        .branch(Update::filter_callback_query().endpoint(on_callback_query))
+}

@@ -1,0 +1,64 @@
+//! The turn timer: every tick, the games whose reminder, forfeit or mine choice is due get
+//! [`timer::tick`], the same transition whatever the game. Safe with several replicas: the
+//! transition is atomic, and a tick with nothing to do changes nothing.
+
+use super::bot_turns;
+use super::context::{now, write_metrics, Ctx};
+use super::health;
+use super::sender;
+use crate::game::record::GameRecord;
+use crate::game::timer;
+use crate::store::StoreError;
+use crate::view::riga_text;
+
+/// Ticks until the process ends.
+pub async fn tick_forever(ctx: Ctx) {
+    loop {
+        tokio::time::sleep(ctx.config.tick).await;
+        health::ticked();
+        write_metrics(ctx.config.metrics_file.as_deref());
+        // Outboxes whose sender died, or that were filled on another replica.
+        sender::poll(&ctx).await;
+        let due = match ctx.store.due(now()).await {
+            Ok(due) => due,
+            Err(e) => {
+                log::debug!("timer: {e}");
+                continue;
+            }
+        };
+        for id in due {
+            log::debug!("timer: game {id} is due");
+            let rng = ctx.fork();
+            let deadline = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
+            let done = ctx
+                .store
+                .transition_due(id, Some(&deadline), |r| {
+                    let ticked = timer::tick(r, now(), &mut rng.clone(), &riga_text::reminder);
+                    if ticked {
+                        Ok(())
+                    } else {
+                        Err(())
+                    }
+                })
+                .await;
+            match done {
+                Ok(Ok(done)) => {
+                    sender::kick(&ctx, id);
+                    bot_turns::wake(&ctx, &done.record, id);
+                }
+                Ok(Err(())) => {
+                    // Nothing was due but, perhaps, the bot's move after a crash.
+                    if let Ok((rec, _)) = ctx.store.load_game(id).await {
+                        let next = timer::deadline(&rec, now(), ctx.config.ai_pause);
+                        let _ = ctx.store.schedule(id, next).await;
+                        bot_turns::wake(&ctx, &rec, id);
+                    }
+                }
+                Err(StoreError::NotFound) => {
+                    let _ = ctx.store.schedule(id, None).await;
+                }
+                Err(e) => log::warn!("timer of {id}: {e}"),
+            }
+        }
+    }
+}
