@@ -5,9 +5,10 @@
 //! `scripts/redis-up && cargo bench --bench ratings`.
 
 use futures::StreamExt;
+use morskoy_boy::game::rating::rating_value;
 use morskoy_boy::game::rating::{rate, Outcome, Rating};
 use morskoy_boy::game::record::RatingWrite;
-use morskoy_boy::store::{rating_value, Leaderboard, Store, StoreConfig};
+use morskoy_boy::store::{Leaderboard, Store, StoreConfig};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::time::Instant;

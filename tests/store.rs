@@ -124,7 +124,7 @@ on_both!(every_stored_type_round_trips);
 /// after a crash, another one only once the claim is stale (its replica crashed), a handled
 /// update is claimed by nobody; and a thousand updates take a few keys, not a thousand.
 async fn updates_are_claimed_once_in_few_keys(target: Target) {
-    use morskoy_boy::store::Claim;
+    use morskoy_boy::store::settings::Claim;
     let store = common::store(target).await;
     let minute = Duration::from_secs(60);
     assert_eq!(
@@ -541,7 +541,7 @@ async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
 }
 
 async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(target: Target) {
-    use morskoy_boy::store::Release;
+    use morskoy_boy::store::outbox::Release;
     let store = common::store(target).await;
     let id = store
         .create_game(&GameRecord::new(battle(5), -7, NOW))
@@ -783,7 +783,7 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
 on_both!(a_transition_sets_the_games_deadline_with_the_change);
 
 async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
-    use morskoy_boy::store::{ALL_LAYOUTS, CHAT_LAYOUTS};
+    use morskoy_boy::store::habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
     let store = common::store(target).await;
     let (chat, other) = (-700_001, -700_002);
     let code = |i: usize| format!("{},{} {}", i % 90, i % 90 + 1, i % 90 + 5);
@@ -830,9 +830,10 @@ on_both!(revealed_layouts_are_counted_once_per_game_and_capped);
 /// Ratings are written whole (twice is once), each board apart (a chat's, everyone's), and
 /// a board's ranking keeps only its best, while every rating stays readable.
 async fn ratings_are_written_whole_and_rankings_stay_bounded(target: Target) {
+    use morskoy_boy::game::rating::rating_value;
     use morskoy_boy::game::rating::Rating;
     use morskoy_boy::game::record::RatingWrite;
-    use morskoy_boy::store::{rating_value, Leaderboard};
+    use morskoy_boy::store::Leaderboard;
     let store = common::store(target).await;
     let write = |board: Leaderboard, user: u64, mu: f64| {
         let r = Rating {

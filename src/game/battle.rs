@@ -2,8 +2,10 @@
 //! cells, the field aimed at, another block of the field, the cell given up after a mine,
 //! surrender. Every move goes through [`play`], whoever makes it.
 
+use super::delivery::Effect;
+use super::press::{pressed, seat_for_button, Press};
 use super::record::{AiSalvo, Aim, GameRecord};
-use super::{delivery::Effect, pressed, seat_for_button, Press, Refused};
+use super::refused::Refused;
 use engine::{Action, ActionError, Coord, Event, Phase, PlayerId, SeatId};
 use rand::rngs::StdRng;
 

@@ -1,10 +1,12 @@
 //! The lobby's transitions: a new lobby, joining it, seating the bot, the Riga switch,
 //! Start, Cancel, Rematch, and a game against the bot that starts at once.
 
+use super::id::GameId;
 use super::placement::place_bot_fleets;
 use super::record::{ai_player, Board, GameRecord, Play, SeaBattle};
+use super::refused::Refused;
 use super::riga::RigaPlay;
-use super::{delivery::Effect, lang::Lang, GameId, Refused};
+use super::{delivery::Effect, lang::Lang};
 use engine::ai::Level;
 use engine::{Action, Alphabet, Event, Game, Phase, PlayerId, Ruleset};
 use rand::rngs::StdRng;

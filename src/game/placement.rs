@@ -1,8 +1,10 @@
 //! Placement: the editor's taps on a seat's draft (stored apart from the game, so taps of
 //! two players never conflict), the bot's fleets, and Ready, which locks a fleet in the game.
 
+use super::delivery::Effect;
+use super::press::{pressed, Press};
 use super::record::{Editor, GameRecord, Tool};
-use super::{delivery::Effect, pressed, Press, Refused};
+use super::refused::Refused;
 use engine::ai::{hard_fleet, Level};
 use engine::{
     perelman_fleet, random_fleet, Action, ActionError, Coord, Draft, Event, Fleet, Phase, PlayerId,

@@ -35,6 +35,7 @@
 //! # Figures of one game
 //! [`figures`] counts a seat's shots and hits in a finished game's log for `/stats`.
 
+pub use super::leaderboard::Leaderboard;
 use crate::game::record::{is_ai, GameRecord};
 use engine::ai::Level;
 use engine::{EndReason, Event, Phase, SeatId, ShotResult};
@@ -363,27 +364,6 @@ fn decode(s: &str) -> Option<(Rating, String)> {
     let games = parts.next()?.parse().ok()?;
     let name = parts.next().unwrap_or_default().to_owned();
     Some((Rating { mu, sigma, games }, name))
-}
-
-/// A leaderboard: one chat's games between people, everyone's, or games against the bot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Leaderboard {
-    /// The games between people in one chat.
-    Chat(i64),
-    /// The games between people in every chat.
-    People,
-    /// The games against the bot, everywhere.
-    Bot,
-}
-
-impl Leaderboard {
-    /// How many players its ranking keeps: the best ones (the ratings of the others stay).
-    pub fn kept(self) -> usize {
-        match self {
-            Leaderboard::Chat(_) => 1_000,
-            Leaderboard::People | Leaderboard::Bot => 10_000,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -73,7 +73,7 @@ pub enum Play {
     /// Sea Battle (docs/rules.md §1–§4): the engine's game in [`GameRecord::game`].
     SeaBattle(SeaBattle),
     /// The Riga board game (docs/rules.md §5): its set-up, battle and end (see `riga.rs`).
-    Riga(crate::game::riga::RigaPlay),
+    Riga(crate::game::riga_state::RigaPlay),
 }
 
 /// What a Sea Battle game keeps besides the engine's game.
@@ -159,7 +159,7 @@ struct Stored<'a> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    riga: Option<Cow<'a, crate::game::riga::RigaPlay>>,
+    riga: Option<Cow<'a, crate::game::riga_state::RigaPlay>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     settlement: Option<Cow<'a, Settlement>>,
     #[serde(default = "board_before")]
@@ -425,7 +425,7 @@ impl GameRecord {
     }
 
     /// The Riga game's state, in a Riga game.
-    pub fn riga(&self) -> Option<&crate::game::riga::RigaPlay> {
+    pub fn riga(&self) -> Option<&crate::game::riga_state::RigaPlay> {
         match &self.play {
             Play::Riga(r) => Some(r),
             Play::SeaBattle(_) => None,
@@ -433,7 +433,7 @@ impl GameRecord {
     }
 
     /// The Riga game's state to change, in a Riga game.
-    pub fn riga_mut(&mut self) -> Option<&mut crate::game::riga::RigaPlay> {
+    pub fn riga_mut(&mut self) -> Option<&mut crate::game::riga_state::RigaPlay> {
         match &mut self.play {
             Play::Riga(r) => Some(r),
             Play::SeaBattle(_) => None,
@@ -671,7 +671,7 @@ pub struct Settlement {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RatingWrite {
     /// The board.
-    pub board: crate::game::rating::Leaderboard,
+    pub board: crate::game::leaderboard::Leaderboard,
     /// The seat.
     pub seat: u8,
     /// The user.
@@ -832,7 +832,7 @@ mod tests {
         assert_eq!(serde_json::from_value::<GameRecord>(json).unwrap(), rec);
         // A Riga game keeps its state under "riga", as before.
         let mut rng = rand::rngs::StdRng::seed_from_u64(2);
-        rec.play = Play::Riga(crate::game::riga::RigaPlay::ordering(&mut rng));
+        rec.play = Play::Riga(crate::game::riga_state::RigaPlay::ordering(&mut rng));
         let json = serde_json::to_value(&rec).unwrap();
         assert!(json["riga"]["orders"].is_array(), "{json}");
         assert_eq!(serde_json::from_value::<GameRecord>(json).unwrap(), rec);

@@ -2,12 +2,13 @@
 //! the page after it, the lobby's players seated again under new rules, a chat's defaults),
 //! and the choices of `/lang` and the like.
 
+pub use super::refused::Refusal;
+use super::refused::Refused;
 use crate::game::lang::Lang;
 use crate::game::record::{is_ai, Board, ChatSettings, GameRecord, SettingsPage, UserSettings};
 use engine::ai::Level;
 use engine::{
-    Action, Field, Game, Kind, Phase, PlayerId, Players, Ruleset, RulesetError, Shapes, Size,
-    Touching, TurnTimer,
+    Action, Field, Game, Kind, Phase, PlayerId, Players, Ruleset, Shapes, Size, Touching, TurnTimer,
 };
 
 /// What one button of the settings panel does.
@@ -62,32 +63,6 @@ pub enum FieldChoice {
     LandSeaAir,
     /// Any size and fleet.
     Custom,
-}
-
-/// Why a change of the settings was refused (see `view/refusal.rs` for the words).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The new rules fail [`Ruleset::check`].
-    Rules(RulesetError),
-    /// Land-sea-air has its own touching and shape rules.
-    LandSeaAir,
-    /// A custom-field control without a custom field.
-    NotCustom,
-    /// A salvo step with salvo off.
-    SalvoOff,
-    /// More players are seated than the new rules have seats.
-    Seated {
-        /// Seated.
-        count: usize,
-        /// Seats of the new rules.
-        seats: usize,
-    },
-    /// The button is of an older panel, or the lobby is gone.
-    OutOfDate,
-    /// The rules changed since they were checked: check the new ones.
-    RulesChanged,
-    /// A private chat plays duels only.
-    Private,
 }
 
 /// The ship sizes of a ruleset's fleet, largest first (land-sea-air: its ships only).
@@ -218,8 +193,8 @@ pub fn reseat(rec: &mut GameRecord, ruleset: Ruleset, now: u64) -> Result<(), Re
 /// # Errors
 /// [`Refusal::OutOfDate`] for an older panel or a game past its lobby (or a Riga lobby,
 /// which keeps its rules), [`Refusal::RulesChanged`] when the rules are not `before` any
-/// more, [`Refusal::Seated`] when the players do not fit; [`super::Refused::CreatorOnly`]
-/// and [`super::Refused::GameOver`] as for every lobby button.
+/// more, [`Refusal::Seated`] when the players do not fit; [`Refused::CreatorOnly`]
+/// and [`Refused::GameOver`] as for every lobby button.
 #[allow(clippy::too_many_arguments)]
 pub fn change_lobby(
     r: &mut GameRecord,
@@ -230,15 +205,15 @@ pub fn change_lobby(
     checked: Option<&Ruleset>,
     name: &dyn Fn(Lang, Level, PlayerId) -> String,
     now: u64,
-) -> Result<(), super::Refused> {
+) -> Result<(), Refused> {
     if r.is_finished() {
-        return Err(super::Refused::GameOver);
+        return Err(Refused::GameOver);
     }
     if r.delivery.generation != generation || *r.game.phase() != Phase::Lobby || r.is_riga() {
         return Err(Refusal::OutOfDate.into());
     }
     if by != r.creator {
-        return Err(super::Refused::CreatorOnly);
+        return Err(Refused::CreatorOnly);
     }
     if r.game.ruleset() != before {
         return Err(Refusal::RulesChanged.into());
@@ -281,13 +256,13 @@ pub fn change_lobby(
 /// `/settings` in a group with an open Sea Battle lobby: the lobby message shows the panel.
 ///
 /// # Errors
-/// [`super::Refused::CreatorOnly`], [`Refusal::OutOfDate`] past the lobby.
-pub fn open_panel(r: &mut GameRecord, by: u64) -> Result<(), super::Refused> {
+/// [`Refused::CreatorOnly`], [`Refusal::OutOfDate`] past the lobby.
+pub fn open_panel(r: &mut GameRecord, by: u64) -> Result<(), Refused> {
     if *r.game.phase() != Phase::Lobby || r.is_riga() {
         return Err(Refusal::OutOfDate.into());
     }
     if by != r.creator {
-        return Err(super::Refused::CreatorOnly);
+        return Err(Refused::CreatorOnly);
     }
     r.panel = Some(SettingsPage::Main);
     Ok(())
@@ -403,7 +378,7 @@ pub(crate) fn custom(w: u8, h: u8, ships: &[u8]) -> Ruleset {
 mod tests {
     use super::custom;
     use super::*;
-    use engine::{Players, Touching};
+    use engine::{Players, RulesetError, Touching};
 
     #[test]
     fn a_custom_field_starts_from_the_current_size_and_fleet_and_edits_by_steps() {

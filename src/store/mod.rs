@@ -13,20 +13,17 @@
 //! `settings.rs`; turn-timer deadlines and the group redraw lease in `timing.rs`.
 
 mod conn;
-mod habits;
+pub mod habits;
 pub mod keys;
-mod outbox;
-mod pointers;
-mod ratings;
-mod settings;
-mod timing;
+pub mod outbox;
+pub mod pointers;
+pub mod ratings;
+pub mod scripts;
+pub mod settings;
+pub mod timing;
 
 pub use conn::Conn;
-pub use habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
 pub use keys::{GameId, Keys, Leaderboard, DEFAULT_NAMESPACE};
-pub use outbox::Release;
-pub use ratings::{rating_value, read_rating, Rated};
-pub use settings::Claim;
 
 use crate::game::record::GameRecord;
 use engine::{Phase, SeatId};
@@ -162,30 +159,9 @@ pub struct Committed<T> {
 /// `{1}` when saved; `{0, v, c, d}` on a version conflict (or a payload of another codec:
 /// written by another build), with what is stored now (so the
 /// caller tries again without loading it); `{-1}` when the lease is no longer the caller's.
-const COMPARE_AND_SET: &str = r"
-local cur = redis.call('HMGET', KEYS[1], 'v', 'c', 'd')
-if (cur[1] or '0') ~= ARGV[1] or (cur[1] and cur[2] ~= ARGV[3]) then
-  return {0, cur[1], cur[2], cur[3]}
-end
-if ARGV[7] ~= '' and redis.call('GET', KEYS[3]) ~= ARGV[7] then return {-1} end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'c', ARGV[3], 'd', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-if ARGV[6] ~= '' then
-  local t = redis.call('TIME')
-  redis.call('ZADD', KEYS[2], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), ARGV[6])
-end
-if ARGV[8] ~= '' then
-  if ARGV[9] ~= '' then
-    redis.call('ZADD', KEYS[4], ARGV[9], ARGV[8])
-  else
-    redis.call('ZREM', KEYS[4], ARGV[8])
-  end
-end
-return {1}";
+const COMPARE_AND_SET: &str = include_str!("lua/compare-and-set.lua");
 
-const DELETE_IF_EQUAL: &str = r"
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0";
+const DELETE_IF_EQUAL: &str = include_str!("lua/delete-if-equal.lua");
 
 /// What a compare-and-set writes or checks besides the record.
 #[derive(Clone, Default)]
@@ -278,7 +254,7 @@ pub struct Store {
     config: StoreConfig,
     cas: Script,
     delete_if_equal: Script,
-    outbox: outbox::Scripts,
+    outbox: scripts::Scripts,
     known: Known,
 }
 
@@ -298,7 +274,7 @@ impl Store {
             config,
             cas: Script::new(COMPARE_AND_SET),
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
-            outbox: outbox::Scripts::new(),
+            outbox: scripts::Scripts::new(),
             known: Known::default(),
         })
     }

@@ -22,13 +22,7 @@ pub struct Rated {
 
 /// Sets ratings and their places (KEYS: the hash, the sorted set; ARGV: how many the ranking
 /// keeps, then user, value, score for each player).
-const SET_RATINGS: &str = r"
-for i = 2, #ARGV, 3 do
-  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-  redis.call('ZADD', KEYS[2], ARGV[i + 2], ARGV[i])
-end
-redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -tonumber(ARGV[1]) - 1)
-return 1";
+const SET_RATINGS: &str = include_str!("lua/set-ratings.lua");
 
 impl Store {
     /// The ratings of `users` on `board`, in order (`None`: never rated there).

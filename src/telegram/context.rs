@@ -2,15 +2,13 @@
 //! random source), the errors a handler can end with, the clock, pacing of a chat's sends,
 //! answers to presses, and users' languages.
 
-use super::send::{answer, answer_store_error};
 use crate::config::BotConfig;
 use crate::game::lang::Lang;
 use crate::store::{Store, StoreError};
-use crate::view::i18n::t;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-use teloxide::types::{CallbackQuery, ChatId, User};
+use teloxide::types::{ChatId, User};
 use teloxide::RequestError;
 
 /// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
@@ -211,41 +209,23 @@ pub fn store_error_key(e: &StoreError) -> &'static str {
     }
 }
 
-/// The game a button belongs to, if it is still going; otherwise the tap is answered (the
-/// game is over, or storage failed) and `None` comes back.
-pub async fn game_for_button(
-    ctx: &Ctx,
-    q: &CallbackQuery,
-    lang: Lang,
-    id: crate::store::GameId,
-) -> Result<Option<crate::game::record::GameRecord>, BotError> {
-    let rec = match ctx.store.load_game(id).await {
-        Ok((rec, _)) => rec,
-        Err(StoreError::NotFound) => {
-            answer(ctx, q, t(lang, "error-game-over"), true).await?;
-            return Ok(None);
-        }
-        Err(e) => {
-            answer_store_error(ctx, q, lang, &e).await?;
-            return Ok(None);
-        }
-    };
-    if let Some(again) = rec.delivery.answered(&q.id.0) {
-        // This press's update again (after a crash): the answer it earned, not a refusal.
-        answer(ctx, q, again.text.clone(), again.alert).await?;
-        return Ok(None);
-    }
-    if rec.game.is_finished() {
-        answer(ctx, q, t(lang, "error-game-over"), true).await?;
-        return Ok(None);
-    }
-    Ok(Some(rec))
-}
-
 /// A display name: first name and last name, as Telegram shows it.
 pub fn display_name(user: &User) -> String {
     match &user.last_name {
         Some(last) => format!("{} {last}", user.first_name),
         None => user.first_name.clone(),
     }
+}
+
+/// A start-up request to Telegram that failed for now: waits `pause` (ctrl-c stops the bot
+/// meanwhile, exit 130), then doubles it for the next time, up to a minute.
+pub async fn wait_to_try_again(pause: &mut Duration) {
+    tokio::select! {
+        () = tokio::time::sleep(*pause) => {}
+        _ = tokio::signal::ctrl_c() => {
+            log::info!("stopped");
+            std::process::exit(130);
+        }
+    }
+    *pause = (*pause * 2).min(Duration::from_secs(60));
 }

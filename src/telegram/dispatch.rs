@@ -81,7 +81,7 @@ async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
     ctx.store
         .claim_update(update.id.0, &ctx.replica, ctx.config.claim_stale)
         .await
-        .map_or(true, |c| c == crate::store::Claim::Mine)
+        .map_or(true, |c| c == crate::store::settings::Claim::Mine)
 }
 
 /// Marks an update as handled: the last step of every handler.

@@ -417,7 +417,7 @@ pub async fn on_seat_button(
     id: GameId,
     generation: u32,
 ) -> HandlerResult {
-    let Some(rec) = super::context::game_for_button(ctx, q, lang, id).await? else {
+    let Some(rec) = super::send::game_for_button(ctx, q, lang, id).await? else {
         return Ok(());
     };
     let level = match ctx.store.chat_settings(rec.chat).await {
@@ -490,9 +490,12 @@ async fn play_private(
     let chat = uid as i64;
     let settings = ctx.store.chat_settings(chat).await?;
     let ruleset = ruleset.unwrap_or_else(|| settings.ruleset.clone());
-    let mut setup = setup(ctx, &settings, chat, uid, lang, level, ruleset, riga);
-    setup.lang = lang;
-    setup.alphabet = settings.alphabet.unwrap_or_else(|| lang.alphabet());
+    // A game in a private chat speaks the user's language.
+    let settings = ChatSettings {
+        lang: None,
+        ..settings
+    };
+    let setup = setup(ctx, &settings, chat, uid, lang, level, ruleset, riga);
     let key = if riga {
         "rg-play-started"
     } else {

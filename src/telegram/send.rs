@@ -272,3 +272,34 @@ pub async fn pressed<T>(
         Err(e) => answer_store_error(ctx, q, lang, &e).await.map(|()| None),
     }
 }
+
+/// The game a button belongs to, if it is still going; otherwise the tap is answered (the
+/// game is over, or storage failed) and `None` comes back.
+pub async fn game_for_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: crate::store::GameId,
+) -> Result<Option<crate::game::record::GameRecord>, BotError> {
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => {
+            answer(ctx, q, t(lang, "error-game-over"), true).await?;
+            return Ok(None);
+        }
+        Err(e) => {
+            answer_store_error(ctx, q, lang, &e).await?;
+            return Ok(None);
+        }
+    };
+    if let Some(again) = rec.delivery.answered(&q.id.0) {
+        // This press's update again (after a crash): the answer it earned, not a refusal.
+        answer(ctx, q, again.text.clone(), again.alert).await?;
+        return Ok(None);
+    }
+    if rec.game.is_finished() {
+        answer(ctx, q, t(lang, "error-game-over"), true).await?;
+        return Ok(None);
+    }
+    Ok(Some(rec))
+}

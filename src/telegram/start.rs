@@ -2,7 +2,7 @@
 //! webhook until ctrl-c.
 
 use super::commands;
-use super::context::Ctx;
+use super::context::{wait_to_try_again, Ctx};
 use super::dispatch::{schema, Claimed};
 use super::health;
 use super::polling;
@@ -59,19 +59,6 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
         );
         wait_to_try_again(&mut pause).await;
     }
-}
-
-/// A start-up request to Telegram that failed for now: waits `pause` (ctrl-c stops the bot
-/// meanwhile, exit 130), then doubles it for the next time, up to a minute.
-pub async fn wait_to_try_again(pause: &mut Duration) {
-    tokio::select! {
-        () = tokio::time::sleep(*pause) => {}
-        _ = tokio::signal::ctrl_c() => {
-            log::info!("stopped");
-            std::process::exit(130);
-        }
-    }
-    *pause = (*pause * 2).min(Duration::from_secs(60));
 }
 
 /// Runs the bot until ctrl-c.

@@ -13,7 +13,7 @@
 use super::context::{BotError, Ctx};
 use super::dispatch::{is_shot_press, schema, Claimed};
 use crate::config::Webhook;
-use crate::store::Claim;
+use crate::store::settings::Claim;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
@@ -78,7 +78,7 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
             "setWebhook failed: {error}; trying again in {} s",
             pause.as_secs()
         );
-        super::start::wait_to_try_again(&mut pause).await;
+        super::context::wait_to_try_again(&mut pause).await;
     }
 }
 

@@ -10,7 +10,7 @@
 //! the game's from `riga.ftl` through [`crate::view::riga_text`], the terminal's `term-riga-` keys.
 
 use crate::game::lang::Lang;
-use crate::terminal::{ask, layout_key, Options, Outcome};
+use crate::terminal::prompt::{ask, layout_key, Options, Outcome};
 use crate::view::i18n::{t, ta};
 use crate::view::riga_text::{
     board, fleet_line, legend, move_error, move_line, move_points, outcome_line, parse_error,
@@ -283,7 +283,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::terminal::GameChoice;
+    use crate::terminal::prompt::GameChoice;
 
     fn opts(lang: Lang, seed: u64) -> Options {
         Options {

@@ -1,0 +1,44 @@
+//! The senders' Lua scripts (`lua/*.lua`), loaded once: the send lease and a chat's budget.
+
+use redis::Script;
+
+/// Takes a game's send lease when free, or when its holder is an earlier run of this same
+/// replica, which is dead since this one runs (KEYS: the lease, the game; ARGV: token, hold
+/// in ms, the replica's prefix `name/`). Tokens read `name/boot/n`. `{1, v, c, d}` with the
+/// game as it is (the sender's first look, in the same round trip) when taken, else `{0}`.
+const TAKE: &str = include_str!("lua/take.lua");
+/// Extends the lease while it is the caller's (KEYS: the lease; ARGV: token, hold in ms).
+const RENEW: &str = include_str!("lua/renew.lua");
+/// The sender is done: unless the game changed since the version it last saw, the game
+/// leaves the index and the lease is freed (KEYS: the game, the lease, the index; ARGV:
+/// version, token, member). 1 when done, 0 when the game changed (send again), -1 when the
+/// lease is not the caller's any more.
+const RELEASE: &str = include_str!("lua/release.lua");
+/// Drops a lease that is the caller's (KEYS: the lease; ARGV: token).
+const DROP: &str = include_str!("lua/drop.lua");
+/// A GCRA bucket on the server's clock (KEYS: the bucket; ARGV: the emission interval and
+/// the burst tolerance, in ms). 0 when a send may go now (and it is counted), else the
+/// milliseconds to wait. Never counts a send it refuses.
+const GCRA: &str = include_str!("lua/gcra.lua");
+
+/// The scripts of the senders, loaded once per store.
+#[derive(Clone)]
+pub struct Scripts {
+    pub(super) take: Script,
+    pub(super) renew: Script,
+    pub(super) release: Script,
+    pub(super) drop: Script,
+    pub(super) gcra: Script,
+}
+
+impl Scripts {
+    pub(super) fn new() -> Scripts {
+        Scripts {
+            take: Script::new(TAKE),
+            renew: Script::new(RENEW),
+            release: Script::new(RELEASE),
+            drop: Script::new(DROP),
+            gcra: Script::new(GCRA),
+        }
+    }
+}
