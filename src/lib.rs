@@ -1,18 +1,16 @@
-//! The Telegram bot around the Sea Battle engine.
+//! The Telegram bot around the Sea Battle engine, in layers (ARCHITECTURE.md):
 //!
-//! # Layout
-//! - `store/` — game state in Redis: `keys.rs` (the key schema), `conn.rs` (one server or a
-//!   cluster), `mod.rs` ([`store::Store`]: atomic transitions, settings, statistics).
-//! - `record.rs` — what is stored: [`record::GameRecord`], chat and user settings, statistics.
-//! - `game_log.rs` — the game's log as stored: a shot as a short text.
-//! - `lang.rs` — the bot's languages.
-//! - `picture.rs` — the battle picture: fields drawn into a PNG ([`picture::render_png`]).
-//! - `rating.rs` — ratings (Weng-Lin) of finished games and a seat's figures of one game.
-//! - `riga_play.rs` — a Riga board game inside a record (set-up, timer, end); `riga_text.rs`
-//!   — its board and moves in words.
+//! - [`game`] — the application core, no I/O: the record, its outbox, every transition;
+//! - [`view`] — what people see, pure: words, keyboards, pictures of a record;
+//! - [`store`] — Redis: the atomic compare-and-set transition with its outbox, leases,
+//!   budgets, ratings, habits;
+//! - [`telegram`] — the Telegram adapter, I/O only: updates in, transitions run, effects
+//!   delivered;
+//! - [`terminal`] — `morskoy-boy play`, both games in the terminal;
+//! - [`config`] — the environment, read once.
 //!
-//! The rules live in the `engine` crate (`crates/engine`), which knows nothing of Telegram or
-//! Redis.
+//! The rules live in the `engine` crate (`crates/engine`) and the Riga board game in
+//! `crates/riga`; neither knows anything of Telegram or Redis.
 
 pub mod config;
 pub mod game;

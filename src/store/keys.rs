@@ -17,6 +17,10 @@
 //! | `mb:v1:upd:BUCKET` | hash | update id → the replica that claimed it, or `done` (128 ids a hash) | one day after its last change |
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{g:ID}:send` | string | the fencing token of the game's one sender | seconds |
+//! | `mb:v1:{g:ID}:ai` | string | the replica that moves for the bot now (its lease) | seconds |
+//! | `mb:v1:{g:ID}:layouts-counted` | string | the game's revealed layouts were counted once | as its game |
+//! | `mb:v1:chat:CHAT:layouts:RULESET` | list | the layouts revealed in the chat's games of a ruleset, newest first | none |
+//! | `mb:v1:layouts:RULESET` | list | the same over every chat | none |
 //! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
 //! | `mb:v1:{c:CHAT}:rating` | hash | user → `mu|sigma|games|name`: ratings from the chat's games between people | none |
 //! | `mb:v1:{c:CHAT}:top` | sorted set | users by shown rating (the best 1 000 kept) | none |
@@ -184,6 +188,87 @@ pub const UPDATE_BUCKET: u32 = 128;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The key patterns of the table in this file's docs.
+    fn table() -> Vec<String> {
+        include_str!("keys.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("//! | `"))
+            .flat_map(|l| {
+                let cell = &l[..l.find(" |").unwrap_or(l.len())];
+                cell.split(", ")
+                    .map(|k| k.trim_matches('`').to_owned())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    /// Whether `key` is of `pattern`: upper-case words stand for any value.
+    fn matches(pattern: &str, key: &str) -> bool {
+        let parts: Vec<&str> = pattern.split(':').collect();
+        let got: Vec<&str> = key.split(':').collect();
+        parts.len() == got.len()
+            && parts.iter().zip(&got).all(|(p, g)| {
+                let stripped = p.trim_matches(|c| c == '{' || c == '}');
+                let g = g.trim_matches(|c| c == '{' || c == '}');
+                stripped == g || stripped.chars().all(|c| c.is_ascii_uppercase())
+            })
+    }
+
+    #[test]
+    fn the_table_lists_every_key_the_builder_makes() {
+        let k = Keys::new(DEFAULT_NAMESPACE);
+        let (rating, top) = k.board(Leaderboard::Chat(-100));
+        let (all_rating, all_top) = k.board(Leaderboard::People);
+        let (bot_rating, bot_top) = k.board(Leaderboard::Bot);
+        let made = [
+            k.game(GameId(7)),
+            k.draft(GameId(7), 1),
+            k.ai_lease(GameId(7)),
+            k.game_seq(),
+            k.chat_game(-100),
+            k.user_game(5),
+            k.chat_settings(-100),
+            k.user_settings(5),
+            k.user_stats(5),
+            k.deadlines(),
+            k.send_lease(GameId(7)),
+            k.outbox_index(),
+            k.rulesets(),
+            rating,
+            top,
+            all_rating,
+            all_top,
+            bot_rating,
+            bot_top,
+            k.chat_budget(-100),
+            k.said(-100, 5, "help"),
+            k.chat_layouts(-100, "classic"),
+            k.all_layouts("classic"),
+            k.layouts_counted(GameId(7)),
+            k.update(9).0,
+        ];
+        let table = table();
+        assert!(table.len() >= 20, "{table:?}");
+        let expand = |p: &String| -> Vec<String> {
+            // `mb:v1:{r:all}:rating`, `…:top`: the second is the first's prefix and `top`.
+            match p.strip_prefix("…:") {
+                Some(rest) => table
+                    .iter()
+                    .filter(|q| q.ends_with(":rating"))
+                    .map(|q| format!("{}:{rest}", q.trim_end_matches(":rating")))
+                    .collect(),
+                None => vec![p.clone()],
+            }
+        };
+        let patterns: Vec<String> = table.iter().flat_map(expand).collect();
+        for key in made {
+            assert!(
+                patterns.iter().any(|p| matches(p, &key)),
+                "{key} is not in the key table of src/store/keys.rs"
+            );
+        }
+    }
 
     #[test]
     fn every_key_is_namespaced_and_versioned() {

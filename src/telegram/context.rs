@@ -30,7 +30,7 @@ pub struct Ctx {
     pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
     /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
     pub replica: Arc<String>,
-    /// The games this process is sending (`outbox.rs`): whether it was woken again since.
+    /// The games this process is sending (`sender.rs`): whether it was woken again since.
     pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
     /// Users' languages as read lately: a button's answer needs one, and asking Redis every
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
@@ -94,7 +94,7 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Waits for one send or edit of the chat's budget (`outbox.rs`), for handlers that still
+/// Waits for one send or edit of the chat's budget (`sender.rs`), for handlers that still
 /// send themselves (the settings panel, answers to commands). `false` when Redis could not
 /// say within a few tries: then nothing is sent, as the budget is never overrun.
 pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {

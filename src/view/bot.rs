@@ -1,5 +1,6 @@
 //! The bot as a player, in words: its seats' names and its levels (pure). Its turns are
-//! played in `play.rs`; `/play` and the lobby's "play the bot" are in `lobby.rs`.
+//! played in `telegram/bot_turns.rs`; `/play` and the lobby's "play the bot" are in
+//! `telegram/lobby.rs`.
 
 use crate::game::lang::Lang;
 use crate::view::i18n::{t, ta};

@@ -1,4 +1,4 @@
-//! The Riga board game's views (docs/rules.md §5; state in `riga_play.rs`, words in
+//! The Riga board game's views (docs/rules.md §5; state in `game/riga_state.rs`, words in
 //! `riga_text.rs`): the group's message in each phase (the lobby itself is `group.rs`'s),
 //! the keyboard of moves, the set-up keyboard in the private chat, the end's words. Drawn
 //! from a record, nothing else.
