@@ -120,42 +120,55 @@ async fn every_stored_type_round_trips(target: Target) {
 }
 on_both!(every_stored_type_round_trips);
 
-/// One replica handles an update: the first claim wins, the same replica may claim again
-/// after a crash, another one only once the claim is stale (its replica crashed), a handled
-/// update is claimed by nobody; and a thousand updates take a few keys, not a thousand.
+/// One process handles an update: the first claim wins; a live process's claim is left to it
+/// (its own claim comes back as `Again`), a dead one's is taken over at once, and a claim
+/// older than the staleness is taken over whoever made it; a process started again under
+/// the same name is a new claimant; a handled update is claimed by nobody; and a thousand
+/// updates take a few keys, not a thousand.
 async fn updates_are_claimed_once_in_few_keys(target: Target) {
     use morskoy_boy::store::settings::Claim;
     let store = common::store(target).await;
     let minute = Duration::from_secs(60);
+    for p in ["a/1", "b/1", "a/2"] {
+        store.beat(p).await.unwrap();
+    }
     assert_eq!(
-        store.claim_update(77, "a", minute).await.unwrap(),
+        store.claim_update(77, "a/1", minute).await.unwrap(),
         Claim::Mine
     );
     assert_eq!(
-        store.claim_update(77, "b", minute).await.unwrap(),
+        store.claim_update(77, "b/1", minute).await.unwrap(),
         Claim::Elsewhere
     );
     assert_eq!(
-        store.claim_update(77, "a", minute).await.unwrap(),
+        store.claim_update(77, "a/1", minute).await.unwrap(),
+        Claim::Again
+    );
+    // "a" started again is another claimant: the first run's claim is not its own.
+    assert_eq!(
+        store.claim_update(77, "a/2", minute).await.unwrap(),
+        Claim::Elsewhere
+    );
+    // The first run is dead: its claim is taken over at once, and then "a/2" may not.
+    store.end_life("a/1").await.unwrap();
+    assert_eq!(
+        store.claim_update(77, "b/1", minute).await.unwrap(),
         Claim::Mine
     );
-    // "a" went silent: after the staleness, "b" takes it over, and then "a" may not.
+    assert_eq!(
+        store.claim_update(77, "a/2", minute).await.unwrap(),
+        Claim::Elsewhere
+    );
+    // "b/1" lives but holds it longer than the staleness: taken over.
     let short = Duration::from_millis(300);
-    assert_eq!(
-        store.claim_update(77, "b", short).await.unwrap(),
-        Claim::Elsewhere
-    );
     tokio::time::sleep(Duration::from_millis(400)).await;
+    store.beat("b/1").await.unwrap();
     assert_eq!(
-        store.claim_update(77, "b", short).await.unwrap(),
+        store.claim_update(77, "a/2", short).await.unwrap(),
         Claim::Mine
-    );
-    assert_eq!(
-        store.claim_update(77, "a", minute).await.unwrap(),
-        Claim::Elsewhere
     );
     store.finish_update(77).await.unwrap();
-    for r in ["a", "b"] {
+    for r in ["a/1", "b/1", "a/2"] {
         assert_eq!(
             store.claim_update(77, r, short).await.unwrap(),
             Claim::Handled
@@ -164,12 +177,12 @@ async fn updates_are_claimed_once_in_few_keys(target: Target) {
     assert!(!store.first_delivery(77).await.unwrap());
     assert!(store.first_delivery(78).await.unwrap());
     assert_eq!(
-        store.claim_update(78, "a", minute).await.unwrap(),
+        store.claim_update(78, "a/2", minute).await.unwrap(),
         Claim::Handled
     );
     for id in 1_000..2_000 {
         assert_eq!(
-            store.claim_update(id, "a", minute).await.unwrap(),
+            store.claim_update(id, "a/2", minute).await.unwrap(),
             Claim::Mine
         );
         store.finish_update(id).await.unwrap();
@@ -540,7 +553,7 @@ async fn with_redis_down_operations_fail_fast_and_recover_when_it_returns() {
         .unwrap();
 }
 
-async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(target: Target) {
+async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_once(target: Target) {
     use morskoy_boy::store::outbox::Release;
     let store = common::store(target).await;
     let id = store
@@ -548,6 +561,9 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
         .await
         .unwrap();
     let hold = Duration::from_secs(20);
+    for p in ["a/1", "b/1", "a/2"] {
+        store.beat(p).await.unwrap();
+    }
     // Replica a, first run, holds the lease; replica b cannot take it.
     assert!(store.take_send_lease(id, "a/1/x", hold).await.unwrap());
     assert!(!store.take_send_lease(id, "b/1/y", hold).await.unwrap());
@@ -563,8 +579,11 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
         Err(StoreError::Fenced)
     );
     assert_eq!(store.load_game(id).await.unwrap(), (before, v));
-    // a dies and starts again (a new boot): the new run takes the lease at once, and the
-    // dead run's token is fenced out.
+    // a starts again (a new boot) while its first run lives: that is another process, and
+    // the lease is not its own. Once the first run is dead, the lease is taken at once,
+    // long before it expires, and the dead run's token is fenced out.
+    assert!(!store.take_send_lease(id, "a/2/z", hold).await.unwrap());
+    store.end_life("a/1").await.unwrap();
     assert!(store.take_send_lease(id, "a/2/z", hold).await.unwrap());
     assert!(!store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
     assert_eq!(
@@ -608,7 +627,7 @@ async fn a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own(t
         Ok(None)
     );
 }
-on_both!(a_send_lease_fences_old_senders_and_a_restarted_replica_takes_its_own);
+on_both!(a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_once);
 
 async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target) {
     let store = common::store(target).await;

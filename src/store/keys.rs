@@ -21,6 +21,8 @@
 //! | `mb:v1:{g:ID}:layouts-counted` | string | the game's revealed layouts were counted once | as its game |
 //! | `mb:v1:chat:CHAT:layouts:RULESET` | list | the layouts revealed in the chat's games of a ruleset, newest first | none |
 //! | `mb:v1:layouts:RULESET` | list | the same over every chat | none |
+//! | `mb:v1:{g:ID}:presses` | hash | update id of a press → the process whose change claimed it, or `done` once answered | a day after its last change |
+//! | `mb:v1:life:NAME/BOOT` | string | a bot process is alive (renewed every half second) | two seconds |
 //! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
 //! | `mb:v1:{c:CHAT}:rating` | hash | user → `mu|sigma|games|name`: ratings from the chat's games between people | none |
 //! | `mb:v1:{c:CHAT}:top` | sorted set | users by shown rating (the best 1 000 kept) | none |
@@ -120,6 +122,17 @@ impl Keys {
     /// Who sends a game's outbox: one sender at a time, holding a fencing token.
     pub fn send_lease(&self, id: GameId) -> String {
         format!("{}:{}:send", self.ns, Self::game_tag(id))
+    }
+
+    /// The game's presses claimed with their changes (update id → claimant or `done`), in
+    /// the game's hash slot so the change's script writes it.
+    pub fn presses(&self, id: GameId) -> String {
+        format!("{}:{}:presses", self.ns, Self::game_tag(id))
+    }
+
+    /// A bot process's life key (see `life.rs`): `claimant` is `name/boot`.
+    pub fn life(&self, claimant: &str) -> String {
+        format!("{}:life:{claimant}", self.ns)
     }
 
     /// Games whose outbox or live message may have something to send (a sorted set of
@@ -247,6 +260,8 @@ mod tests {
             k.all_layouts("classic"),
             k.layouts_counted(GameId(7)),
             k.update(9).0,
+            k.life("NAME/BOOT"),
+            k.presses(GameId(7)),
         ];
         let table = table();
         assert!(table.len() >= 20, "{table:?}");

@@ -15,6 +15,7 @@
 mod conn;
 pub mod habits;
 pub mod keys;
+pub mod life;
 pub mod outbox;
 pub mod pointers;
 pub mod ratings;
@@ -151,11 +152,13 @@ pub struct Committed<T> {
 }
 
 /// Compare-and-set on a versioned hash `{v, c, d}`; expected version 0 means "absent".
-/// KEYS: the hash, the outbox index, the sender's lease, the games' deadlines (the last
-/// three are the hash itself when unused, so that every key is in the hash's cluster slot).
+/// KEYS: the hash, the outbox index, the sender's lease, the games' deadlines, the game's
+/// claims of presses (the last four are the hash itself when unused, so that every key is in
+/// the hash's cluster slot).
 /// ARGV: expected version, new version, codec, data, ttl, the index member ('' for none),
 /// the fencing token the lease must hold ('' for none), the deadlines' member ('' for
-/// none), its deadline ('' to remove it).
+/// none), its deadline ('' to remove it), the field of the update claimed with the change
+/// in KEYS[5] ('' for none), the claim, its expiry in seconds.
 /// `{1}` when saved; `{0, v, c, d}` on a version conflict (or a payload of another codec:
 /// written by another build), with what is stored now (so the
 /// caller tries again without loading it); `{-1}` when the lease is no longer the caller's.
@@ -172,6 +175,9 @@ struct Extra {
     fence: Option<(String, String)>,
     /// The deadlines' key and the game's member in it: set with the change.
     deadline: Option<(String, String)>,
+    /// The game's claims of presses (key, the update's field, the claim): a press's update
+    /// claimed by the change that answers it.
+    claim: Option<(String, String, String)>,
 }
 
 /// A script's status, and the version, codec and data of the payload it names.
@@ -256,6 +262,8 @@ pub struct Store {
     delete_if_equal: Script,
     outbox: scripts::Scripts,
     known: Known,
+    /// Since when (Unix ms) Redis has not answered; 0 while it does.
+    down_since: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Store {
@@ -276,6 +284,7 @@ impl Store {
             delete_if_equal: Script::new(DELETE_IF_EQUAL),
             outbox: scripts::Scripts::new(),
             known: Known::default(),
+            down_since: std::sync::Arc::default(),
         })
     }
 
@@ -295,12 +304,50 @@ impl Store {
         F: Future<Output = redis::RedisResult<T>>,
     {
         ROUND_TRIPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        match tokio::time::timeout(self.config.op_timeout, op(self.conn.clone())).await {
+        let result = match tokio::time::timeout(self.config.op_timeout, op(self.conn.clone())).await
+        {
             Ok(result) => result.map_err(StoreError::from),
             Err(_) => Err(StoreError::Unavailable(
                 "Redis did not answer in time".into(),
             )),
+        };
+        self.note_outage(&result);
+        result
+    }
+
+    /// Notes Redis going away (one warning) and coming back (one line with how long it was
+    /// away), from an operation's result.
+    fn note_outage<T>(&self, result: &Result<T, StoreError>) {
+        use std::sync::atomic::Ordering;
+        let now = || {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_millis() as u64)
+                .max(1)
+        };
+        match result {
+            Err(StoreError::Unavailable(why)) => {
+                if self
+                    .down_since
+                    .compare_exchange(0, now(), Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+                {
+                    log::warn!("Redis is unreachable: {why}; the bot answers \"try again\" until it is back");
+                }
+            }
+            _ => {
+                let since = self.down_since.swap(0, Ordering::SeqCst);
+                if since != 0 {
+                    let secs = now().saturating_sub(since) as f64 / 1000.0;
+                    log::info!("Redis is back after {secs:.1} s away");
+                }
+            }
         }
+    }
+
+    /// Whether Redis failed to answer the last operation (and none has succeeded since).
+    pub fn unreachable(&self) -> bool {
+        self.down_since.load(std::sync::atomic::Ordering::SeqCst) != 0
     }
 
     /// Whether Redis answers a PING (within the operation timeout).
@@ -448,6 +495,10 @@ impl Store {
             ),
             _ => (k.clone(), String::new(), String::new()),
         };
+        let (claim_key, claim_field, claim) = extra
+            .claim
+            .clone()
+            .unwrap_or_else(|| (k.clone(), String::new(), String::new()));
         let sent = data.clone();
         let (saved, v, c, d): ScriptAnswer = self
             .run(|mut c| async move {
@@ -457,6 +508,7 @@ impl Store {
                     .key(index_key)
                     .key(fence_key)
                     .key(deadline_key)
+                    .key(claim_key)
                     .arg(version)
                     .arg(version + 1)
                     .arg(CODEC)
@@ -466,6 +518,9 @@ impl Store {
                     .arg(token)
                     .arg(deadline_member)
                     .arg(deadline_at)
+                    .arg(claim_field)
+                    .arg(claim)
+                    .arg(settings::UPDATE_TTL)
                     .invoke_async(&mut c)
                     .await?;
                 status_and_payload(&reply)
@@ -632,6 +687,63 @@ impl Store {
             Ok(value)
         })
         .await
+    }
+
+    /// [`Store::transition_settled`] for a button press whose update (`update_id`) is claimed
+    /// by `claimant` in the same atomic step as the change it makes, in the game's own hash
+    /// slot (see [`Store::press_claim`]): no round trip of its own on the shot's path.
+    ///
+    /// # Errors
+    /// As [`Store::transition`].
+    pub async fn transition_press<T, E>(
+        &self,
+        id: GameId,
+        (update_id, claimant): (u32, &str),
+        due: Option<&DueFn<'_, GameRecord>>,
+        settled: &Settled<'_, E>,
+        mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
+    ) -> Result<Result<Committed<T>, E>, StoreError> {
+        let extra = Extra {
+            index: Some((self.keys.outbox_index(), id.0.to_string())),
+            deadline: due.map(|_| (self.keys.deadlines(), id.0.to_string())),
+            claim: Some((
+                self.keys.presses(id),
+                update_id.to_string(),
+                claimant.to_owned(),
+            )),
+            ..Extra::default()
+        };
+        self.transition_with(id, &extra, due, settled, move |rec| {
+            let value = f(rec)?;
+            rec.derive_effects();
+            Ok(value)
+        })
+        .await
+    }
+
+    /// Who claimed the press of update `update_id` in game `id` with its change: the
+    /// claimant (`name/boot`), `done` once its answer went, or `None`.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn press_claim(
+        &self,
+        id: GameId,
+        update_id: u32,
+    ) -> Result<Option<String>, StoreError> {
+        let key = self.keys.presses(id);
+        self.run(|mut c| async move { c.hget(key, update_id).await })
+            .await
+    }
+
+    /// The press of update `update_id` in game `id` was answered.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn press_answered(&self, id: GameId, update_id: u32) -> Result<(), StoreError> {
+        let key = self.keys.presses(id);
+        self.run(|mut c| async move { c.hset(key, update_id, "done").await })
+            .await
     }
 
     /// A change by the game's sender: saved only while `token` still holds the game's send

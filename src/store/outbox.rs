@@ -6,15 +6,6 @@ use crate::game::record::GameRecord;
 use redis::AsyncCommands;
 use std::time::Duration;
 
-/// The replica part of a lease token `name/boot/n`: `name/` (empty when the token has no
-/// such parts, which no other token then matches).
-fn replica_prefix(token: &str) -> String {
-    match token.split_once('/') {
-        Some((name, _)) => format!("{name}/"),
-        None => "\u{0}/".to_owned(),
-    }
-}
-
 /// How a sender's release went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Release {
@@ -79,24 +70,48 @@ impl Store {
         token: &str,
         hold: Duration,
     ) -> Result<Option<(GameRecord, u64)>, StoreError> {
-        let key = self.keys.send_lease(id);
-        let game = self.keys.game(id);
-        let token = token.to_owned();
-        let (got, v, c, d): super::ScriptAnswer = self
-            .run(|mut c| async move {
-                let reply: Vec<redis::Value> = self
-                    .outbox
-                    .take
-                    .key(key)
-                    .key(game)
-                    .arg(&token)
-                    .arg(hold.as_millis() as u64)
-                    .arg(replica_prefix(&token))
-                    .invoke_async(&mut c)
-                    .await?;
-                super::status_and_payload(&reply)
-            })
-            .await?;
+        let mut expected = String::new();
+        let (got, v, c, d) = loop {
+            let (key, game, token, from) = (
+                self.keys.send_lease(id),
+                self.keys.game(id),
+                token.to_owned(),
+                expected.clone(),
+            );
+            let reply: Vec<redis::Value> = self
+                .run(|mut c| async move {
+                    self.outbox
+                        .take
+                        .key(key)
+                        .key(game)
+                        .arg(&token)
+                        .arg(hold.as_millis() as u64)
+                        .arg(from)
+                        .invoke_async(&mut c)
+                        .await
+                })
+                .await?;
+            let got: i32 =
+                redis::from_redis_value(reply.first().cloned().unwrap_or(redis::Value::Nil))
+                    .map_err(|e| StoreError::Server(e.to_string()))?;
+            if got == 1 {
+                break super::status_and_payload(&reply)?;
+            }
+            if !expected.is_empty() {
+                return Ok(None);
+            }
+            // Held: taken over at once when its process is dead, else left to it.
+            let held: Option<String> = reply
+                .get(1)
+                .and_then(|h| redis::from_redis_value(h.clone()).ok());
+            match held {
+                Some(h) if !self.alive(super::life::holder(&h)).await? => {
+                    log::info!("game {id}: its sender {h} is no longer alive; taken over");
+                    expected = h;
+                }
+                _ => return Ok(None),
+            }
+        };
         if got != 1 {
             return Ok(None);
         }
@@ -125,7 +140,6 @@ impl Store {
                     .key(key)
                     .arg(&token)
                     .arg(hold.as_millis() as u64)
-                    .arg(replica_prefix(&token))
                     .invoke_async(&mut c)
                     .await
             })

@@ -2,10 +2,10 @@
 
 use redis::Script;
 
-/// Takes a game's send lease when free, or when its holder is an earlier run of this same
-/// replica, which is dead since this one runs (KEYS: the lease, the game; ARGV: token, hold
-/// in ms, the replica's prefix `name/`). Tokens read `name/boot/n`. `{1, v, c, d}` with the
-/// game as it is (the sender's first look, in the same round trip) when taken, else `{0}`.
+/// Takes a game's send lease when free, or from the holder named, whose process is dead
+/// (KEYS: the lease, the game; ARGV: token, hold in ms, that holder or ''). Tokens read
+/// `name/boot/n`. `{1, v, c, d}` with the game as it is (the sender's first look, in the same
+/// round trip) when taken, else `{0, holder}`.
 const TAKE: &str = include_str!("lua/take.lua");
 /// Extends the lease while it is the caller's (KEYS: the lease; ARGV: token, hold in ms).
 const RENEW: &str = include_str!("lua/renew.lua");

@@ -53,44 +53,69 @@ impl Store {
         self.set_json(self.keys.user_settings(user), s).await
     }
 
-    /// Claims a Telegram update for `replica`: [`Claim::Mine`] when it is this replica's to
-    /// handle (new; or claimed before by this same replica, which crashed; or claimed by
-    /// another more than `stale` ago and never finished: that one crashed),
-    /// [`Claim::Handled`] when it was handled to the end, [`Claim::Elsewhere`] while another
-    /// replica handles it.
+    /// Claims a Telegram update for `claimant` (this process, `name/boot`): [`Claim::Mine`]
+    /// when it is this process's to handle (new; or claimed by a process that is no longer
+    /// alive, see [`Store::alive`], or longer than `stale` ago, and never finished),
+    /// [`Claim::Handled`] when it was handled to the end, [`Claim::Elsewhere`] while a live
+    /// process (this one included) handles it.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn claim_update(
         &self,
         update_id: u32,
-        replica: &str,
+        claimant: &str,
         stale: std::time::Duration,
     ) -> Result<Claim, StoreError> {
         let (key, field) = self.keys.update(update_id);
-        let replica = replica.to_owned();
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
-        let stale = stale.as_millis() as u64;
-        let got: i32 = self
-            .run(|mut c| async move {
-                redis::Script::new(CLAIM)
-                    .key(key)
-                    .arg(field)
-                    .arg(replica)
-                    .arg(UPDATE_TTL)
-                    .arg(now)
-                    .arg(stale)
-                    .invoke_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(match got {
-            1 => Claim::Mine,
-            2 => Claim::Elsewhere,
-            _ => Claim::Handled,
-        })
+        let mut expected = String::new();
+        // At most twice: a claim of a process found dead is taken over by a second call that
+        // names it, so a claim made meanwhile by a third is not.
+        for _ in 0..2 {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() as u64);
+            let (key, field, claimant, expected_now) = (
+                key.clone(),
+                field.clone(),
+                claimant.to_owned(),
+                expected.clone(),
+            );
+            let (got, holder): (i32, Option<String>) = self
+                .run(|mut c| async move {
+                    let reply: Vec<redis::Value> = redis::Script::new(CLAIM)
+                        .key(key)
+                        .arg(field)
+                        .arg(claimant)
+                        .arg(UPDATE_TTL)
+                        .arg(now)
+                        .arg(stale.as_millis() as u64)
+                        .arg(expected_now)
+                        .invoke_async(&mut c)
+                        .await?;
+                    let at = |i: usize| reply.get(i).cloned().unwrap_or(redis::Value::Nil);
+                    Ok((
+                        redis::from_redis_value(at(0))?,
+                        redis::from_redis_value(at(1))?,
+                    ))
+                })
+                .await?;
+            match (got, holder) {
+                (1, _) => return Ok(Claim::Mine),
+                (0, _) => return Ok(Claim::Handled),
+                (3, _) => return Ok(Claim::Again),
+                (2, Some(claim)) if expected.is_empty() => {
+                    let owner = claim.split('\t').next().unwrap_or_default();
+                    if self.alive(owner).await? {
+                        return Ok(Claim::Elsewhere);
+                    }
+                    log::info!("update {update_id}: taken over from {owner}, no longer alive");
+                    expected = claim;
+                }
+                _ => return Ok(Claim::Elsewhere),
+            }
+        }
+        Ok(Claim::Elsewhere)
     }
 
     /// Notes that a claimed update was handled to the end: it is skipped if it comes again.
@@ -156,20 +181,22 @@ impl Store {
 
 /// How long the record of a handled update is kept (seconds): Telegram redelivers within
 /// hours at most.
-const UPDATE_TTL: i64 = 24 * 3600;
+pub(super) const UPDATE_TTL: i64 = 24 * 3600;
 
 /// Whose an update is (see [`Store::claim_update`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
-    /// This replica's to handle.
+    /// This process's to handle.
     Mine,
     /// Handled to the end already: skipped.
     Handled,
-    /// Another replica is handling it.
+    /// A live process handles it.
     Elsewhere,
+    /// This claimant claimed it before: it handles it now, or its handling failed.
+    Again,
 }
 
-/// Claims an update (KEYS: its bucket; ARGV: its field, the replica, the expiry in seconds,
-/// now and the staleness in milliseconds). A claim is `replica<TAB>when`; a handled update is
-/// `done`. 1: this replica's now; 0: handled; 2: another replica's, claimed lately.
+/// Claims an update (see the script's words). A claim is `claimant<TAB>when`; a handled
+/// update is `done`. `{1}`: this claimant's now; `{0}`: handled; `{2, claim}`: another's,
+/// claimed lately; `{3}`: this claimant's already.
 const CLAIM: &str = include_str!("lua/claim.lua");

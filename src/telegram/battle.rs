@@ -3,7 +3,7 @@
 //! mine, a shot or salvo typed in reply to the battle message, `/surrender`. Each is one
 //! transition of `game/battle.rs` run in the store; here only the answer and what follows.
 
-use super::context::{crash_point, now, store_error_key, user_lang, Ctx, HandlerResult};
+use super::context::{crash_point, now, store_error_key, user_lang, BotError, Ctx, HandlerResult};
 use super::send::{answer, pressed, reply};
 use super::{bot_turns, sender};
 use crate::game::battle::{self as rules, Cell};
@@ -48,10 +48,17 @@ fn shot_taken(ctx: &Ctx, rec: &GameRecord) {
 
 /// A cell's button of the battle message, in one atomic transition that checks everything
 /// a press must pass (the game, the message's generation, the seat, the turn, a repeat of
-/// the same press) on the record as it is: no load before it and no claim of the update, as
-/// the transition keeps the press's answer and a second delivery of it gets that answer and
-/// changes nothing.
-pub async fn on_cell(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: &Button) -> HandlerResult {
+/// the same press) on the record as it is, and claims the press's update (`update_id`) with
+/// the change: no load before it and no claim of its own. The change keeps the press's
+/// answer, so a second delivery of the update (after a crash) changes nothing and gets that
+/// answer, unless the first was answered already, or is being handled by a live process.
+pub async fn on_cell(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    update_id: u32,
+    lang: Lang,
+    button: &Button,
+) -> HandlerResult {
     let Button::Fire(id, generation, target, index) = *button else {
         return Ok(());
     };
@@ -65,20 +72,38 @@ pub async fn on_cell(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: &Button) 
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_settled(id, Some(&due), &Refused::settled, |r| {
-            let mut rng = rng.clone();
-            rules::press_cell(
-                r,
-                player,
-                generation,
-                target,
-                index,
-                Some(&press),
-                now(),
-                &mut rng,
-            )
-        })
+        .transition_press(
+            id,
+            (update_id, &ctx.replica),
+            Some(&due),
+            &Refused::settled,
+            |r| {
+                let mut rng = rng.clone();
+                rules::press_cell(
+                    r,
+                    player,
+                    generation,
+                    target,
+                    index,
+                    Some(&press),
+                    now(),
+                    &mut rng,
+                )
+            },
+        )
         .await;
+    match &done {
+        // Webhook mode: Telegram posts it again, when Redis may be back.
+        Err(StoreError::Unavailable(e)) if ctx.webhook => {
+            return Err(StoreError::Unavailable(e.clone()).into());
+        }
+        Ok(Err(Refused::Again(_))) => {
+            if !answer_again(ctx, id, update_id).await? {
+                return Ok(());
+            }
+        }
+        _ => {}
+    }
     let Some(done) = pressed(ctx, q, lang, done).await? else {
         return Ok(());
     };
@@ -86,8 +111,40 @@ pub async fn on_cell(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: &Button) 
         shot_taken(ctx, &done.record);
     }
     answer(ctx, q, cell_answer(lang, &done.record, &done.value), false).await?;
+    answered(ctx, id, update_id);
     follow_up(ctx, id, &done.record);
     Ok(())
+}
+
+/// A press's update that came again, its change made: whether to answer it (with the answer
+/// its change kept). Not when it was answered; [`BotError::Elsewhere`] while a live process
+/// other than this one handles it; yes when the process that made the change died before
+/// its answer went (or the claim is not known).
+async fn answer_again(ctx: &Ctx, id: GameId, update_id: u32) -> Result<bool, BotError> {
+    let claim = ctx.store.press_claim(id, update_id).await?;
+    match claim.as_deref() {
+        Some("done") => Ok(false),
+        Some(owner) if owner != ctx.replica.as_str() && ctx.store.alive(owner).await? => {
+            Err(BotError::Elsewhere)
+        }
+        _ => {
+            let answered = ctx.clone();
+            tokio::spawn(async move {
+                let _ = answered.store.press_answered(id, update_id).await;
+            });
+            Ok(true)
+        }
+    }
+}
+
+/// Notes, off the shot's path, that a press's answer went.
+fn answered(ctx: &Ctx, id: GameId, update_id: u32) {
+    let store = ctx.store.clone();
+    tokio::spawn(async move {
+        if let Err(e) = store.press_answered(id, update_id).await {
+            log::debug!("press {update_id} of {id}: {e}");
+        }
+    });
 }
 
 /// "Show another block of the field" under the battle message: the shooter's view moves.

@@ -4,6 +4,7 @@
 
 use crate::config::BotConfig;
 use crate::game::lang::Lang;
+use crate::store::settings::Claim;
 use crate::store::{Store, StoreError};
 use std::fmt;
 use std::sync::Arc;
@@ -28,7 +29,9 @@ pub struct Ctx {
     /// The random source for draws, salts and layouts: seeded from `MB_SEED` when set, so a
     /// test can replay a whole game word for word.
     pub rng: Arc<std::sync::Mutex<rand::rngs::StdRng>>,
-    /// This replica's name (`MB_REPLICA`, else the host's name): who claimed an update.
+    /// This process as a claimant, `name/boot`: the replica's name (`MB_REPLICA`, else the
+    /// host's name) and a random number of this run, so a replica started again is a new
+    /// claimant, and two processes of one name are two (`store/life.rs`).
     pub replica: Arc<String>,
     /// The games this process is sending (`sender.rs`): whether it was woken again since.
     pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
@@ -36,9 +39,56 @@ pub struct Ctx {
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
     /// another replica shows soon.
     pub langs: Arc<std::sync::Mutex<std::collections::HashMap<u64, (Lang, std::time::Instant)>>>,
+    /// The updates this process claimed and is handling now: a claim of this process's own
+    /// that is not among them was left by a handling that failed, and is taken again.
+    pub in_hand: Arc<std::sync::Mutex<std::collections::HashSet<u32>>>,
+    /// Webhook mode: an update that cannot be handled now (Redis away) is answered 503 and
+    /// posted again by Telegram, rather than answered "try again".
+    pub webhook: bool,
 }
 
 impl Ctx {
+    /// Notes an update as in hand (`true`) or done with (`false`).
+    pub fn hold_update(&self, update_id: u32, in_hand: bool) {
+        let mut held = self
+            .in_hand
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if in_hand {
+            held.insert(update_id);
+        } else {
+            held.remove(&update_id);
+        }
+    }
+
+    /// Claims update `update_id` for this process (see
+    /// [`Store::claim_update`](crate::store::Store::claim_update)), and holds it when it is
+    /// this process's now. A claim of this process's own that it does not hold is taken
+    /// again (its handling failed).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`](crate::store::StoreError::Unavailable) and the like.
+    pub async fn claim(&self, update_id: u32) -> Result<Claim, crate::store::StoreError> {
+        let got = self
+            .store
+            .claim_update(update_id, &self.replica, self.config.claim_stale)
+            .await?;
+        let mut held = self
+            .in_hand
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Ok(match got {
+            Claim::Mine | Claim::Again => {
+                if held.insert(update_id) {
+                    Claim::Mine
+                } else {
+                    Claim::Elsewhere
+                }
+            }
+            other => other,
+        })
+    }
+
     /// A random source for one transition, forked from the bot's: a transition function may
     /// run again after a conflict, so it takes a clone of this each time and draws the same.
     pub fn fork(&self) -> rand::rngs::StdRng {
@@ -59,6 +109,9 @@ pub enum BotError {
     Store(StoreError),
     /// Telegram failed.
     Telegram(RequestError),
+    /// Another live process is handling this update now: it is to come again (webhook mode
+    /// answers Telegram 503).
+    Elsewhere,
 }
 
 impl fmt::Display for BotError {
@@ -66,6 +119,7 @@ impl fmt::Display for BotError {
         match self {
             BotError::Store(e) => write!(f, "store: {e}"),
             BotError::Telegram(e) => write!(f, "telegram: {e}"),
+            BotError::Elsewhere => f.write_str("another process handles this update now"),
         }
     }
 }

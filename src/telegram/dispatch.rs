@@ -1,11 +1,13 @@
 //! The one dispatch: an update in, the handler of its command, button or typed move out,
-//! each update handled once across replicas (claimed by update id, marked handled at the
-//! end). The handler tree is built in [`schema`].
+//! each update handled once across replicas and restarts (claimed by update id for this
+//! process, marked handled at the end; a shot press's claim rides in its transition). The handler tree is built in [`schema`].
 
-use super::context::{user_lang, BotError, Ctx, HandlerResult};
+use super::context::{store_error_key, user_lang, BotError, Ctx, HandlerResult};
 use super::send::{answer, reply};
 use super::{battle, commands, lobby, placement, riga, settings};
 use crate::game::lang::Lang;
+use crate::store::settings::Claim;
+use crate::store::StoreError;
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
@@ -13,7 +15,7 @@ use teloxide::prelude::*;
 use teloxide::types::CallbackQuery;
 use tracing::Instrument;
 
-async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
+async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResult {
     let lang = user_lang(&ctx, &q.from).await;
     let Some(button) = q.data.as_deref().and_then(Button::parse) else {
         return answer(&ctx, &q, t(lang, "error-unknown-button"), false).await;
@@ -22,7 +24,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery) -> HandlerResult {
         Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
             lobby::on_button(&ctx, &q, lang, button).await
         }
-        Button::Fire(..) => battle::on_cell(&ctx, &q, lang, &button).await,
+        Button::Fire(..) => battle::on_cell(&ctx, &q, update_id, lang, &button).await,
         Button::View(..) => battle::on_view(&ctx, &q, lang, button).await,
         Button::Target(..) => battle::on_target(&ctx, &q, lang, button).await,
         Button::Salvo(..) => battle::on_salvo(&ctx, &q, lang, button).await,
@@ -56,37 +58,66 @@ pub fn is_shot_press(update: &Update) -> bool {
     }
 }
 
-/// Whether the update was claimed for this replica before it was dispatched (webhook mode
-/// claims it first, to answer Telegram 503 when another replica holds it).
+/// Whether the update was claimed for this process before it was dispatched (webhook mode
+/// claims it first, to answer Telegram 503 when another process holds it).
 #[derive(Clone, Copy)]
 pub struct Claimed(pub bool);
 
 async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
-    if claimed.0 {
+    if claimed.0 || is_shot_press(&update) {
         return true;
     }
-    if is_shot_press(&update) {
-        return true;
+    // One process handles an update: the first to claim it, or one that takes over the
+    // claim of a process that died before it finished.
+    match ctx.claim(update.id.0).await {
+        Ok(Claim::Mine) => true,
+        Ok(Claim::Handled | Claim::Elsewhere | Claim::Again) => false,
+        Err(e) => {
+            // Long polling: the update is answered "try again" and so taken (webhook mode
+            // claims before the dispatch and answers 503 instead).
+            not_now(&ctx, &update, &e).await;
+            false
+        }
     }
-    // One replica handles an update: the first to claim it. A claim of this same replica
-    // (before a crash) that was not finished is handled again; repeating it is safe, as
-    // every change is an atomic transition that the engine refuses twice, and a press keeps
-    // the answer it earned. When Redis cannot say, the update is handled.
-    not_claimed_elsewhere(&ctx, &update).await
 }
 
-/// Claims the update for this replica (see [`Store::claim_update`]); `true` when Redis
-/// cannot say.
-async fn not_claimed_elsewhere(ctx: &Ctx, update: &Update) -> bool {
-    ctx.store
-        .claim_update(update.id.0, &ctx.replica, ctx.config.claim_stale)
-        .await
-        .map_or(true, |c| c == crate::store::settings::Claim::Mine)
+/// Answers an update that cannot be handled now (Redis is away) with the polite words a
+/// press gets: a press, a command, a move typed in reply in a group. Sent at once, outside
+/// the group's budget, which lives in Redis.
+pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
+    let words = |lang| t(lang, store_error_key(e));
+    match &update.kind {
+        teloxide::types::UpdateKind::CallbackQuery(q) => {
+            let lang = user_lang(ctx, &q.from).await;
+            let _ = answer(ctx, q, words(lang), true).await;
+        }
+        teloxide::types::UpdateKind::Message(msg) => {
+            let Some(text) = msg.text() else { return };
+            let typed_move = !msg.chat.is_private() && msg.reply_to_message().is_some();
+            if !text.starts_with('/') && !typed_move {
+                return;
+            }
+            let lang = match &msg.from {
+                Some(user) => user_lang(ctx, user).await,
+                None => Lang::default(),
+            };
+            let sent = ctx
+                .bot
+                .send_message(msg.chat.id, words(lang))
+                .reply_parameters(teloxide::types::ReplyParameters::new(msg.id))
+                .await;
+            if let Err(e) = sent {
+                log::warn!("\"try again\" to update {}: {e}", update.id.0);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Marks an update as handled: the last step of every handler.
 async fn handled(ctx: &Ctx, update: &Update, result: HandlerResult) -> HandlerResult {
     let _ = ctx.store.finish_update(update.id.0).await;
+    ctx.hold_update(update.id.0, false);
     match &result {
         Ok(()) => log::debug!("handled"),
         Err(e) => log::warn!("handled with an error: {e}"),
@@ -173,9 +204,9 @@ async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> Handle
         if let Some(button @ Button::Fire(..)) = q.data.as_deref().and_then(Button::parse) {
             // No claim, and nothing to mark handled: the transition keeps its answer.
             let lang = user_lang(&ctx, &q.from).await;
-            return battle::on_cell(&ctx, &q, lang, &button).await;
+            return battle::on_cell(&ctx, &q, update.id.0, lang, &button).await;
         }
-        let result = on_callback(ctx.clone(), q).await;
+        let result = on_callback(ctx.clone(), q, update.id.0).await;
         handled(&ctx, &update, result).await
     }
     .instrument(span)

@@ -1,20 +1,31 @@
-//! Long polling, done here rather than by teloxide's `Polling`: the same getUpdates loop, with
-//! one difference that matters under load. A press on a battle or placement grid comes with
+//! Long polling, done here rather than by teloxide's `Polling` and `Dispatcher`, for two
+//! reasons.
+//!
+//! An update is confirmed to Telegram (the next getUpdates' `offset` passes it) only once it
+//! is handled or answered, never when it is merely fetched: should the process die with
+//! updates in hand, Telegram gives them again, to this replica started again or to another
+//! (their claims are taken over, `store/life.rs`). Updates of one chat are handled one after
+//! another, of different chats side by side, as teloxide's dispatcher does.
+//!
+//! A press on a battle or placement grid comes with
 //! the whole message it was on, keyboard included (a hundred buttons); teloxide would parse
 //! that keyboard and the dispatcher would clone it into every handler's arguments, though no
 //! handler of those buttons reads it. Here the keyboard of such a press is cut out of the
 //! update's JSON before it is parsed ([`slim`]): the bot's CPU per shot drops by about a third.
 
+use super::context::{BotError, Ctx};
+use super::dispatch::Claimed;
 use crate::view::buttons::Button;
-use futures::Stream;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt;
+use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use teloxide::stop::{mk_stop_token, StopFlag, StopToken};
-use teloxide::types::Update;
-use teloxide::update_listeners::{StatefulListener, UpdateListener};
+use teloxide::dispatching::UpdateHandler;
+use teloxide::prelude::*;
+use teloxide::types::{Me, Update};
 
 /// How long Telegram may hold one getUpdates (seconds), as teloxide's default polling.
 const TIMEOUT: u64 = 10;
@@ -124,25 +135,21 @@ pub fn slim(json: &str) -> Result<(i64, std::borrow::Cow<'_, str>), serde_json::
     Ok((shape.update_id, out.into()))
 }
 
-/// The polling loop's state.
-struct Poller {
-    fetcher: Fetcher,
-    errors: u32,
-    flag: std::pin::Pin<Box<StopFlag>>,
-    token: StopToken,
-}
-
 /// getUpdates itself.
 struct Fetcher {
     client: reqwest::Client,
     url: reqwest::Url,
     offset: i64,
-    buffer: VecDeque<Update>,
 }
 
 impl Fetcher {
-    /// One getUpdates (held up to `timeout` seconds): the updates it brought go to the buffer.
-    async fn fetch(&mut self, timeout: u64, limit: u8) -> Result<(), PollError> {
+    /// One getUpdates from `self.offset` (held up to `timeout` seconds): the updates it
+    /// brought, each with its id (`None` for one that cannot be read: logged, and passed).
+    async fn fetch(
+        &mut self,
+        timeout: u64,
+        limit: u8,
+    ) -> Result<Vec<(i64, Option<Update>)>, PollError> {
         let body = serde_json::json!({
             "offset": self.offset,
             "timeout": timeout,
@@ -173,6 +180,7 @@ impl Fetcher {
                 description: answer.description,
             });
         }
+        let mut got = Vec::with_capacity(answer.result.len());
         for raw in answer.result {
             let (id, json) = match slim(raw.get()) {
                 Ok(slimmed) => slimmed,
@@ -181,79 +189,148 @@ impl Fetcher {
                     continue;
                 }
             };
-            self.offset = self.offset.max(id + 1);
             match serde_json::from_str::<Update>(&json) {
-                Ok(update) => self.buffer.push_back(update),
-                Err(e) => log::error!("update {id} cannot be read: {e}"),
+                Ok(update) => got.push((id, Some(update))),
+                Err(e) => {
+                    log::error!("update {id} cannot be read: {e}");
+                    got.push((id, None));
+                }
             }
         }
-        Ok(())
+        Ok(got)
     }
 }
 
-impl Poller {
-    /// The next update, or `None` once stopped.
-    async fn next(&mut self) -> Option<Result<Update, PollError>> {
-        loop {
-            if let Some(update) = self.fetcher.buffer.pop_front() {
-                return Some(Ok(update));
-            }
-            if self.flag.is_stopped() {
-                // Tell Telegram the updates handed out are taken, so they do not come again.
-                if let Err(e) = self.fetcher.fetch(0, 1).await {
-                    log::warn!("{e}");
-                }
-                return None;
-            }
-            let fetched = tokio::select! {
-                () = self.flag.as_mut() => continue,
-                r = self.fetcher.fetch(TIMEOUT, 100) => r,
-            };
-            if let Err(e) = fetched {
-                // After the pause Telegram asked for, else one that grows with each error in
-                // a row, as teloxide's polling.
-                let pause = match e {
-                    PollError::RetryAfter(secs) => Duration::from_secs(secs),
-                    _ => {
-                        self.errors = self.errors.saturating_add(1);
-                        Duration::from_secs(1 << (self.errors - 1).min(6))
-                    }
-                };
-                tokio::select! {
-                    () = self.flag.as_mut() => {}
-                    () = tokio::time::sleep(pause) => {}
-                }
-                return Some(Err(e));
-            }
-            self.errors = 0;
-        }
-    }
+/// The updates in hand: fetched and not yet handled, and the chats being handled.
+#[derive(Default)]
+struct InHand {
+    ids: BTreeSet<i64>,
+    chats: HashMap<i64, Arc<tokio::sync::Mutex<()>>>,
 }
 
-/// The bot's update listener: long polling of `bot`'s getUpdates (see the module's words).
-pub fn listener(bot: &teloxide::Bot) -> impl UpdateListener<Err = PollError> + Send {
-    let (token, flag) = mk_stop_token();
+/// Polls `ctx.bot`'s getUpdates and handles each update with `handler`, until `stop`
+/// resolves; then waits up to `grace` for the updates in hand and confirms the handled ones.
+pub async fn run(
+    ctx: Ctx,
+    me: Me,
+    handler: UpdateHandler<BotError>,
+    stop: impl std::future::Future<Output = ()>,
+    grace: Duration,
+) {
+    let bot = ctx.bot.inner();
     let mut url = bot.api_url();
     if let Ok(mut segments) = url.path_segments_mut() {
         segments.push(&format!("bot{}", bot.token()));
         segments.push("getUpdates");
     }
-    let poller = Poller {
-        fetcher: Fetcher {
-            client: bot.client().clone(),
-            url,
-            offset: 0,
-            buffer: VecDeque::new(),
-        },
-        errors: 0,
-        flag: Box::pin(flag),
-        token,
+    let mut fetcher = Fetcher {
+        client: bot.client().clone(),
+        url,
+        offset: 0,
     };
-    StatefulListener::new(poller, stream, |p: &mut Poller| p.token.clone())
+    let handler = Arc::new(handler);
+    let in_hand: Arc<Mutex<InHand>> = Arc::default();
+    let finished = Arc::new(tokio::sync::Notify::new());
+    // Every update below this id was taken (handled, in hand, or unreadable).
+    let mut taken: i64 = 0;
+    let mut errors = 0u32;
+    tokio::pin!(stop);
+    loop {
+        let first_in_hand = lock(&in_hand).ids.first().copied();
+        fetcher.offset = first_in_hand.unwrap_or(taken);
+        // With updates in hand Telegram answers at once (it gives them again): no holding.
+        let timeout = if first_in_hand.is_some() { 0 } else { TIMEOUT };
+        let fetched = tokio::select! {
+            () = &mut stop => break,
+            r = fetcher.fetch(timeout, 100) => r,
+        };
+        let updates = match fetched {
+            Ok(updates) => {
+                errors = 0;
+                updates
+            }
+            Err(e) => {
+                log::warn!("{e}");
+                // After the pause Telegram asked for, else one that grows with each error in
+                // a row, as teloxide's polling.
+                let pause = match e {
+                    PollError::RetryAfter(secs) => Duration::from_secs(secs),
+                    _ => {
+                        errors = errors.saturating_add(1);
+                        Duration::from_secs(1 << (errors - 1).min(6))
+                    }
+                };
+                tokio::select! {
+                    () = &mut stop => break,
+                    () = tokio::time::sleep(pause) => {}
+                }
+                continue;
+            }
+        };
+        let mut fresh = 0;
+        for (id, update) in updates {
+            if id < taken {
+                continue;
+            }
+            taken = id + 1;
+            fresh += 1;
+            let Some(update) = update else { continue };
+            let chat = update.chat().map_or(0, |c| c.id.0);
+            let turn = {
+                let mut hand = lock(&in_hand);
+                hand.ids.insert(id);
+                Arc::clone(hand.chats.entry(chat).or_default())
+            };
+            let (ctx, me, handler) = (ctx.clone(), me.clone(), Arc::clone(&handler));
+            let (in_hand, finished) = (Arc::clone(&in_hand), Arc::clone(&finished));
+            tokio::spawn(async move {
+                {
+                    let _turn = turn.lock().await;
+                    let deps =
+                        dptree::deps![ctx.clone(), me, ctx.bot.clone(), Claimed(false), update];
+                    match handler.dispatch(deps).await {
+                        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => {}
+                        ControlFlow::Break(Err(e)) => log::error!("polling: {e}"),
+                    }
+                }
+                let mut hand = lock(&in_hand);
+                hand.ids.remove(&id);
+                if hand
+                    .chats
+                    .get(&chat)
+                    .is_some_and(|t| Arc::strong_count(t) == 1)
+                {
+                    hand.chats.remove(&chat);
+                }
+                drop(hand);
+                finished.notify_waiters();
+            });
+        }
+        if fresh == 0 && first_in_hand.is_some() {
+            // Only updates in hand came: look again once one is done, or a little later.
+            tokio::select! {
+                () = &mut stop => break,
+                () = finished.notified() => {}
+                () = tokio::time::sleep(Duration::from_millis(100)) => {}
+            }
+        }
+    }
+    let deadline = tokio::time::Instant::now() + grace;
+    while !lock(&in_hand).ids.is_empty() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Tell Telegram the updates handled are taken, so they do not come again; the ones
+    // still in hand will.
+    fetcher.offset = lock(&in_hand).ids.first().copied().unwrap_or(taken);
+    if let Err(e) = fetcher.fetch(0, 1).await {
+        log::warn!("{e}");
+    }
 }
 
-fn stream(poller: &mut Poller) -> impl Stream<Item = Result<Update, PollError>> + Send + '_ {
-    futures::stream::unfold(poller, |p| async move { p.next().await.map(|u| (u, p)) })
+fn lock(in_hand: &Mutex<InHand>) -> std::sync::MutexGuard<'_, InHand> {
+    in_hand
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 #[cfg(test)]

@@ -39,8 +39,9 @@ use teloxide::types::{
 };
 use teloxide::{ApiError, RequestError};
 
-/// How long a sender holds a game: renewed before every send, so only a sender stuck
-/// longer than this (or dead) loses it.
+/// How long a sender holds a game: renewed before every send, so a live sender stuck longer
+/// than this loses it. A dead sender's lease is taken over as soon as its process's life key
+/// is gone (`store/life.rs`), within two seconds.
 const HOLD: Duration = Duration::from_secs(20);
 
 /// The longest a sender sleeps at once while it waits for a budget or the gap.
@@ -48,13 +49,18 @@ const MAX_NAP: Duration = Duration::from_secs(5);
 
 /// Wakes this process's sender of game `id` (it starts one when none runs here).
 pub fn kick(ctx: &Ctx, id: GameId) {
+    start(ctx, id, true);
+}
+
+/// Starts a sender of game `id` when none runs here; `again`: one that runs looks again.
+fn start(ctx: &Ctx, id: GameId, again: bool) {
     {
         let mut running = ctx
             .sending
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(again) = running.get_mut(&id) {
-            *again = true;
+        if let Some(flag) = running.get_mut(&id) {
+            *flag |= again;
             return;
         }
         running.insert(id, false);
@@ -87,7 +93,8 @@ pub async fn poll(ctx: &Ctx) {
     match ctx.store.outbox_games(500).await {
         Ok(ids) => {
             for id in ids {
-                kick(ctx, id);
+                // A sender running here will see the game's latest record anyway.
+                start(ctx, id, false);
             }
         }
         Err(e) => log::debug!("outbox: {e}"),
@@ -106,13 +113,10 @@ enum Step {
     Idle(u64),
 }
 
-/// A new sender's token, `replica/boot/n`: a replica that starts again after a crash takes
-/// over the leases its dead run held at once, rather than after they expire.
+/// A new sender's token, `name/boot/n`: this process's claimant (`name/boot`, see
+/// `store/life.rs`) and a number of its own.
 fn lease_token(ctx: &Ctx) -> String {
-    static BOOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    let boot = BOOT.get_or_init(rand::random::<u64>);
-    let name = ctx.replica.replace('/', "_");
-    format!("{name}/{boot:016x}/{:016x}", rand::random::<u64>())
+    format!("{}/{:016x}", ctx.replica, rand::random::<u64>())
 }
 
 /// A sender's hold on its game: the token, and when it was last renewed.

@@ -3,7 +3,7 @@
 
 use super::commands;
 use super::context::{wait_to_try_again, Ctx};
-use super::dispatch::{schema, Claimed};
+use super::dispatch::schema;
 use super::health;
 use super::polling;
 use super::timer;
@@ -61,7 +61,49 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
     }
 }
 
-/// Runs the bot until ctrl-c.
+/// This run's claimant: `name/boot` (see [`Ctx::replica`]).
+fn claimant(name: &str) -> String {
+    format!("{}/{:016x}", name.replace('/', "_"), rand::random::<u64>())
+}
+
+/// Says this process is alive, every [`BEAT`](crate::store::life::BEAT), until it stops;
+/// and as often wakes a sender for the games whose sender died or that were changed on
+/// another replica, so a dead sender's game is taken over within [`LIFE`] and a beat.
+///
+/// [`LIFE`]: crate::store::life::LIFE
+async fn live(ctx: Ctx) {
+    loop {
+        if let Err(e) = ctx.store.beat(&ctx.replica).await {
+            log::debug!("life: {e}");
+        }
+        super::sender::poll(&ctx).await;
+        tokio::time::sleep(crate::store::life::BEAT).await;
+    }
+}
+
+/// How long a stopping bot waits for the updates it has in hand.
+const GRACE: Duration = Duration::from_secs(10);
+
+/// Resolves when the process is asked to stop: ctrl-c (SIGINT) or SIGTERM, as Docker and
+/// systemd send.
+pub async fn stopping() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            log::info!("stopping");
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    log::info!("stopping");
+}
+
+/// Runs the bot until ctrl-c or SIGTERM.
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
     let health_addr = config.health;
@@ -80,8 +122,11 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         rng: Arc::new(std::sync::Mutex::new(rng)),
         sending: Arc::default(),
         langs: Arc::default(),
-        replica: Arc::new(config.replica),
+        replica: Arc::new(claimant(&config.replica)),
+        in_hand: Arc::default(),
+        webhook: hook.is_some(),
     };
+    let life = tokio::spawn(live(ctx.clone()));
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
     let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
@@ -91,18 +136,12 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         webhook::serve(ctx.clone(), me, hook).await;
     } else {
         delete_webhook_if_set(&ctx).await;
-        Dispatcher::builder(ctx.bot.clone(), schema())
-            .dependencies(dptree::deps![ctx.clone(), Claimed(false)])
-            .default_handler(|_| async {})
-            .enable_ctrlc_handler()
-            .build()
-            .dispatch_with_listener(
-                polling::listener(ctx.bot.inner()),
-                LoggingErrorHandler::with_custom_text("polling"),
-            )
-            .await;
+        polling::run(ctx.clone(), me, schema(), stopping(), GRACE).await;
     }
     ticker.abort();
+    life.abort();
+    // What this process claimed or held is anybody's at once.
+    let _ = ctx.store.end_life(&ctx.replica).await;
     if let Some(h) = health {
         h.abort();
     }

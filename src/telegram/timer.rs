@@ -17,8 +17,6 @@ pub async fn tick_forever(ctx: Ctx) {
         tokio::time::sleep(ctx.config.tick).await;
         health::ticked();
         write_metrics(ctx.config.metrics_file.as_deref());
-        // Outboxes whose sender died, or that were filled on another replica.
-        sender::poll(&ctx).await;
         let due = match ctx.store.due(now()).await {
             Ok(due) => due,
             Err(e) => {

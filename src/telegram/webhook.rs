@@ -14,6 +14,7 @@ use super::context::{BotError, Ctx};
 use super::dispatch::{is_shot_press, schema, Claimed};
 use crate::config::Webhook;
 use crate::store::settings::Claim;
+use crate::store::StoreError;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
@@ -109,9 +110,11 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
         hook.listen,
         shared.path
     );
+    let stop = super::start::stopping();
+    tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            () = &mut stop => break,
             a = listener.accept() => a,
         };
         let Ok((stream, _)) = accepted else {
@@ -166,27 +169,41 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
         return status(StatusCode::OK);
     };
     let id = update.id.0;
-    // A shot press is claimed only when it is not taken at once (see `not_handled_yet`).
+    let ctx = &shared.ctx;
+    // A shot press's claim rides in its transition (see `battle::on_cell`); while Redis is
+    // known to be away it is not tried.
     let claimed = !is_shot_press(&update);
     if claimed {
-        let ctx = &shared.ctx;
-        match ctx
-            .store
-            .claim_update(id, &ctx.replica, ctx.config.claim_stale)
-            .await
-        {
+        match ctx.claim(id).await {
+            Ok(Claim::Mine) => {}
             Ok(Claim::Handled) => return status(StatusCode::OK),
-            // Telegram posts it again later: taken over if that replica crashed.
-            Ok(Claim::Elsewhere) => return status(StatusCode::SERVICE_UNAVAILABLE),
-            Ok(Claim::Mine) | Err(_) => {}
+            // Telegram posts it again later: taken over if that process died.
+            Ok(Claim::Elsewhere | Claim::Again) => return status(StatusCode::SERVICE_UNAVAILABLE),
+            // Redis is away: Telegram posts it again later, when it may be back.
+            Err(e) => {
+                log::debug!("update {id}: {e}; answered 503");
+                return status(StatusCode::SERVICE_UNAVAILABLE);
+            }
         }
+    } else if ctx.store.unreachable() {
+        return status(StatusCode::SERVICE_UNAVAILABLE);
     }
     shared.busy.fetch_add(1, Ordering::SeqCst);
     let task = tokio::spawn(dispatch(Arc::clone(&shared), update, Claimed(claimed)));
-    if tokio::time::timeout(ANSWER_WITHIN, task).await.is_err() {
-        log::warn!("update {id} is still being handled; its post is answered");
+    match tokio::time::timeout(ANSWER_WITHIN, task).await {
+        Ok(Ok(true)) => status(StatusCode::OK),
+        // Not handled for want of Redis: Telegram posts it again.
+        Ok(Ok(false)) => status(StatusCode::SERVICE_UNAVAILABLE),
+        Ok(Err(e)) => {
+            log::error!("update {id}: {e}");
+            status(StatusCode::SERVICE_UNAVAILABLE)
+        }
+        Err(_) => {
+            // Still in hand: a post of it again is answered 503 until it is done, then 200.
+            log::warn!("update {id} is still being handled; its post is answered 503");
+            status(StatusCode::SERVICE_UNAVAILABLE)
+        }
     }
-    status(StatusCode::OK)
 }
 
 /// The update in a post, with a grid press's keyboard left out.
@@ -202,8 +219,10 @@ fn read(body: &[u8]) -> Option<Update> {
         .ok()
 }
 
-/// Runs the handler tree on one update, as the dispatcher of long polling does.
-async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) {
+/// Runs the handler tree on one update, as the dispatcher of long polling does: `false`
+/// when it failed for want of Redis (it is to come again).
+async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) -> bool {
+    let id = update.id.0;
     let deps = dptree::deps![
         shared.ctx.clone(),
         shared.me.clone(),
@@ -211,9 +230,19 @@ async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) {
         claimed,
         update
     ];
-    match shared.handler.dispatch(deps).await {
-        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => {}
-        ControlFlow::Break(Err(e)) => log::error!("webhook: {e}"),
-    }
+    let handled = match shared.handler.dispatch(deps).await {
+        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => true,
+        ControlFlow::Break(Err(BotError::Store(StoreError::Unavailable(e)))) => {
+            log::warn!("webhook: Redis is unavailable: {e}; the update is to come again");
+            false
+        }
+        ControlFlow::Break(Err(BotError::Elsewhere)) => false,
+        ControlFlow::Break(Err(e)) => {
+            log::error!("webhook: {e}");
+            true
+        }
+    };
+    shared.ctx.hold_update(id, false);
     shared.busy.fetch_sub(1, Ordering::SeqCst);
+    handled
 }

@@ -16,4 +16,8 @@ if ARGV[8] ~= '' then
     redis.call('ZREM', KEYS[4], ARGV[8])
   end
 end
+if ARGV[10] ~= '' then
+  redis.call('HSET', KEYS[5], ARGV[10], ARGV[11])
+  redis.call('EXPIRE', KEYS[5], ARGV[12])
+end
 return {1}
