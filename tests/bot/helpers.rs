@@ -50,6 +50,11 @@ pub struct App {
     /// Webhook mode: where each replica takes Telegram's posts (replica 0 first); empty for
     /// long polling.
     pub webhook_listen: Vec<std::net::SocketAddr>,
+    /// The Redis of this test's bots, when not `REDIS_URL`'s (a server a test stops).
+    pub redis_url: Option<String>,
+    /// The `MB_REPLICA` of every bot process, when not "0" and "1" (processes of one name,
+    /// as two on one host with the default name).
+    pub replica_name: Option<String>,
 }
 
 /// The public webhook URL the replicas set in webhook mode (the fake Telegram posts its path
@@ -57,7 +62,7 @@ pub struct App {
 pub const WEBHOOK_URL: &str = "https://bot.example.org:8443/telegram/hook";
 
 /// A local port nobody listens on now.
-fn free_port() -> std::net::SocketAddr {
+pub fn free_port() -> std::net::SocketAddr {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     l.local_addr().expect("its address")
 }
@@ -74,7 +79,7 @@ impl Drop for App {
     fn drop(&mut self) {
         self.second.take();
         self.bot.take();
-        let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let url = self.redis();
         let Ok(mut con) = redis::Client::open(url).and_then(|c| c.get_connection()) else {
             return;
         };
@@ -100,7 +105,7 @@ impl App {
 
     /// A world not started yet: a fresh fake Telegram and namespace, the given pace, no
     /// seed, no extra environment, long polling.
-    async fn world(gap_ms: u64, per_minute: Option<u32>) -> App {
+    pub async fn world(gap_ms: u64, per_minute: Option<u32>) -> App {
         App {
             tg: FakeTelegram::start().await,
             namespace: e2e_namespace(),
@@ -113,7 +118,16 @@ impl App {
             second: None,
             unwelcomed: Default::default(),
             webhook_listen: Vec::new(),
+            redis_url: None,
+            replica_name: None,
         }
+    }
+
+    /// The Redis URL this test's bots use.
+    pub fn redis(&self) -> String {
+        self.redis_url.clone().unwrap_or_else(|| {
+            std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+        })
     }
 
     /// A fake Telegram and the bot with the given pace.
@@ -194,7 +208,7 @@ impl App {
     }
 
     async fn bot_process(&mut self, replica: &str) -> BotProcess {
-        let redis = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let redis = self.redis();
         // `MB_BOT_BIN` runs another build of the bot (a copy kept aside while this one is rebuilt).
         let bin = std::env::var("MB_BOT_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
@@ -214,7 +228,7 @@ impl App {
             cmd.env(k, v);
         }
         let child = cmd
-            .env("MB_REPLICA", replica)
+            .env("MB_REPLICA", self.replica_name.as_deref().unwrap_or(replica))
             .env("TELOXIDE_TOKEN", self.tg.token())
             .env("TELOXIDE_API_URL", self.tg.url())
             .env("REDIS_URL", redis)
@@ -256,7 +270,7 @@ impl App {
 
     /// A store on the test's Redis namespace: what the bot sees.
     pub async fn store(&self) -> morskoy_boy::store::Store {
-        let url = std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+        let url = self.redis();
         morskoy_boy::store::Store::connect(
             &url,
             morskoy_boy::store::StoreConfig {

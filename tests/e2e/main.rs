@@ -24,6 +24,7 @@ mod bot;
 mod bot_ai;
 mod bot_delivery;
 mod bot_editor;
+mod bot_exactly_once;
 mod bot_pictures;
 mod bot_riga;
 mod bot_settings;

@@ -1,0 +1,405 @@
+//! Exactly once across processes, crashes and outages (issue 27): two processes of one name
+//! on one Redis, replicas killed at a press and restarted under their name, Redis stopped
+//! for 20 s under long polling and under a webhook. The real bot binary, the fake Bot API,
+//! and a real Redis (a server of the test's own where the test stops it).
+
+use crate::common::RedisServer;
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
+use std::time::{Duration, Instant};
+use teloxide::types::User;
+
+/// Messages of `chat` that had, in any of their states, a button whose data starts with
+/// `prefix`.
+fn with_button(app: &App, chat: i64, prefix: &str) -> Vec<SentMessage> {
+    app.tg
+        .messages(chat)
+        .into_iter()
+        .filter(|m| {
+            m.history
+                .iter()
+                .any(|s| s.data.iter().any(|d| d.starts_with(prefix)))
+        })
+        .collect()
+}
+
+/// Plays `d` to the end by buttons, as fast as the answers come.
+async fn shoot_to_the_end(app: &App, d: &mut Duel) {
+    let mut n = 0;
+    while !d.is_over(app) {
+        n += 1;
+        assert!(n < 600, "the game does not end");
+        if d.shoot_button(app).await == Shot::Over {
+            break;
+        }
+    }
+}
+
+/// Waits until the end is announced in `d`'s group and the battle message has lost its keyboard.
+async fn wait_for_the_end(app: &App, d: &Duel) {
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            Duration::from_secs(120),
+        )
+        .await
+        .expect("the end is announced");
+    let battle = d.battle;
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && !m.has_keyboard(),
+            Duration::from_secs(120),
+        )
+        .await
+        .expect("the battle message shows the end");
+}
+
+/// Game `d` reached its group and players once: one lobby, one battle message, one end,
+/// one editor and one own field per player.
+fn assert_sent_once(app: &App, d: &Duel) {
+    let group = d.group;
+    assert_eq!(with_button(app, group, "j:").len(), 1, "lobbies in {group}");
+    assert_eq!(with_button(app, group, "f:").len(), 1, "battles in {group}");
+    assert_eq!(with_button(app, group, "r:").len(), 1, "ends in {group}");
+    for p in &d.players {
+        let chat = p.id.0 as i64;
+        assert_eq!(
+            with_button(app, chat, "pe:").len(),
+            1,
+            "{}'s editors",
+            p.first_name
+        );
+        let fields = app
+            .tg
+            .messages(chat)
+            .into_iter()
+            .filter(|m| !m.deleted && m.text.contains("Your fleet"))
+            .count();
+        assert_eq!(fields, 1, "{}'s own fields", p.first_name);
+    }
+}
+
+/// No answer of the Bot API was a 4xx: no edit it found unchanged, no press answered twice
+/// ("query ID is invalid"), nothing sent to a chat that is not there.
+fn assert_no_4xx(app: &App) {
+    let errors: Vec<_> = app
+        .tg
+        .errors()
+        .into_iter()
+        .filter(|e| (400..500).contains(&e.status) && !e.injected)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// Two bot processes of the same name (two on one host with the default name) on one Redis
+/// and one token play five whole games side by side: `polling` both poll a fake that gives
+/// each of them every update, else both take a webhook's posts in turn.
+async fn five_games_by_two_processes_of_one_name(webhook: bool, base: i64) {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.replica_name = Some("host".into());
+    if webhook {
+        app.webhook_listen = vec![free_port(), free_port()];
+    }
+    app.start_bot().await;
+    app.start_second_bot().await;
+    if webhook {
+        app.tg.set_webhook_backends(app.webhook_listen.clone());
+    }
+    let players: Vec<(User, User)> = (0..5)
+        .map(|i| {
+            let id = base * 10 + i * 2;
+            (
+                app.player(id, &format!("Ann{i}"), "en"),
+                app.player(id + 1, &format!("Bob{i}"), "en"),
+            )
+        })
+        .collect();
+    let games = players.iter().enumerate().map(|(i, (a, b))| {
+        let app = &app;
+        async move {
+            let group = -(base + i as i64);
+            let mut d = duel(app, group, a.clone(), b.clone()).await;
+            shoot_to_the_end(app, &mut d).await;
+            wait_for_the_end(app, &d).await;
+            d
+        }
+    });
+    let duels = futures::future::join_all(games).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    for d in &duels {
+        assert_sent_once(&app, d);
+    }
+    assert_no_4xx(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_polling_processes_of_one_name_send_every_message_of_five_games_once() {
+    five_games_by_two_processes_of_one_name(false, 27_100).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_webhook_processes_of_one_name_send_every_message_of_five_games_once() {
+    five_games_by_two_processes_of_one_name(true, 27_200).await;
+}
+
+/// The cell `cell` of seat `seat`'s target as typed ("A1").
+fn cell_name(cell: usize) -> String {
+    format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1)
+}
+
+/// Webhook mode, two replicas: replica 0 alone takes the posts and is killed (kill -9)
+/// `at` a point of a press; the other takes them from then on, and replica 0 comes back
+/// under its name. Every press is answered exactly once, nothing is sent or edited twice,
+/// no answer of the Bot API is a 4xx, and after a shot's kill the battle message shows the
+/// shot within 3 s.
+async fn a_replica_killed_at(at: &str, base: i64) {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.webhook_listen = vec![free_port(), free_port()];
+    let crash = match at {
+        "press" => None,
+        point => Some(point.to_owned()),
+    };
+    if let Some(point) = &crash {
+        app.env.push(("MB_CRASH_AT".into(), point.clone()));
+    }
+    app.start_bot().await;
+    app.env.retain(|(k, _)| k != "MB_CRASH_AT");
+    app.start_second_bot().await;
+    let both = app.webhook_listen.clone();
+    app.tg.set_webhook_backends(both.clone());
+    let group = -base;
+    let a = app.player(base * 10, "Alice", "en");
+    let b = app.player(base * 10 + 1, "Bob", "en");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
+    let start = data(&lobby, "s:");
+    app.press(group, &a, lobby.message_id, &start).await;
+    if at == "ready" {
+        // Alice's Ready goes to replica 0 alone, which dies after storing it.
+        app.tg.set_webhook_backends(vec![both[0]]);
+        let chat = a.id.0 as i64;
+        let editor = app.message_with_button(chat, "pe:").await;
+        let random = editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
+            .unwrap();
+        app.tg.set_webhook_backends(both.clone());
+        app.press(chat, &a, editor.message_id, &random).await;
+        app.tg.set_webhook_backends(vec![both[0]]);
+        let ready = editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.ends_with(":k"))
+            .unwrap();
+        app.tg.press_stale(chat, &a, editor.message_id, &ready);
+        wait_for_the_crash(&mut app).await;
+        app.tg.set_webhook_backends(vec![both[1]]);
+        app.restart_bot().await;
+        app.tg.set_webhook_backends(both.clone());
+        place_and_ready(&app, &b).await;
+    } else {
+        for p in [&a, &b] {
+            place_and_ready(&app, p).await;
+        }
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    for _ in 0..4 {
+        d.shoot_button(&app).await;
+    }
+    if at != "ready" {
+        // A shot press to replica 0 alone, and replica 0 killed with it in hand (or once it
+        // stored the shot, before its answer).
+        app.tg.set_webhook_backends(vec![both[0]]);
+        let seat = d.turn;
+        let cell = d.next_cell(seat).unwrap();
+        let query = app
+            .tg
+            .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+        let killed = if crash.is_some() {
+            wait_for_the_crash(&mut app).await;
+            Instant::now()
+        } else {
+            app.kill_bot();
+            Instant::now()
+        };
+        app.tg.set_webhook_backends(vec![both[1]]);
+        let answer = app
+            .tg
+            .wait_answer(&query, wait())
+            .await
+            .expect("the press in hand is answered");
+        let shot = read_answer(&said(&answer));
+        let line = format!("{}: {} — ", d.players[seat].first_name, cell_name(cell));
+        let battle = d.battle;
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == battle && m.text.contains(&line),
+                wait(),
+            )
+            .await
+            .expect("the battle message shows the shot");
+        let took = killed.elapsed();
+        assert!(
+            took < Duration::from_secs(3),
+            "the battle was redrawn {took:?} after the kill"
+        );
+        d.follow(seat, cell, shot);
+        app.restart_bot().await;
+        app.tg.set_webhook_backends(both.clone());
+    }
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_sent_once(&app, &d);
+    assert_no_4xx(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_replica_killed_with_a_shot_press_in_hand_loses_and_repeats_nothing() {
+    a_replica_killed_at("press", 27_301).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_replica_killed_with_a_ready_in_hand_loses_and_repeats_nothing() {
+    a_replica_killed_at("ready", 27_302).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_replica_killed_right_after_a_stored_shot_loses_and_repeats_nothing() {
+    a_replica_killed_at("shot", 27_303).await;
+}
+
+/// The words of "try again" in English.
+const TRY_AGAIN: &str = "Please try again in a moment";
+
+/// Long polling with Redis stopped for 20 s: commands, a typed shot and a press sent during
+/// the outage each get the polite "try again" at once, none is lost (every update is
+/// confirmed to Telegram only once answered), and the game goes on when Redis is back. The
+/// bot logs the outage once and its end once, with its length.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_away_for_20_s_under_polling_every_command_and_move_is_answered() {
+    let mut redis = RedisServer::start();
+    let mut app = App::world(150, Some(100_000)).await;
+    app.redis_url = Some(redis.url());
+    app.env.push(("RUST_LOG".into(), "info".into()));
+    app.start_bot().await;
+    let group = -27_401;
+    let a = app.player(274_010, "Alice", "en");
+    let b = app.player(274_011, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    d.shoot_button(&app).await;
+    redis.stop();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let seat = d.turn;
+    let shooter = d.players[seat].clone();
+    let before = app.tg.messages(group).len();
+    app.tg.send_command(group, &a, "/help@morskoy_test_bot");
+    app.tg.send_reply(group, &shooter, "J10", d.battle);
+    let cell = d.next_cell(seat).unwrap();
+    let query = app
+        .tg
+        .press_stale(group, &shooter, d.battle, &d.fire_data(seat, cell));
+    let private = a.id.0 as i64;
+    let private_before = app.tg.messages(private).len();
+    app.tg.send_command(private, &a, "/stats");
+    let answer = app
+        .tg
+        .wait_answer(&query, wait())
+        .await
+        .expect("the press is answered");
+    assert!(
+        answer.text.as_deref().unwrap_or_default().contains(TRY_AGAIN),
+        "{answer:?}"
+    );
+    let replies = |app: &App, chat: i64, from: usize| -> usize {
+        app.tg.messages(chat)[from..]
+            .iter()
+            .filter(|m| m.text.contains(TRY_AGAIN))
+            .count()
+    };
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while replies(&app, group, before) < 2 || replies(&app, private, private_before) < 1 {
+        assert!(
+            Instant::now() < deadline,
+            "not every message was answered: group {:?}, private {:?}",
+            app.tg.all_texts(group),
+            app.tg.all_texts(private)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        app.tg.wait_confirmed(Duration::from_secs(10)).await,
+        "updates answered are confirmed"
+    );
+    tokio::time::sleep(Duration::from_secs(19)).await;
+    redis.restart();
+    // The game goes on where it was.
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    assert_no_4xx(&app);
+}
+
+/// Webhook mode with Redis stopped for 20 s: posts during the outage are answered 503, and
+/// every command and press sent meanwhile is handled once Redis is back, none lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_away_for_20_s_under_a_webhook_every_update_is_handled_after() {
+    let mut redis = RedisServer::start();
+    let mut app = App::world(150, Some(100_000)).await;
+    app.redis_url = Some(redis.url());
+    app.webhook_listen = vec![free_port(), free_port()];
+    app.start_bot().await;
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    let group = -27_501;
+    let a = app.player(275_010, "Alice", "en");
+    let b = app.player(275_011, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    d.shoot_button(&app).await;
+    redis.stop();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let outage = Instant::now();
+    let seat = d.turn;
+    let cell = d.next_cell(seat).unwrap();
+    let query = app
+        .tg
+        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+    let private = a.id.0 as i64;
+    let private_before = app.tg.messages(private).len();
+    app.tg.send_command(private, &a, "/help");
+    tokio::time::sleep(Duration::from_secs(19)).await;
+    let during: Vec<_> = app.tg.webhook_deliveries();
+    assert!(
+        during.iter().any(|d| d.outcome == Ok(503)),
+        "no post was answered 503 during the outage: {during:?}"
+    );
+    assert!(
+        !during.iter().rev().take(4).any(|d| d.delivered()),
+        "a post was taken during the outage: {during:?}"
+    );
+    redis.restart();
+    let answer = app
+        .tg
+        .wait_answer(&query, Duration::from_secs(60))
+        .await
+        .expect("the press is handled once Redis is back");
+    assert!(outage.elapsed() > Duration::from_secs(19));
+    let text = answer.text.clone().unwrap_or_default();
+    assert!(!text.contains(TRY_AGAIN), "{answer:?}");
+    d.follow(seat, cell, read_answer(&said(&answer)));
+    app.tg
+        .wait_for(
+            private,
+            |m| m.text.contains("/newgame"),
+            Duration::from_secs(60),
+        )
+        .await
+        .expect("/help is answered once Redis is back");
+    assert!(app.tg.messages(private).len() > private_before);
+    shoot_to_the_end(&app, &mut d).await;
+    wait_for_the_end(&app, &d).await;
+    assert_no_4xx(&app);
+}
