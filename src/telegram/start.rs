@@ -1,5 +1,5 @@
-//! Start-up: who the bot is, the context, the timer, the health server, then polling or the
-//! webhook until ctrl-c.
+//! Start-up: who the bot is, the context, the timer, the health server and its watch, then
+//! polling or the webhook until ctrl-c or SIGTERM.
 
 use super::commands;
 use super::context::{wait_to_try_again, Ctx};
@@ -14,17 +14,52 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::RequestError;
 
-/// Long polling gets nothing while a webhook is set: it is taken off, as teloxide's polling
-/// does.
-async fn delete_webhook_if_set(ctx: &Ctx) {
-    match ctx.bot.get_webhook_info().await {
-        Ok(info) if info.url.is_some() => {
-            if let Err(e) = ctx.bot.delete_webhook().await {
-                log::error!("deleteWebhook failed: {e}");
+/// Long polling gets nothing while a webhook is set, and deleting it would cut off whatever
+/// takes Telegram's posts (a webhook deployment of the same token): so a webhook found set
+/// stops the bot (exit 2), unless `MB_DELETE_WEBHOOK=1` says to delete it and poll.
+async fn refuse_or_delete_webhook(bot: &teloxide::Bot, delete: bool) {
+    let mut pause = Duration::from_secs(1);
+    let url = loop {
+        match bot.get_webhook_info().await {
+            Ok(info) => break info.url,
+            Err(RequestError::Api(e)) => {
+                log::error!("getWebhookInfo failed: {e}");
+                std::process::exit(1);
+            }
+            Err(e) => {
+                log::warn!(
+                    "getWebhookInfo failed: {e}; trying again in {} s",
+                    pause.as_secs()
+                );
+                wait_to_try_again(&mut pause).await;
             }
         }
-        Ok(_) => {}
-        Err(e) => log::error!("getWebhookInfo failed: {e}"),
+    };
+    let Some(url) = url else {
+        return;
+    };
+    if !delete {
+        log::error!(
+            "a webhook is set for this token: Telegram posts the updates to {url}, so long \
+             polling would get none, and deleting the webhook would cut off what takes them \
+             there (another deployment?). Stopped. To run this bot in webhook mode set \
+             MB_WEBHOOK_URL; to delete the webhook and poll here, run again with \
+             MB_DELETE_WEBHOOK=1"
+        );
+        std::process::exit(2);
+    }
+    log::warn!("deleting the webhook to {url} (MB_DELETE_WEBHOOK=1): this bot polls instead");
+    let mut pause = Duration::from_secs(1);
+    while let Err(e) = bot.delete_webhook().await {
+        if let RequestError::Api(e) = e {
+            log::error!("deleteWebhook failed: {e}");
+            std::process::exit(1);
+        }
+        log::warn!(
+            "deleteWebhook failed: {e}; trying again in {} s",
+            pause.as_secs()
+        );
+        wait_to_try_again(&mut pause).await;
     }
 }
 
@@ -61,11 +96,15 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
     }
 }
 
-/// Runs the bot until ctrl-c.
+/// Runs the bot until ctrl-c or SIGTERM: the updates in hand are finished, then it returns.
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
     let health_addr = config.health;
     let hook = config.webhook.clone();
+    if hook.is_none() {
+        refuse_or_delete_webhook(&bot, config.delete_webhook).await;
+    }
+    let unhealthy_exit = config.unhealthy_exit;
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
     let rng = match config.seed {
@@ -85,26 +124,41 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
     let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
+    let watch =
+        unhealthy_exit.map(|limit| tokio::spawn(health::exit_when_unhealthy(ctx.clone(), limit)));
     log::info!("@{} is up", ctx.username);
     if let Some(hook) = hook {
         webhook::set(&ctx, &hook).await;
         webhook::serve(ctx.clone(), me, hook).await;
     } else {
-        delete_webhook_if_set(&ctx).await;
-        Dispatcher::builder(ctx.bot.clone(), schema())
+        let mut dispatcher = Dispatcher::builder(ctx.bot.clone(), schema())
             .dependencies(dptree::deps![ctx.clone(), Claimed(false)])
             .default_handler(|_| async {})
-            .enable_ctrlc_handler()
-            .build()
+            .build();
+        // Ctrl-c and SIGTERM alike: the dispatcher stops taking updates and finishes those
+        // in hand.
+        let token = dispatcher.shutdown_token();
+        let stopper = tokio::spawn(async move {
+            super::context::stop_requested().await;
+            loop {
+                match token.shutdown() {
+                    Ok(done) => break done.await,
+                    // Not dispatching yet: it is about to.
+                    Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                }
+            }
+        });
+        dispatcher
             .dispatch_with_listener(
                 polling::listener(ctx.bot.inner()),
                 LoggingErrorHandler::with_custom_text("polling"),
             )
             .await;
+        stopper.abort();
     }
     ticker.abort();
-    if let Some(h) = health {
-        h.abort();
+    for task in [health, watch].into_iter().flatten() {
+        task.abort();
     }
     log::info!("stopped");
 }

@@ -82,8 +82,8 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
     }
 }
 
-/// Takes Telegram's posts on `hook.listen` until ctrl-c, then waits a little for the posts
-/// being handled.
+/// Takes Telegram's posts on `hook.listen` until ctrl-c or SIGTERM, then waits a little for the
+/// posts being handled.
 pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
     let listener = match tokio::net::TcpListener::bind(hook.listen).await {
         Ok(l) => l,
@@ -111,7 +111,7 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
     );
     loop {
         let accepted = tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            _ = super::context::stop_requested() => break,
             a = listener.accept() => a,
         };
         let Ok((stream, _)) = accepted else {
