@@ -172,6 +172,23 @@ pub fn log_filter(get: impl Fn(&str) -> Option<String>) -> String {
         .unwrap_or_else(|| "info".into())
 }
 
+/// A Redis URL (or a cluster's seeds) as it may be shown in logs and errors: any password
+/// replaced by `***`.
+pub fn redacted(url: &str) -> String {
+    url.split(',')
+        .map(|u| {
+            let (Some(start), Some(at)) = (u.find("://"), u.rfind('@')) else {
+                return u.to_owned();
+            };
+            match u[start + 3..at.max(start + 3)].find(':') {
+                Some(colon) => format!("{}:***{}", &u[..start + 3 + colon], &u[at..]),
+                None => u.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// Telegram takes about this many messages a minute in one group.
 const TELEGRAM_GROUP_PER_MINUTE: u32 = 20;
 
@@ -301,7 +318,7 @@ impl Config {
         if !redis_ok {
             return Err(ConfigError {
                 var: "REDIS_URL",
-                value: redis_url,
+                value: redacted(&redis_url),
                 expected: "redis://[user:password@]host:port[/db] (or several, separated by \
                            commas)",
             });
@@ -659,6 +676,21 @@ mod tests {
                 .starts_with(&format!("TELOXIDE_TOKEN_FILE=\"{missing}\" is not valid")),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_redis_password_is_never_shown() {
+        assert_eq!(
+            redacted("redis://u:p%40ss@h:1/2,redis://:pw@k:3,redis://h:4,redis://user@h:5"),
+            "redis://u:***@h:1/2,redis://:***@k:3,redis://h:4,redis://user@h:5"
+        );
+        let e = parse(&[
+            ("TELOXIDE_TOKEN", "1:abc"),
+            ("REDIS_URL", "redis://:hunter2@host:notaport"),
+        ])
+        .unwrap_err();
+        assert_eq!(e.var, "REDIS_URL");
+        assert!(!e.to_string().contains("hunter2"), "{e}");
     }
 
     #[test]

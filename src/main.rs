@@ -190,12 +190,12 @@ async fn bot(config: Config) {
 /// Redis, once it answers: it may come up after the bot (containers). Gives up after
 /// `MB_REDIS_WAIT_SECS`; ctrl-c or SIGTERM stops the wait.
 async fn connect(config: &Config) -> Store {
-    let url = &config.redis_url;
+    let url = &morskoy_boy::config::redacted(&config.redis_url);
     let deadline = Instant::now() + config.redis_wait;
     loop {
         let attempt = tokio::time::timeout(
             Duration::from_secs(5),
-            Store::connect(url, config.store.clone()),
+            Store::connect(&config.redis_url, config.store.clone()),
         );
         let error = tokio::select! {
             done = attempt => match done {
