@@ -1,7 +1,9 @@
 # syntax=docker/dockerfile:1
 #
 #   docker build -t morskoy-boy .
-#   docker run -e TELOXIDE_TOKEN=… -e REDIS_URL=redis://redis:6379 morskoy-boy
+#   docker run -e TELOXIDE_TOKEN_FILE=/run/secrets/telegram_token \
+#       -v "$PWD/secrets/telegram_token:/run/secrets/telegram_token:ro" \
+#       -e REDIS_URL=redis://redis:6379 morskoy-boy
 #
 # Three stages: `manifests` keeps only the Cargo manifests, so that `builder` can compile the
 # dependencies in a layer that is reused until a manifest or Cargo.lock changes; the runtime
@@ -49,7 +51,6 @@ EXPOSE 8080 8443
 HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
     CMD ["/app/morskoy-boy", "healthcheck"]
 USER 65532:65532
-# teloxide's Ctrl-C handler shuts the dispatcher down cleanly on SIGINT; `docker stop` would
-# otherwise send SIGTERM, which a process running as PID 1 ignores unless it handles it.
-STOPSIGNAL SIGINT
+# `docker stop` sends SIGTERM: the bot stops as on ctrl-c (the updates in hand are finished,
+# the webhook server closes) and exits 0 well within Docker's 10 s.
 ENTRYPOINT ["/app/morskoy-boy"]

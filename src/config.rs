@@ -10,7 +10,8 @@ use std::time::Duration;
 /// Everything the bot binary is told by its environment.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// `TELOXIDE_TOKEN`: the bot's token.
+    /// `TELOXIDE_TOKEN`, or the content of the file `TELOXIDE_TOKEN_FILE` names (a secret
+    /// mounted into a container): the bot's token.
     pub token: String,
     /// `TELOXIDE_API_URL`: another Bot API server (the tests' fake).
     pub api_url: Option<reqwest::Url>,
@@ -31,6 +32,12 @@ pub struct Config {
     pub health: Option<std::net::SocketAddr>,
     /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
     pub webhook: Option<Webhook>,
+    /// `MB_DELETE_WEBHOOK`: long polling deletes a webhook it finds set rather than refusing
+    /// to start (a webhook set means another deployment may be taking the updates).
+    pub delete_webhook: bool,
+    /// `MB_UNHEALTHY_EXIT_SECS`: after how long unhealthy without a break (what `/healthz`
+    /// judges) the process exits, so its restart policy starts it again; `None`: never.
+    pub unhealthy_exit: Option<Duration>,
 }
 
 /// Tunables of the adapter.
@@ -157,6 +164,34 @@ pub fn log_format(get: impl Fn(&str) -> Option<String>) -> Result<LogFormat, Con
     }
 }
 
+/// `RUST_LOG` from `get`: the log filter, `info` when unset.
+pub fn log_filter(get: impl Fn(&str) -> Option<String>) -> String {
+    get("RUST_LOG")
+        .map(|v| v.trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "info".into())
+}
+
+/// A Redis URL (or a cluster's seeds) as it may be shown in logs and errors: any password
+/// replaced by `***`.
+pub fn redacted(url: &str) -> String {
+    url.split(',')
+        .map(|u| {
+            let (Some(start), Some(at)) = (u.find("://"), u.rfind('@')) else {
+                return u.to_owned();
+            };
+            match u[start + 3..at.max(start + 3)].find(':') {
+                Some(colon) => format!("{}:***{}", &u[..start + 3 + colon], &u[at..]),
+                None => u.to_owned(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// Telegram takes about this many messages a minute in one group.
+const TELEGRAM_GROUP_PER_MINUTE: u32 = 20;
+
 /// A variable whose value cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
@@ -197,7 +232,10 @@ Usage:
   morskoy-boy healthcheck     ask MB_HEALTH_ADDR's /healthz (exit 0 when healthy)
 
 Environment:
-  TELOXIDE_TOKEN        the bot's token from @BotFather (required)
+  TELOXIDE_TOKEN        the bot's token from @BotFather (this or TELOXIDE_TOKEN_FILE is
+                        required)
+  TELOXIDE_TOKEN_FILE   a file holding the token, e.g. a secret in /run/secrets/ (a trailing
+                        newline is trimmed; setting both this and TELOXIDE_TOKEN is refused)
   TELOXIDE_API_URL      another Bot API server (default: Telegram's own)
   REDIS_URL             redis://[user:password@]host:port[/db], or cluster seeds separated by
                         commas (default: redis://127.0.0.1:6379)
@@ -206,11 +244,16 @@ Environment:
   MB_FINISHED_DAYS      days a finished game is kept (default: 30)
   MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 3500)
   MB_GROUP_PER_MINUTE   sends and edits one group takes a minute (default: 18; Telegram's
-                        limit is about 20)
+                        limit is about 20, more gets a warning at start-up)
   MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
   MB_HEALTH_ADDR        serve GET /healthz here, e.g. 0.0.0.0:8080 (default: none)
+  MB_UNHEALTHY_EXIT_SECS  exit (code 4) after this long unhealthy without a break (Redis
+                        unreachable or the timer loop stuck), so a restart policy starts the
+                        bot again; 0 = never (default: 60)
+  MB_DELETE_WEBHOOK     1: long polling deletes a webhook it finds set and polls; unset or 0:
+                        it refuses to start while one is set (exit 2) (default: 0)
   MB_WEBHOOK_URL        webhook mode: the public https URL Telegram posts updates to, e.g.
                         https://bot.example.org/telegram (default: none, long polling)
   MB_WEBHOOK_LISTEN     where this replica takes the posts, plain HTTP behind the TLS proxy
@@ -221,6 +264,10 @@ Environment:
                         another (default: 60)
   MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
   MB_SEED               a fixed random seed (tests)
+  MB_METRICS_FILE       a file rewritten every second with this process's counters
+                        (default: none)
+  MB_CRASH_AT           tests only: a point where the bot kills itself (a build with the
+                        crash-points feature)
   RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
   MB_LOG_FORMAT         plain (default) or json: one JSON object a line, with the update,
                         chat and game each line belongs to
@@ -246,12 +293,7 @@ impl Config {
                 .map(|v| v.trim().to_owned())
                 .filter(|v| !v.is_empty())
         };
-        let token = var("TELOXIDE_TOKEN").ok_or(ConfigError {
-            var: "TELOXIDE_TOKEN",
-            value: String::new(),
-            expected: "talk to @BotFather in Telegram, create a bot with /newbot, and run \
-                       again with TELOXIDE_TOKEN=<the token>",
-        })?;
+        let token = token(&var)?;
         let api_url = match var("TELOXIDE_API_URL") {
             Some(v) => Some(
                 v.parse::<reqwest::Url>()
@@ -266,14 +308,19 @@ impl Config {
             None => None,
         };
         let redis_url = var("REDIS_URL").unwrap_or_else(|| "redis://127.0.0.1:6379".into());
-        if !redis_url
-            .split(',')
-            .all(|u| u.trim().starts_with("redis://") || u.trim().starts_with("rediss://"))
-        {
+        // Each seed parsed as the Redis client will, so a typo stops start-up by name rather
+        // than failing on the first connection.
+        let redis_ok = redis_url.split(',').all(|u| {
+            let u = u.trim();
+            (u.starts_with("redis://") || u.starts_with("rediss://"))
+                && redis::IntoConnectionInfo::into_connection_info(u).is_ok()
+        });
+        if !redis_ok {
             return Err(ConfigError {
                 var: "REDIS_URL",
-                value: redis_url,
-                expected: "redis://host:port (or several, separated by commas)",
+                value: redacted(&redis_url),
+                expected: "redis://[user:password@]host:port[/db] (or several, separated by \
+                           commas)",
             });
         }
         let number = |k: &'static str, expected: &'static str, range: (u64, u64)| {
@@ -376,6 +423,23 @@ impl Config {
         if let Some(secs) = number("MB_CLAIM_STALE_SECS", "seconds, 1 to 86400", (1, 86_400))? {
             bot.claim_stale = Duration::from_secs(secs);
         }
+        let delete_webhook = match var("MB_DELETE_WEBHOOK").as_deref() {
+            None | Some("0" | "false" | "no") => false,
+            Some("1" | "true" | "yes") => true,
+            Some(v) => {
+                return Err(ConfigError {
+                    var: "MB_DELETE_WEBHOOK",
+                    value: v.to_owned(),
+                    expected: "1 or 0",
+                })
+            }
+        };
+        let unhealthy_exit =
+            match number("MB_UNHEALTHY_EXIT_SECS", "seconds, 0 to 86400", (0, 86_400))? {
+                Some(0) => None,
+                Some(secs) => Some(Duration::from_secs(secs)),
+                None => Some(Duration::from_secs(60)),
+            };
         let replica = var("MB_REPLICA")
             .or_else(|| var("HOSTNAME"))
             .unwrap_or_else(|| "0".into());
@@ -390,7 +454,56 @@ impl Config {
             seed,
             health,
             webhook,
+            delete_webhook,
+            unhealthy_exit,
         })
+    }
+
+    /// What is allowed but probably a mistake: logged at start-up.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if self.bot.group_per_minute > TELEGRAM_GROUP_PER_MINUTE {
+            warnings.push(format!(
+                "MB_GROUP_PER_MINUTE={} is more than Telegram takes in a group (about \
+                 {TELEGRAM_GROUP_PER_MINUTE} messages a minute): groups will get 429 Too Many \
+                 Requests and wait",
+                self.bot.group_per_minute
+            ));
+        }
+        warnings
+    }
+}
+
+/// The bot's token: `TELOXIDE_TOKEN`, or the content of the file `TELOXIDE_TOKEN_FILE` names,
+/// trimmed. Both set is refused, as one of them would be ignored without a word.
+fn token(var: &impl Fn(&str) -> Option<String>) -> Result<String, ConfigError> {
+    match (var("TELOXIDE_TOKEN"), var("TELOXIDE_TOKEN_FILE")) {
+        (Some(token), None) => Ok(token),
+        (None, None) => Err(ConfigError {
+            var: "TELOXIDE_TOKEN",
+            value: String::new(),
+            expected: "talk to @BotFather in Telegram, create a bot with /newbot, and run \
+                       again with TELOXIDE_TOKEN=<the token> (or TELOXIDE_TOKEN_FILE=<a file \
+                       holding it>)",
+        }),
+        (Some(_), Some(path)) => Err(ConfigError {
+            var: "TELOXIDE_TOKEN_FILE",
+            value: path,
+            expected: "either TELOXIDE_TOKEN or TELOXIDE_TOKEN_FILE, not both",
+        }),
+        (None, Some(path)) => match std::fs::read_to_string(&path) {
+            Ok(text) if !text.trim().is_empty() => Ok(text.trim().to_owned()),
+            Ok(_) => Err(ConfigError {
+                var: "TELOXIDE_TOKEN_FILE",
+                value: path,
+                expected: "a file holding the bot's token (this one is empty)",
+            }),
+            Err(_) => Err(ConfigError {
+                var: "TELOXIDE_TOKEN_FILE",
+                value: path,
+                expected: "a file this process can read, holding the bot's token",
+            }),
+        },
     }
 }
 
@@ -443,6 +556,9 @@ mod tests {
         assert_eq!(c.replica, "0");
         assert!(c.api_url.is_none() && c.seed.is_none() && c.webhook.is_none());
         assert_eq!(c.bot.claim_stale, Duration::from_secs(60));
+        assert!(!c.delete_webhook);
+        assert_eq!(c.unhealthy_exit, Some(Duration::from_secs(60)));
+        assert!(c.warnings().is_empty());
         let e = parse(&[("TELOXIDE_TOKEN", "  ")]).unwrap_err();
         assert_eq!(e.var, "TELOXIDE_TOKEN");
         assert!(
@@ -471,6 +587,8 @@ mod tests {
             ("MB_WEBHOOK_LISTEN", "127.0.0.1:9000"),
             ("MB_WEBHOOK_SECRET", "s3cret_-x"),
             ("MB_CLAIM_STALE_SECS", "3"),
+            ("MB_DELETE_WEBHOOK", "1"),
+            ("MB_UNHEALTHY_EXIT_SECS", "5"),
         ];
         let c = parse(&good).unwrap();
         assert_eq!(c.api_url.unwrap().as_str(), "http://127.0.0.1:8081/");
@@ -491,9 +609,14 @@ mod tests {
             (9000, "s3cret_-x")
         );
         assert_eq!(c.bot.claim_stale, Duration::from_secs(3));
+        assert!(c.delete_webhook);
+        assert_eq!(c.unhealthy_exit, Some(Duration::from_secs(5)));
         for (var, bad) in [
             ("TELOXIDE_API_URL", "localhost:8081"),
             ("REDIS_URL", "127.0.0.1:6379"),
+            ("REDIS_URL", "redis://host:notaport"),
+            ("REDIS_URL", "redis://a:7000,redis://b:x"),
+            ("REDIS_URL", "redis://a:7000,"),
             ("MB_REDIS_WAIT_SECS", "soon"),
             ("MB_FINISHED_DAYS", "0"),
             ("MB_GROUP_GAP_MS", "-1"),
@@ -507,6 +630,8 @@ mod tests {
             ("MB_WEBHOOK_LISTEN", "localhost"),
             ("MB_WEBHOOK_SECRET", "no spaces"),
             ("MB_CLAIM_STALE_SECS", "0"),
+            ("MB_DELETE_WEBHOOK", "please"),
+            ("MB_UNHEALTHY_EXIT_SECS", "-1"),
         ] {
             let mut vars = good.to_vec();
             vars.retain(|(k, _)| *k != var);
@@ -517,5 +642,126 @@ mod tests {
                 .to_string()
                 .starts_with(&format!("{var}=\"{bad}\" is not valid")));
         }
+    }
+
+    #[test]
+    fn the_token_can_come_from_a_file_and_a_missing_or_empty_one_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("token");
+        std::fs::write(&file, "123:secret\n").unwrap();
+        let path = file.to_str().unwrap();
+        let c = parse(&[("TELOXIDE_TOKEN_FILE", path)]).unwrap();
+        assert_eq!(c.token, "123:secret");
+        // The webhook's secret is derived from the token, not from the file's name.
+        let hook = parse(&[
+            ("TELOXIDE_TOKEN_FILE", path),
+            ("MB_WEBHOOK_URL", "https://bot.example.org/tg"),
+        ])
+        .unwrap();
+        assert_eq!(hook.webhook.unwrap().secret, derived_secret("123:secret"));
+        // Both set: refused, whichever would win.
+        let e = parse(&[("TELOXIDE_TOKEN", "1:abc"), ("TELOXIDE_TOKEN_FILE", path)]).unwrap_err();
+        assert_eq!((e.var, e.value.as_str()), ("TELOXIDE_TOKEN_FILE", path));
+        assert!(e.to_string().contains("not both"), "{e}");
+        std::fs::write(&file, "\n").unwrap();
+        let e = parse(&[("TELOXIDE_TOKEN_FILE", path)]).unwrap_err();
+        assert_eq!(e.var, "TELOXIDE_TOKEN_FILE");
+        assert!(e.to_string().contains("empty"), "{e}");
+        let missing = dir.path().join("nothing-here");
+        let missing = missing.to_str().unwrap();
+        let e = parse(&[("TELOXIDE_TOKEN_FILE", missing)]).unwrap_err();
+        assert_eq!((e.var, e.value.as_str()), ("TELOXIDE_TOKEN_FILE", missing));
+        assert!(
+            e.to_string()
+                .starts_with(&format!("TELOXIDE_TOKEN_FILE=\"{missing}\" is not valid")),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_redis_password_is_never_shown() {
+        assert_eq!(
+            redacted("redis://u:p%40ss@h:1/2,redis://:pw@k:3,redis://h:4,redis://user@h:5"),
+            "redis://u:***@h:1/2,redis://:***@k:3,redis://h:4,redis://user@h:5"
+        );
+        let e = parse(&[
+            ("TELOXIDE_TOKEN", "1:abc"),
+            ("REDIS_URL", "redis://:hunter2@host:notaport"),
+        ])
+        .unwrap_err();
+        assert_eq!(e.var, "REDIS_URL");
+        assert!(!e.to_string().contains("hunter2"), "{e}");
+    }
+
+    #[test]
+    fn a_group_pace_above_telegrams_gets_a_warning() {
+        let pace = |n: &str| parse(&[("TELOXIDE_TOKEN", "1:abc"), ("MB_GROUP_PER_MINUTE", n)]);
+        assert!(pace("20").unwrap().warnings().is_empty());
+        let warnings = pace("21").unwrap().warnings();
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].starts_with("MB_GROUP_PER_MINUTE=21"),
+            "{warnings:?}"
+        );
+    }
+
+    #[test]
+    fn the_health_exit_is_off_at_zero() {
+        let c = parse(&[("TELOXIDE_TOKEN", "1:abc"), ("MB_UNHEALTHY_EXIT_SECS", "0")]).unwrap();
+        assert_eq!(c.unhealthy_exit, None);
+    }
+
+    /// The names of the bot's variables in `text`: `MB_*`, `TELOXIDE_*`, `REDIS_*` and
+    /// `RUST_LOG`; with `quoted`, only those written as a string literal.
+    fn names(text: &str, quoted: bool) -> std::collections::BTreeSet<String> {
+        let word = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_';
+        let mut found = std::collections::BTreeSet::new();
+        for (i, _) in text.match_indices(['M', 'T', 'R']) {
+            let rest = &text[i..];
+            if !["MB_", "TELOXIDE_", "REDIS_", "RUST_LOG"]
+                .iter()
+                .any(|p| rest.starts_with(p))
+                || text[..i].ends_with(|c: char| word(c) || c.is_ascii_lowercase())
+            {
+                continue;
+            }
+            let len = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+            let name = rest[..len].trim_end_matches('_');
+            if quoted && !(text[..i].ends_with('"') && rest[len..].starts_with('"')) {
+                continue;
+            }
+            if name.len() > 3 {
+                found.insert(name.to_owned());
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn help_readme_and_the_code_list_the_same_variables() {
+        // What the code reads: the names it asks for, outside these tests.
+        let source = include_str!("config.rs");
+        let code = names(&source[..source.find("#[cfg(test)]").unwrap()], true);
+        // The README's configuration table: the first cell of each row.
+        let readme = include_str!("../README.md");
+        let table = &readme[readme.find("## Configuration").unwrap()..];
+        let table = &table[..table[3..].find("\n## ").unwrap()];
+        let rows: String = table
+            .lines()
+            .filter_map(|l| l.strip_prefix("| `"))
+            .map(|l| l.split('|').next().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let readme = names(&rows, false);
+        let help = names(HELP, false);
+        assert!(
+            code.contains("TELOXIDE_TOKEN") && code.contains("RUST_LOG"),
+            "{code:?}"
+        );
+        assert_eq!(help, code, "--help (left) against config.rs (right)");
+        assert_eq!(
+            readme, code,
+            "README's table (left) against config.rs (right)"
+        );
     }
 }

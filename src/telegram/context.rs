@@ -271,15 +271,64 @@ pub fn display_name(user: &User) -> String {
     }
 }
 
-/// A start-up request to Telegram that failed for now: waits `pause` (ctrl-c stops the bot
-/// meanwhile, exit 130), then doubles it for the next time, up to a minute.
+/// A start-up request to Telegram that failed for now: waits `pause` (ctrl-c or SIGTERM stops
+/// the bot meanwhile, exit 130 or 143), then doubles it for the next time, up to a minute.
 pub async fn wait_to_try_again(pause: &mut Duration) {
     tokio::select! {
         () = tokio::time::sleep(*pause) => {}
-        _ = tokio::signal::ctrl_c() => {
+        code = stop_requested() => {
             log::info!("stopped");
-            std::process::exit(130);
+            std::process::exit(code);
         }
     }
     *pause = (*pause * 2).min(Duration::from_secs(60));
+}
+
+/// Set once a signal to stop came: the exit code for a stop before the bot is up.
+static STOP: std::sync::OnceLock<tokio::sync::watch::Sender<Option<i32>>> =
+    std::sync::OnceLock::new();
+
+/// Starts listening for the signals to stop: ctrl-c (SIGINT) and SIGTERM (`docker stop`,
+/// systemd, Kubernetes). Once called, neither kills the process: a stop is seen by every
+/// [`stop_requested`], before or after it came. Needs the runtime.
+pub fn listen_for_stop() -> &'static tokio::sync::watch::Sender<Option<i32>> {
+    STOP.get_or_init(|| {
+        let (tx, _) = tokio::sync::watch::channel(None);
+        #[cfg(unix)]
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::spawn(async move {
+            #[cfg(unix)]
+            let terminate = async {
+                match term.as_mut() {
+                    Some(t) => t.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            #[cfg(not(unix))]
+            let terminate = std::future::pending::<Option<()>>();
+            let code = tokio::select! {
+                _ = tokio::signal::ctrl_c() => 130,
+                _ = terminate => 143,
+            };
+            let name = if code == 130 { "SIGINT" } else { "SIGTERM" };
+            log::info!("{name}: stopping");
+            if let Some(stop) = STOP.get() {
+                stop.send_replace(Some(code));
+            }
+        });
+        tx
+    })
+}
+
+/// Waits for a signal to stop (see [`listen_for_stop`]): the exit code for a stop before the
+/// bot is up, 130 for ctrl-c, 143 for SIGTERM.
+pub async fn stop_requested() -> i32 {
+    let mut rx = listen_for_stop().subscribe();
+    let code = rx.wait_for(Option::is_some).await.ok().and_then(|c| *c);
+    match code {
+        Some(code) => code,
+        // The sender lives in a static: never dropped.
+        None => std::future::pending().await,
+    }
 }

@@ -1,7 +1,8 @@
 //! The health endpoint (`MB_HEALTH_ADDR`): `GET /healthz` answers `200 ok` while Redis answers
 //! and the timer loop (which also wakes the senders of every game with something to send)
 //! keeps turning, else `503` with what is wrong. `morskoy-boy healthcheck` asks it, for
-//! container health checks in images without curl.
+//! container health checks in images without curl. The same judgement, made every second,
+//! ends the process once it has been bad for `MB_UNHEALTHY_EXIT_SECS` ([`exit_when_unhealthy`]).
 
 use super::context::Ctx;
 use std::net::SocketAddr;
@@ -31,6 +32,42 @@ async fn check(ctx: &Ctx) -> Result<(), String> {
         return Err(format!("the timer and sender loop is stuck ({age} ms)"));
     }
     Ok(())
+}
+
+/// Watches the health as `/healthz` judges it, every second: once it has been bad for `limit`
+/// without a break, the process exits (code 4) with an error saying why, so that its restart
+/// policy starts it again. (Docker and Compose restart a container whose process ended, not
+/// one whose health check fails.)
+pub async fn exit_when_unhealthy(ctx: Ctx, limit: Duration) {
+    let mut since: Option<std::time::Instant> = None;
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        match check(&ctx).await {
+            Ok(()) => {
+                if since.take().is_some() {
+                    log::info!("healthy again");
+                }
+            }
+            Err(e) => {
+                let first = *since.get_or_insert_with(|| {
+                    log::warn!(
+                        "unhealthy: {e}; the bot exits if this lasts {} s \
+                         (MB_UNHEALTHY_EXIT_SECS)",
+                        limit.as_secs()
+                    );
+                    std::time::Instant::now()
+                });
+                if first.elapsed() >= limit {
+                    log::error!(
+                        "unhealthy for {} s without a break ({e}): exiting (code 4) so that \
+                         the restart policy starts the bot again (MB_UNHEALTHY_EXIT_SECS)",
+                        first.elapsed().as_secs()
+                    );
+                    std::process::exit(4);
+                }
+            }
+        }
+    }
 }
 
 /// Serves the endpoint on `addr` until the process ends.

@@ -1,5 +1,5 @@
-//! Start-up: who the bot is, the context, the timer, the health server, then polling or the
-//! webhook until ctrl-c.
+//! Start-up: who the bot is, the context, the timer, the health server and its watch, then
+//! polling or the webhook until ctrl-c or SIGTERM.
 
 use super::commands;
 use super::context::{wait_to_try_again, Ctx};
@@ -14,17 +14,52 @@ use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::RequestError;
 
-/// Long polling gets nothing while a webhook is set: it is taken off, as teloxide's polling
-/// does.
-async fn delete_webhook_if_set(ctx: &Ctx) {
-    match ctx.bot.get_webhook_info().await {
-        Ok(info) if info.url.is_some() => {
-            if let Err(e) = ctx.bot.delete_webhook().await {
-                log::error!("deleteWebhook failed: {e}");
+/// Long polling gets nothing while a webhook is set, and deleting it would cut off whatever
+/// takes Telegram's posts (a webhook deployment of the same token): so a webhook found set
+/// stops the bot (exit 2), unless `MB_DELETE_WEBHOOK=1` says to delete it and poll.
+async fn refuse_or_delete_webhook(bot: &teloxide::Bot, delete: bool) {
+    let mut pause = Duration::from_secs(1);
+    let url = loop {
+        match bot.get_webhook_info().await {
+            Ok(info) => break info.url,
+            Err(RequestError::Api(e)) => {
+                log::error!("getWebhookInfo failed: {e}");
+                std::process::exit(1);
+            }
+            Err(e) => {
+                log::warn!(
+                    "getWebhookInfo failed: {e}; trying again in {} s",
+                    pause.as_secs()
+                );
+                wait_to_try_again(&mut pause).await;
             }
         }
-        Ok(_) => {}
-        Err(e) => log::error!("getWebhookInfo failed: {e}"),
+    };
+    let Some(url) = url else {
+        return;
+    };
+    if !delete {
+        log::error!(
+            "a webhook is set for this token: Telegram posts the updates to {url}, so long \
+             polling would get none, and deleting the webhook would cut off what takes them \
+             there (another deployment?). Stopped. To run this bot in webhook mode set \
+             MB_WEBHOOK_URL; to delete the webhook and poll here, run again with \
+             MB_DELETE_WEBHOOK=1"
+        );
+        std::process::exit(2);
+    }
+    log::warn!("deleting the webhook to {url} (MB_DELETE_WEBHOOK=1): this bot polls instead");
+    let mut pause = Duration::from_secs(1);
+    while let Err(e) = bot.delete_webhook().await {
+        if let RequestError::Api(e) = e {
+            log::error!("deleteWebhook failed: {e}");
+            std::process::exit(1);
+        }
+        log::warn!(
+            "deleteWebhook failed: {e}; trying again in {} s",
+            pause.as_secs()
+        );
+        wait_to_try_again(&mut pause).await;
     }
 }
 
@@ -84,30 +119,15 @@ async fn live(ctx: Ctx) {
 /// How long a stopping bot waits for the updates it has in hand.
 const GRACE: Duration = Duration::from_secs(10);
 
-/// Resolves when the process is asked to stop: ctrl-c (SIGINT) or SIGTERM, as Docker and
-/// systemd send.
-pub async fn stopping() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        if let Ok(mut term) = signal(SignalKind::terminate()) {
-            tokio::select! {
-                _ = tokio::signal::ctrl_c() => {}
-                _ = term.recv() => {}
-            }
-            log::info!("stopping");
-            return;
-        }
-    }
-    let _ = tokio::signal::ctrl_c().await;
-    log::info!("stopping");
-}
-
-/// Runs the bot until ctrl-c or SIGTERM.
+/// Runs the bot until ctrl-c or SIGTERM: the updates in hand are finished, then it returns.
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
     let health_addr = config.health;
     let hook = config.webhook.clone();
+    if hook.is_none() {
+        refuse_or_delete_webhook(&bot, config.delete_webhook).await;
+    }
+    let unhealthy_exit = config.unhealthy_exit;
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
     let rng = match config.seed {
@@ -130,20 +150,30 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
     let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
+    let watch =
+        unhealthy_exit.map(|limit| tokio::spawn(health::exit_when_unhealthy(ctx.clone(), limit)));
     log::info!("@{} is up", ctx.username);
     if let Some(hook) = hook {
         webhook::set(&ctx, &hook).await;
         webhook::serve(ctx.clone(), me, hook).await;
     } else {
-        delete_webhook_if_set(&ctx).await;
-        polling::run(ctx.clone(), me, schema(), stopping(), GRACE).await;
+        polling::run(
+            ctx.clone(),
+            me,
+            schema(),
+            async {
+                super::context::stop_requested().await;
+            },
+            GRACE,
+        )
+        .await;
     }
     ticker.abort();
     life.abort();
     // What this process claimed or held is anybody's at once.
     let _ = ctx.store.end_life(&ctx.replica).await;
-    if let Some(h) = health {
-        h.abort();
+    for task in [health, watch].into_iter().flatten() {
+        task.abort();
     }
     log::info!("stopped");
 }

@@ -83,8 +83,8 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
     }
 }
 
-/// Takes Telegram's posts on `hook.listen` until ctrl-c, then waits a little for the posts
-/// being handled.
+/// Takes Telegram's posts on `hook.listen` until ctrl-c or SIGTERM, then waits a little for the
+/// posts being handled.
 pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
     let listener = match tokio::net::TcpListener::bind(hook.listen).await {
         Ok(l) => l,
@@ -110,11 +110,11 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
         hook.listen,
         shared.path
     );
-    let stop = super::start::stopping();
+    let stop = super::context::stop_requested();
     tokio::pin!(stop);
     loop {
         let accepted = tokio::select! {
-            () = &mut stop => break,
+            _ = &mut stop => break,
             a = listener.accept() => a,
         };
         let Ok((stream, _)) = accepted else {

@@ -199,6 +199,12 @@ impl App {
         self.bot.as_ref().map(|BotProcess(child)| child.id())
     }
 
+    /// How the first bot process ended, once it has.
+    pub fn bot_exit_status(&mut self) -> Option<std::process::ExitStatus> {
+        let BotProcess(child) = self.bot.as_mut()?;
+        child.try_wait().ok().flatten()
+    }
+
     /// Whether the bot process has ended (it crashed itself at an `MB_CRASH_AT` point).
     pub fn bot_has_exited(&mut self) -> bool {
         match self.bot.as_mut() {
@@ -228,7 +234,10 @@ impl App {
             cmd.env(k, v);
         }
         let child = cmd
-            .env("MB_REPLICA", self.replica_name.as_deref().unwrap_or(replica))
+            .env(
+                "MB_REPLICA",
+                self.replica_name.as_deref().unwrap_or(replica),
+            )
             .env("TELOXIDE_TOKEN", self.tg.token())
             .env("TELOXIDE_API_URL", self.tg.url())
             .env("REDIS_URL", redis)

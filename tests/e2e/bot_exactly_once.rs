@@ -312,7 +312,11 @@ async fn redis_away_for_20_s_under_polling_every_command_and_move_is_answered() 
         .await
         .expect("the press is answered");
     assert!(
-        answer.text.as_deref().unwrap_or_default().contains(TRY_AGAIN),
+        answer
+            .text
+            .as_deref()
+            .unwrap_or_default()
+            .contains(TRY_AGAIN),
         "{answer:?}"
     );
     let replies = |app: &App, chat: i64, from: usize| -> usize {

@@ -1,8 +1,9 @@
 //! Start-up as an operator meets it (issue 15): `--help` and `--version`, a bad variable
 //! refused by name, a token Telegram refuses, no network (tried again, visibly), and a Redis
 //! that never answers (waited for visibly, given up after `MB_REDIS_WAIT_SECS`, and ctrl-c
-//! works meanwhile), and the health endpoint as Redis goes away and comes back. The real
-//! binary, a real Redis, the fake Bot API.
+//! works meanwhile), and the health endpoint as Redis goes away and comes back; a replica
+//! unhealthy too long exits; polling refuses to cut off a webhook; SIGTERM stops cleanly; JSON
+//! logs without the log bridge's fields. The real binary, a real Redis, the fake Bot API.
 
 use crate::common::redis_url;
 use crate::fake_telegram::FakeTelegram;
@@ -83,14 +84,24 @@ impl Running {
         }
     }
 
-    /// Ctrl-c, as a terminal or `docker stop` sends it.
+    /// Ctrl-c, as a terminal sends it.
     fn interrupt(&self) {
-        let ok = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(ok.success());
+        signal(self.child.id(), "-INT");
     }
+
+    /// SIGTERM, as `docker stop`, systemd or Kubernetes send it.
+    fn terminate(&self) {
+        signal(self.child.id(), "-TERM");
+    }
+}
+
+/// Sends `signal` (`-INT`, `-TERM`) to the process `pid`.
+fn signal(pid: u32, signal: &str) {
+    let ok = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
 }
 
 impl Drop for Running {
@@ -285,6 +296,18 @@ async fn json_logs_name_the_update_chat_and_game_of_each_line() {
     assert!(lines
         .iter()
         .all(|v| v["timestamp"].is_string() && v["level"].is_string()));
+    // No field of the log bridge (`log.file` holds a path of the build machine), the line's
+    // own target instead of "log", and the spans' fields once.
+    for v in &lines {
+        let fields = v["fields"].as_object().unwrap();
+        assert!(fields.keys().all(|k| !k.starts_with("log.")), "{v}");
+        assert!(v.get("spans").is_none(), "{v}");
+        assert_ne!(v["target"], "log", "{v}");
+    }
+    assert!(!log.contains(".rs\""), "a source file in the log:\n{log}");
+    assert!(handled["target"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("morskoy_boy")));
     // A game's sender: its lines name the game.
     fake.send_command(15_001, &anna, "/play easy");
     bot.wait_log("delivered", Duration::from_secs(20));
@@ -399,9 +422,10 @@ async fn a_webhook_is_set_with_its_secret_and_takes_only_posts_that_carry_it() {
     assert_eq!(again.status(), 200);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(fake.messages(15_101).len(), 1, "one welcome");
-    // Ctrl-c stops it.
-    bot.interrupt();
-    assert!(bot.wait_exit(Duration::from_secs(15)).is_some());
+    // SIGTERM (`docker stop`) stops it cleanly: the server closes and the process ends well.
+    bot.terminate();
+    assert_eq!(bot.wait_exit(Duration::from_secs(15)), Some(0));
+    assert!(client.get(&hook).send().await.is_err(), "still listening");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -420,4 +444,136 @@ async fn a_webhook_url_telegram_refuses_stops_the_bot_with_telegrams_words() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("MB_WEBHOOK_URL=\"http://"));
+}
+
+/// A long-polling bot on `fake`, in a namespace of its own.
+fn polling_bot(fake: &FakeTelegram) -> Command {
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", fake.token())
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis_url())
+        .env(
+            "MB_NAMESPACE",
+            format!("mb:test:poll:{:x}", rand::random::<u64>()),
+        );
+    cmd
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn polling_refuses_to_cut_off_a_webhook_unless_told_to_delete_it() {
+    let fake = FakeTelegram::start().await;
+    let elsewhere = "https://other.example.org/telegram";
+    teloxide::prelude::Requester::set_webhook(&fake.bot(), url::Url::parse(elsewhere).unwrap())
+        .await
+        .unwrap();
+    // A webhook deployment takes the updates: this bot stops, saying where and what to do,
+    // and the webhook stays.
+    let mut bot = Running::start(polling_bot(&fake));
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(2));
+    let log = bot.log.lock().unwrap().clone();
+    assert!(log.contains(elsewhere), "{log}");
+    assert!(log.contains("MB_DELETE_WEBHOOK=1"), "{log}");
+    assert_eq!(
+        fake.webhook().map(|(url, _)| url),
+        Some(elsewhere.to_owned())
+    );
+    assert_eq!(fake.calls("getUpdates"), 0);
+    assert_eq!(fake.calls("deleteWebhook"), 0);
+    // Told to: it deletes the webhook, says so, and polls.
+    let mut cmd = polling_bot(&fake);
+    cmd.env("MB_DELETE_WEBHOOK", "1");
+    let bot = Running::start(cmd);
+    assert!(
+        fake.wait_calls("getUpdates", 1, Duration::from_secs(20))
+            .await,
+        "{}",
+        bot.log.lock().unwrap()
+    );
+    assert_eq!(fake.webhook(), None);
+    bot.wait_log(
+        &format!("deleting the webhook to {elsewhere}"),
+        Duration::from_secs(5),
+    );
+    let anna = fake.user(15_201, "Anna", "en");
+    fake.start_bot(15_201);
+    fake.send_command(15_201, &anna, "/start");
+    fake.wait_for(15_201, |_| true, Duration::from_secs(20))
+        .await
+        .expect("the welcome");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_finishes_the_press_in_hand_and_exits_well_and_the_game_goes_on() {
+    use crate::helpers::{duel, read_answer, said, wait, App};
+    let mut app = App::spawn().await;
+    let group = -15_301;
+    let a = app.player(15_301, "Alice", "en");
+    let b = app.player(15_302, "Bob", "en");
+    let mut d = duel(&app, group, a, b).await;
+    d.shoot_button(&app).await;
+    // A shot, and SIGTERM as soon as the bot has taken it from Telegram.
+    let seat = d.turn;
+    let cell = d.next_cell(seat).unwrap();
+    let press = app
+        .tg
+        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while app.tg.pending_updates() > 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    signal(app.bot_pid().unwrap(), "-TERM");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = app.bot_exit_status() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "SIGTERM did not stop the bot");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(status.code(), Some(0), "{status}");
+    // Started again, the shot is answered (once) and the game goes on.
+    app.start_bot().await;
+    let answer = app
+        .tg
+        .wait_answer(&press, wait())
+        .await
+        .expect("the shot sent before SIGTERM is answered");
+    let shot = read_answer(&said(&answer));
+    d.follow(seat, cell, shot);
+    for _ in 0..3 {
+        let shot = d.shoot_button(&app).await;
+        assert!(
+            !matches!(
+                shot,
+                crate::helpers::Shot::NotYourTurn | crate::helpers::Shot::Known
+            ),
+            "{shot:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replica_unhealthy_for_mb_unhealthy_exit_secs_exits_so_it_is_restarted() {
+    let fake = FakeTelegram::start().await;
+    let mut redis = crate::common::RedisServer::start();
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", fake.token())
+        .env("TELOXIDE_API_URL", fake.url())
+        .env("REDIS_URL", redis.url())
+        .env("MB_UNHEALTHY_EXIT_SECS", "2");
+    let mut bot = Running::start(cmd);
+    bot.wait_log("is up", Duration::from_secs(20));
+    // Healthy: it runs on past the limit.
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        bot.child.try_wait().unwrap().is_none(),
+        "{}",
+        bot.log.lock().unwrap()
+    );
+    redis.stop();
+    assert_eq!(bot.wait_exit(Duration::from_secs(30)), Some(4));
+    let log = bot.log.lock().unwrap().clone();
+    assert!(log.contains("unhealthy for"), "{log}");
+    assert!(log.contains("redis"), "{log}");
+    assert!(log.contains("MB_UNHEALTHY_EXIT_SECS"), "{log}");
 }
