@@ -116,6 +116,12 @@ pub struct Delivery {
     /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
     /// battle begins, after the placement's message.
     pub dm_pictures: Vec<Option<i32>>,
+    /// An edit of the live message on its way: the hash of what it shows, and the sender's
+    /// lease token. Stored just before the request, cleared when it is acknowledged: a sender
+    /// that takes over a dead one's game and finds it editing to what it would draw itself
+    /// takes that edit as landed rather than send it again (Telegram would call a repeat
+    /// "not modified").
+    pub editing: Option<(u64, String)>,
 }
 
 impl Delivery {

@@ -157,6 +157,8 @@ struct Stored<'a> {
     #[serde(default, skip_serializing_if = "is_empty")]
     dm_pictures: Cow<'a, [Option<i32>]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    editing: Option<Cow<'a, (u64, String)>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     riga: Option<Cow<'a, crate::game::riga_state::RigaPlay>>,
@@ -217,6 +219,7 @@ impl Serialize for GameRecord {
             answers: Cow::Borrowed(&d.answers),
             dm_drawn: Cow::Borrowed(&d.dm_drawn),
             dm_pictures: Cow::Borrowed(&d.dm_pictures),
+            editing: d.editing.as_ref().map(Cow::Borrowed),
             rematch: self.rematch,
             riga,
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
@@ -271,6 +274,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 answers: w.answers.into_owned(),
                 dm_drawn: w.dm_drawn.into_owned(),
                 dm_pictures: w.dm_pictures.into_owned(),
+                editing: w.editing.map(Cow::into_owned),
             },
         })
     }

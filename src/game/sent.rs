@@ -66,10 +66,25 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
 /// The live message was redrawn from the record at `version`: the hash of what it shows now,
 /// and the `total` results it shows.
 pub fn drawn(r: &mut GameRecord, hash: u64, version: u64, total: u64, now_ms: u64) {
+    r.delivery.editing = None;
     r.delivery.drawn = hash;
     r.delivery.drawn_version = r.delivery.drawn_version.max(version);
     r.delivery.drawn_at = now_ms;
     r.mark_shown(total);
+}
+
+/// The sender holding `token` is about to edit the live message to show `hash`.
+pub fn editing(r: &mut GameRecord, hash: u64, token: &str) {
+    r.delivery.editing = Some((hash, token.to_owned()));
+}
+
+/// Whether the live message is being edited to show `hash` by a sender other than the one
+/// holding `token` (one that died with the edit on its way).
+pub fn edited_by_another(r: &GameRecord, hash: u64, token: &str) -> bool {
+    r.delivery
+        .editing
+        .as_ref()
+        .is_some_and(|(h, t)| *h == hash && t != token)
 }
 
 /// The mine question went to the shooter's private chat as `message`.

@@ -10,6 +10,7 @@ use crate::game::battle::{self as rules, Cell};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::{timer, GameId, Press, Refused};
+use crate::store::settings::Claim;
 use crate::store::StoreError;
 use crate::view::buttons::Button;
 use crate::view::group::{cell_answer, shot_answer, target_answer};
@@ -102,9 +103,21 @@ pub async fn on_cell(
                 return Ok(());
             }
         }
+        // A refusal changes nothing, so nothing claimed the update: it is claimed now, so
+        // that one process answers it (two polling processes both get every update).
+        Ok(Err(_)) => match ctx.claim(update_id).await {
+            Ok(Claim::Mine) | Err(_) => {}
+            Ok(Claim::Handled) => return Ok(()),
+            Ok(Claim::Elsewhere | Claim::Again) => return Err(BotError::Elsewhere),
+        },
         _ => {}
     }
+    let refused = matches!(done, Ok(Err(ref r)) if !matches!(r, Refused::Again(_)));
     let Some(done) = pressed(ctx, q, lang, done).await? else {
+        if refused {
+            let _ = ctx.store.finish_update(update_id).await;
+            ctx.hold_update(update_id, false);
+        }
         return Ok(());
     };
     if let Cell::Shot(_) = done.value {

@@ -123,6 +123,9 @@ fn lease_token(ctx: &Ctx) -> String {
 struct Lease {
     token: String,
     renewed: std::time::Instant,
+    /// The drawing this sender last edited the live message to, though the record may not
+    /// say so yet (its acknowledgement failed): not sent again.
+    edited: u64,
 }
 
 impl Lease {
@@ -147,6 +150,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
     let mut lease = Lease {
         token: token.clone(),
         renewed: std::time::Instant::now(),
+        edited: 0,
     };
     // The first look at the game comes with the lease.
     let mut first = match ctx.store.take_send_lease_and_load(id, &token, HOLD).await {
@@ -360,15 +364,34 @@ async fn step(
             wait = Some(w);
         } else {
             lease.keep(ctx, id).await?;
-            match edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await {
-                Ok(()) => {}
-                Err(e) => {
-                    if let Some(w) = retry_after(&e) {
-                        log::warn!("live message of {id}: {e}");
-                        return Ok(Step::Wait(w));
+            if lease.edited == hash {
+                // Edited already; only the acknowledgement failed (Redis went away).
+            } else if sent::edited_by_another(&rec, hash, &lease.token) {
+                // A sender that died had this very edit on its way: it landed (or Telegram
+                // would call a repeat "not modified"); only its acknowledgement is missing.
+                log::info!("live message of {id}: the edit of a sender that died is taken as made");
+            } else {
+                let token = lease.token.clone();
+                ctx.store
+                    .transition_fenced(id, &token, |r| {
+                        sent::editing(r, hash, &token);
+                        Ok::<_, ()>(())
+                    })
+                    .await?
+                    .ok();
+                match edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await {
+                    Ok(()) => {
+                        lease.edited = hash;
+                        crash_point(ctx, "edited");
                     }
-                    // The message is gone (deleted, or the bot left): nothing to draw on.
-                    log::warn!("live message of {id}: {e}; not drawn again");
+                    Err(e) => {
+                        if let Some(w) = retry_after(&e) {
+                            log::warn!("live message of {id}: {e}");
+                            return Ok(Step::Wait(w));
+                        }
+                        // The message is gone (deleted, or the bot left): nothing to draw on.
+                        log::warn!("live message of {id}: {e}; not drawn again");
+                    }
                 }
             }
             let total = rec.log_total;
