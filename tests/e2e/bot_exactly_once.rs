@@ -407,3 +407,125 @@ async fn redis_away_for_20_s_under_a_webhook_every_update_is_handled_after() {
     wait_for_the_end(&app, &d).await;
     assert_no_4xx(&app);
 }
+
+/// Waits for the bot to kill itself at its crash point, then starts it again armed to crash
+/// at `next` (none: not again).
+async fn crashed_then(app: &mut App, next: Option<&str>) {
+    wait_for_the_crash(app).await;
+    app.env.retain(|(k, _)| k != "MB_CRASH_AT");
+    if let Some(point) = next {
+        app.env.push(("MB_CRASH_AT".into(), point.into()));
+    }
+    app.start_bot().await;
+}
+
+/// A press that kills the bot at its crash point: answered once the bot is back, armed for
+/// `next`.
+async fn press_through_a_crash(
+    app: &mut App,
+    chat: i64,
+    user: &User,
+    message: i32,
+    data: &str,
+    next: Option<&str>,
+) -> String {
+    let query = app.tg.press_stale(chat, user, message, data);
+    crashed_then(app, next).await;
+    let answer = app
+        .tg
+        .wait_answer(&query, wait())
+        .await
+        .unwrap_or_else(|| panic!("the press {data} is answered after the crash"));
+    said(&answer)
+}
+
+/// A whole game with the bot killed (kill -9) at ten points — the start, each Ready, three
+/// shots stored and not yet answered, two edits of the battle message made and not yet
+/// acknowledged, the final shot, the end's rating written — and started again each time:
+/// every press is answered once, every message sent once, and Telegram never answers
+/// "message is not modified" (nor any other 4xx).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_killed_at_ten_points_is_sent_once_with_no_edit_telegram_finds_unchanged() {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.env.push(("MB_CRASH_AT".into(), "start".into()));
+    app.start_bot().await;
+    let group = -27_601;
+    let a = app.player(276_010, "Alice", "en");
+    let b = app.player(276_011, "Bob", "en");
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
+    let start = data(&lobby, "s:");
+    press_through_a_crash(&mut app, group, &a, lobby.message_id, &start, Some("ready")).await;
+    for (p, next) in [(&a, "last-ready"), (&b, "shot")] {
+        let chat = p.id.0 as i64;
+        let editor = app.message_with_button(chat, "pe:").await;
+        let random = editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
+            .unwrap();
+        let edits = editor.edits;
+        app.press(chat, p, editor.message_id, &random).await;
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.message_id == editor.message_id && m.edits > edits,
+                wait(),
+            )
+            .await
+            .expect("a random fleet is drawn");
+        let ready = editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.ends_with(":k"))
+            .unwrap();
+        press_through_a_crash(&mut app, chat, p, editor.message_id, &ready, Some(next)).await;
+    }
+    let battle = app.message_with_button(group, "f:").await;
+    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    // Armed now: "shot". Then each point in turn, the last the final shot.
+    let mut armed = "shot";
+    for next in ["edited", "shot", "edited", "shot", "final-shot", "rated"] {
+        let mut n = 0;
+        loop {
+            n += 1;
+            assert!(n < 600, "the game does not end");
+            if app.bot_has_exited() {
+                crashed_then(&mut app, Some(next)).await;
+                break;
+            }
+            let seat = d.turn;
+            let cell = d.next_cell(seat).expect("a cell to shoot");
+            let data = d.fire_data(seat, cell);
+            let query = app.tg.press_stale(group, &d.players[seat], d.battle, &data);
+            let mut crashed = false;
+            let answer = loop {
+                if let Some(a) = app.tg.wait_answer(&query, Duration::from_millis(200)).await {
+                    break a;
+                }
+                if app.bot_has_exited() && !crashed {
+                    crashed = true;
+                    crashed_then(&mut app, Some(next)).await;
+                }
+            };
+            d.follow(seat, cell, read_answer(&said(&answer)));
+            if crashed {
+                break;
+            }
+            if armed == "edited" {
+                // The edit this shot asks for kills the bot once it landed.
+                let deadline = Instant::now() + Duration::from_secs(5);
+                while !app.bot_has_exited() && Instant::now() < deadline {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        }
+        armed = next;
+    }
+    assert_eq!(armed, "rated");
+    // The end's rating kills it the tenth time.
+    crashed_then(&mut app, None).await;
+    wait_for_the_end(&app, &d).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_sent_once(&app, &d);
+    assert_no_4xx(&app);
+}
