@@ -193,7 +193,7 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<Keyboard>
         let mut row = vec![Key::callback(
             format!(
                 "{} {}",
-                riga_text::ship_abbr(lang, ship.kind),
+                riga_text::ship_letter(lang, ship.kind),
                 riga_text::point(lang, ship.at)
             ),
             Button::Noop.to_string(),
@@ -282,7 +282,7 @@ pub fn dm_view(
                     format!(
                         "{mark}{} {}",
                         riga_text::point(lang, starts[usize::from(n)]),
-                        riga_text::ship_abbr(lang, order[usize::from(n)])
+                        riga_text::ship_letter(lang, order[usize::from(n)])
                     ),
                     Button::RigaTap(id, n).to_string(),
                 )
