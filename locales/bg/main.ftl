@@ -179,7 +179,12 @@ surrender-done = Предадохте се.
 surrender-not-now = Сега няма от какво да се предавате.
 
 ## Край
-end-winner = Победител: { $names }!
+end-winner = { $count ->
+        [one] Победител: { $names }!
+       *[other] Победители: { $names }!
+    }
+# Две и повече имена подред: „Анна, Борис и Глеб“ ($first — всички без последното).
+list-and = { $first } и { $last }
 end-no-winner = Играта свърши.
 end-cancelled = Играта беше отказана.
 end-log = Ходът на играта:

@@ -173,7 +173,12 @@ surrender-done = You surrendered.
 surrender-not-now = There is nothing to surrender now.
 
 ## End
-end-winner = Winner: { $names }!
+end-winner = { $count ->
+        [one] Winner: { $names }!
+       *[other] Winners: { $names }!
+    }
+# Two or more names or things in a row: "Anna, Boris and Clara" ($first holds all but the last).
+list-and = { $first } and { $last }
 end-no-winner = The game is over.
 end-cancelled = The game was cancelled.
 end-log = The game, move by move:
