@@ -78,7 +78,7 @@ pub enum Made {
     Live,
     /// The presser's own private message of the game (the placement editor).
     Private,
-    /// The question after a mine, in the presser's private chat.
+    /// The question after a mine, in the private chat of the seat it asks.
     Mine,
 }
 
@@ -106,7 +106,15 @@ pub fn came_on(
                 .seat_of(player)
                 .and_then(|s| rec.delivery.dms.get(s.index()).copied().flatten()),
         ),
-        Made::Mine => (player.0 as i64, rec.delivery.mine_dm),
+        // The question is the asked seat's, whoever presses.
+        Made::Mine => {
+            let asked = rec
+                .game
+                .mine_choice()
+                .and_then(|m| rec.game.seats().get(m.seat.index()))
+                .map_or(player, |s| s.player);
+            (asked.0 as i64, rec.delivery.mine_dm)
+        }
     };
     if on.chat == chat && known.is_none_or(|m| m == on.message) {
         Ok(())

@@ -568,22 +568,44 @@ async fn at_once(app: &App, chat: i64, id: i32, user: &User, data: &str) {
     }
 }
 
-/// Every button of every page of the `/settings` panel of `chat` tapped twice in a row, an
-/// opener and Back twice at once, then Done twice: the count of taps.
-async fn tap_every_button_twice(app: &App, chat: i64, user: &User) -> usize {
-    app.tg.send_command(chat, user, "/settings");
-    let main = app.message_with_button(chat, "o:").await;
-    let id = main.message_id;
-    let openers: Vec<String> = main
+/// Every button of every page of the settings panel `id` of `chat` (whose buttons' data
+/// start with `prefix`: `o:` for a chat's panel, `o:GAME:GENERATION:` for a lobby's) tapped
+/// twice in a row, an opener and Back twice at once, then Done twice: the count of taps.
+async fn tap_every_button_twice(app: &App, chat: i64, id: i32, user: &User, prefix: &str) -> usize {
+    let (opener, back, done) = (
+        format!("{prefix}p"),
+        format!("{prefix}pm"),
+        format!("{prefix}k"),
+    );
+    let panel = message_where(
+        app,
+        chat,
+        id,
+        |m| {
+            let openers = m
+                .callback_data()
+                .into_iter()
+                .filter(|d| d.starts_with(&opener));
+            openers.count() >= 5
+        },
+        "a panel",
+    )
+    .await;
+    let openers: Vec<String> = panel
         .callback_data()
         .into_iter()
-        .filter(|d| d.starts_with("o:p"))
+        .filter(|d| d.starts_with(&opener))
         .collect();
-    assert!(openers.len() >= 5, "{:?}", main.buttons());
+    assert!(openers.len() >= 5, "{:?}", panel.buttons());
     let mut taps = 0;
+    // The panel's buttons (a chat panel's column letters and bot levels are buttons of
+    // their own); not a lobby's Start or Cancel.
+    let of_panel = |d: &String| {
+        (d.starts_with(prefix) || d.starts_with("a:") || d.starts_with("al:")) && *d != done
+    };
     // The main page's own buttons (the column letters, the bot's level, the board).
-    for data in main.callback_data() {
-        if !data.starts_with("o:p") && data != "o:k" && data != "-" {
+    for data in panel.callback_data() {
+        if !data.starts_with(&opener) && of_panel(&data) {
             twice(app, chat, id, user, &data).await;
             taps += 2;
         }
@@ -594,22 +616,31 @@ async fn tap_every_button_twice(app: &App, chat: i64, user: &User) -> usize {
             app,
             chat,
             id,
-            |m| m.callback_data().iter().any(|d| d == "o:pm"),
+            |m| m.callback_data().contains(&back),
             &format!("{opener} opens its page"),
         )
         .await;
         for data in page.callback_data() {
-            if data != "o:k" && data != "-" {
+            if of_panel(&data) {
                 twice(app, chat, id, user, &data).await;
                 taps += 2;
             }
         }
-        twice(app, chat, id, user, "o:pm").await;
+        twice(app, chat, id, user, &back).await;
         taps += 4;
     }
     at_once(app, chat, id, user, &openers[0]).await;
-    at_once(app, chat, id, user, "o:pm").await;
-    twice(app, chat, id, user, "o:k").await;
+    at_once(app, chat, id, user, &back).await;
+    twice(app, chat, id, user, &done).await;
+    taps + 6
+}
+
+/// `/settings` in `chat` by `user`, every button of it tapped twice (see
+/// [`tap_every_button_twice`]): the count of taps.
+async fn chat_panel_tapped_twice(app: &App, chat: i64, user: &User) -> usize {
+    app.tg.send_command(chat, user, "/settings");
+    let id = app.message_with_button(chat, "o:").await.message_id;
+    let taps = tap_every_button_twice(app, chat, id, user, "o:").await;
     message_where(
         app,
         chat,
@@ -618,7 +649,7 @@ async fn tap_every_button_twice(app: &App, chat: i64, user: &User) -> usize {
         "Done closes the panel",
     )
     .await;
-    taps + 6
+    taps
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -628,9 +659,30 @@ async fn every_settings_button_tapped_twice_and_a_whole_game_after_edit_nothing_
     app.tg.group(group, "Sea dogs");
     let ann = app.player(7701, "Ann", "en");
     let ben = app.player(7702, "Ben", "en");
-    let taps = tap_every_button_twice(&app, 7701, &ann).await
-        + tap_every_button_twice(&app, group, &ann).await;
-    assert!(taps >= 100, "{taps} taps");
+    let mut taps = chat_panel_tapped_twice(&app, 7701, &ann).await
+        + chat_panel_tapped_twice(&app, group, &ann).await;
+    // The lobby's panel, in its message.
+    let (lobby, _) = open_lobby(&app, group, &ann).await;
+    let settings = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("o:") && d.ends_with(":pm"))
+        .expect("a settings button");
+    let prefix = settings.trim_end_matches("pm").to_owned();
+    // ⚙ twice opens the panel once.
+    twice(&app, group, lobby.message_id, &ann, &settings).await;
+    taps += 2 + tap_every_button_twice(&app, group, lobby.message_id, &ann, &prefix).await;
+    message_where(
+        &app,
+        group,
+        lobby.message_id,
+        |m| m.callback_data().iter().any(|d| d.starts_with("j:")),
+        "Done shows the lobby's buttons again",
+    )
+    .await;
+    let cancel = data(&app.message_with_button(group, "x:").await, "x:");
+    app.press(group, &ann, lobby.message_id, &cancel).await;
+    assert!(taps >= 150, "{taps} taps");
     // The edits follow the answers: give the last ones a moment.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let twice_drawn = not_modified(&app);
