@@ -175,7 +175,7 @@ async fn the_land_sea_border_moves_column_by_column_and_only_its_owner_sees_it()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn editor_taps_that_change_nothing_are_answered_so_and_edit_nothing() {
+async fn editor_taps_that_change_nothing_and_forged_ones_are_answered_so_and_edit_nothing() {
     let app = App::spawn().await;
     let ruleset = Ruleset {
         shapes: Shapes::Bent,
@@ -214,6 +214,12 @@ async fn editor_taps_that_change_nothing_are_answered_so_and_edit_nothing() {
     for id in both {
         let a = app.tg.wait_answer(&id, wait()).await.expect("an answer");
         assert_eq!(said(&a), "nothing to do.");
+    }
+    // A settings panel's or a lobby's payload on the editor: refused, and nothing drawn.
+    for forged in ["o:pm".to_owned(), "o:k".to_owned(), format!("s:{g}:0")] {
+        let a = app.press(chat, &alice, editor.message_id, &forged).await;
+        assert!(a.show_alert, "{forged} was taken");
+        assert_eq!(said(&a), "this button does not belong to this message.");
     }
     settle().await;
     assert_eq!(
