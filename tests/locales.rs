@@ -289,6 +289,42 @@ fn bulgarian_plural_forms_follow_cldr() {
     }
 }
 
+/// Every message of a language's .ftl files, as written (comments left out): `(file, line)`.
+fn lines(lang: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("locales/{lang}"));
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        for line in std::fs::read_to_string(&path).unwrap().lines() {
+            if !line.trim_start().starts_with('#') {
+                out.push((name.clone(), line.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn english_quotes_with_english_quotation_marks() {
+    let guillemets: Vec<_> = lines("en")
+        .into_iter()
+        .filter(|(_, l)| l.contains(['«', '»']))
+        .collect();
+    assert!(guillemets.is_empty(), "«» in English: {guillemets:?}");
+    // As a player reads it.
+    let text = ta(
+        Lang::En,
+        "term-bad-cell",
+        &[
+            ("input", "z9".into()),
+            ("first", "A1".into()),
+            ("last", "J10".into()),
+        ],
+    );
+    assert!(text.starts_with("“z9” is not a cell"), "{text}");
+}
+
 #[test]
 fn chat_text_has_no_unicode_isolation_marks() {
     let text = ta(

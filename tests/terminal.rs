@@ -65,14 +65,14 @@ fn a_scripted_game_in_english_reaches_its_end_and_refuses_bad_input() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(stdout.contains("Your fleet"), "{stdout}");
     assert!(
-        stdout.contains("«hello» is not a cell"),
+        stdout.contains("“hello” is not a cell"),
         "no refusal of the malformed line:\n{stdout}"
     );
     assert!(
         stdout.contains("A1 is already shot at"),
         "no refusal of the repeated cell:\n{stdout}"
     );
-    assert!(stdout.contains("There is no column «k»"), "{stdout}");
+    assert!(stdout.contains("There is no column “k”"), "{stdout}");
     assert!(stdout.contains("There is no row 11"), "{stdout}");
     assert!(stdout.contains("You: A1 — "), "{stdout}");
     assert!(
@@ -109,9 +109,12 @@ fn a_scripted_game_in_russian_speaks_russian() {
         "Вы: в6 — ",
         "Компьютер: ",
         "Вы сделали ",
+        // The seed is the game's number, in words a Russian player uses.
+        "Номер партии: 7 (сыграть эту партию ещё раз: --seed 7)",
     ] {
         assert!(stdout.contains(words), "no {words:?}:\n{stdout}");
     }
+    assert!(!stdout.contains("Зерно"), "{stdout}");
     assert!(stdout.contains("мимо") || stdout.contains("ранил") || stdout.contains("убил"));
     assert!(stdout.contains("Вы победили!") || stdout.contains("Победил компьютер."));
 }
@@ -126,6 +129,10 @@ fn quitting_and_the_end_of_input_stop_cleanly() {
             stdout.contains("Играта е прекъсната"),
             "{script:?}:\n{stdout}"
         );
+        assert!(
+            stdout.contains("Номер на играта: 1 (") && !stdout.contains("Зърно"),
+            "{script:?}:\n{stdout}"
+        );
     }
 }
 
@@ -133,7 +140,7 @@ fn quitting_and_the_end_of_input_stop_cleanly() {
 fn a_bad_command_line_is_refused_in_words() {
     let out = play(&["--lang", "en", "--level", "impossible"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--level does not take «impossible»"));
+    assert!(text(&out.stderr).contains("--level does not take “impossible”"));
     let help = play(&["--help", "--lang", "ru"], "");
     assert!(help.status.success());
     assert!(text(&help.stdout).contains("Морской бой против компьютера"));
@@ -302,12 +309,37 @@ fn riga_set_up_takes_a_typed_order_reshuffles_and_quits() {
     let (outcome, out) = riga(Lang::En, 4, "r\nD D D D D D S S C P P M\nx\nq\n");
     assert_eq!(outcome, Outcome::Quit);
     assert!(
-        out.contains("Your ships, west to east: DD DD DD DD DD DD SS SS CR PS PS MS"),
+        out.contains("Your ships, west to east: D D D D D D S S C P P M"),
         "{out}"
     );
     assert!(out.contains("D↑D↑D↑D↑D↑D↑S↑S↑C↑P↑P↑M↑"), "{out}");
     assert!(out.contains("Not understood: press Enter"), "{out}");
     assert_eq!(out.matches("Your ships, west to east").count(), 3, "{out}");
+    // The order is written in the board's letters, in Russian and Bulgarian too.
+    for (lang, prefix, board) in [
+        (
+            Lang::Ru,
+            "Ваши корабли с запада на восток: ",
+            "КППЭЭЭЭЭЭССТ",
+        ),
+        (
+            Lang::Bg,
+            "Вашите кораби от запад на изток: ",
+            "КППРРРРРРТТМ",
+        ),
+    ] {
+        let (_, out) = riga(lang, 4, "q\n");
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no order shown:\n{out}"));
+        let mut shown: Vec<&str> = line.split(' ').collect();
+        assert_eq!(shown.len(), 12, "{line}");
+        shown.sort_unstable();
+        let mut letters: Vec<String> = board.chars().map(String::from).collect();
+        letters.sort_unstable();
+        assert_eq!(shown, letters, "{line}");
+    }
     for script in ["", "\n", "q\n"] {
         let (outcome, out) = riga(Lang::Bg, 1, script);
         assert_eq!(outcome, Outcome::Quit);
@@ -351,5 +383,5 @@ fn riga_is_played_by_the_binary_and_the_help_tells_of_it() {
     }
     let bad = play(&["--game", "chess", "--lang", "en"], "");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(text(&bad.stderr).contains("--game does not take «chess»"));
+    assert!(text(&bad.stderr).contains("--game does not take “chess”"));
 }

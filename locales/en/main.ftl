@@ -173,7 +173,12 @@ surrender-done = You surrendered.
 surrender-not-now = There is nothing to surrender now.
 
 ## End
-end-winner = Winner: { $names }!
+end-winner = { $count ->
+        [one] Winner: { $names }!
+       *[other] Winners: { $names }!
+    }
+# Two or more names or things in a row: "Anna, Boris and Clara" ($first holds all but the last).
+list-and = { $first } and { $last }
 end-no-winner = The game is over.
 end-cancelled = The game was cancelled.
 end-log = The game, move by move:
@@ -187,6 +192,7 @@ error-game-over = This game is over.
 error-out-of-date = This button is out of date.
 error-undecodable = This game could not be read and was closed. Sorry! Start a new one with /newgame.
 error-unknown-button = This button is not from this bot.
+error-wrong-message = This button does not belong to this message.
 error-anonymous = You write as the group or a channel, so I cannot tell who you are: to play, write from your own account (an anonymous admin can turn “Remain anonymous” off).
 error-not-a-player = You are not playing in this game.
 error-creator-only = Only the game's creator can do that.

@@ -5,7 +5,8 @@ riga-side-north = North
 riga-side-south = South
 
 ## Ships: the name, the same as an object ("sank …", Russian declines it), the abbreviation
-## and the letter on the board
+## of docs/rules.md §5 (only read, in a typed order) and the letter on the board (shown
+## everywhere a ship is named short: the board, the buttons, the order)
 riga-ship-cruiser = cruiser
 riga-ship-submarine = submarine
 riga-ship-destroyer = destroyer
@@ -82,4 +83,4 @@ riga-error-not-minesweeper = Only a minesweeper lays mines.
 riga-error-no-mines = Both mines are laid already.
 riga-error-mined = A mine lies here already.
 riga-error-must-move = You may pass only when no move is possible.
-riga-error-setup = All 12 ships of the fleet are needed: 1 CR, 2 SS, 6 DD, 2 PS, 1 MS.
+riga-error-setup = All 12 ships of the fleet are needed: 1 C, 2 S, 6 D, 2 P, 1 M.

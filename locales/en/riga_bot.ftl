@@ -19,7 +19,7 @@ rg-afloat = { $ships ->
     }
 rg-turn = <b>{ $side }</b> to move — { $name }. Tap a move under this message or reply to it, e.g. "f11 forward". Moves in a row with no loss: { $quiet } of { $limit }.
 rg-end-win = 🏆 { $side } wins — { $name }: the enemy fleet is sunk.
-rg-end-draw = 🤝 A draw.
+rg-end-draw = A draw.
 rg-end-surrendered = 🏳 { $name } surrenders. { $winner } wins.
 rg-end-timeout = ⏰ { $name } ran out of time. { $winner } wins.
 rg-reminder = ⏰ { $name }, your move: { $seconds } s left.
@@ -43,7 +43,7 @@ newgame-bad-arg = I do not know that game: "{ $arg }". Try /newgame or /newgame 
 rg-rules-hint = The Riga board game: /rules riga
 rg-rules =
     <b>The Riga game (Straume, 1986)</b>
-    The board: 12 × 13 points with land, coastal batteries and two lighthouses. Each side has 12 ships: a cruiser, 2 submarines, 6 destroyers, 2 patrol ships, a minesweeper — and 2 mines.
+    The board: 12 × 13 points with land, coastal batteries and two lighthouses. Each side has 12 ships: a cruiser (C), 2 submarines (S), 6 destroyers (D), 2 patrol ships (P), a minesweeper (M) — and 2 mines.
     Each player orders their ships in secret on their 12 start points, bows towards the enemy; both fleets are revealed together, the first move goes by lot.
     A move: one ship steps forward the way its bow points, or turns 90° in place. No reversing, no diagonals, not onto land or an own ship.
     A step onto an enemy ship sinks it if the table allows: cruisers and submarines sink any ship; a destroyer any ship not showing it its stern; a patrol ship any but a cruiser, and only if it does not face it bow-on; a minesweeper only a submarine or a minesweeper.

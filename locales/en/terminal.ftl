@@ -8,7 +8,7 @@ term-usage =
       --level   how well the computer plays (default: normal)
       --seed    the same number gives the same game (also MB_SEED)
 term-bad-option = Unknown option: { $option }. Try: morskoy-boy play --help
-term-bad-value = { $option } does not take «{ $value }». Try: morskoy-boy play --help
+term-bad-value = { $option } does not take “{ $value }”. Try: morskoy-boy play --help
 term-missing-value = { $option } needs a value. Try: morskoy-boy play --help
 term-level-easy = easy
 term-level-normal = normal
@@ -30,8 +30,8 @@ term-first-ai = The lot says: the computer shoots first.
 term-prompt = Your shot (a cell such as { $example }; q — quit):
 term-you-shot = You: { $cell } — { $result }
 term-ai-shot = Computer: { $cell } — { $result }
-term-bad-cell = «{ $input }» is not a cell: type a column letter and a row number, from { $first } to { $last }.
-term-unknown-column = There is no column «{ $column }» on this field: the columns are { $first } to { $last }.
+term-bad-cell = “{ $input }” is not a cell: type a column letter and a row number, from { $first } to { $last }.
+term-unknown-column = There is no column “{ $column }” on this field: the columns are { $first } to { $last }.
 term-row-off-field = There is no row { $row } on this field: the rows are 1 to { $rows }.
 term-already-shot = { $cell } is already shot at or known to be empty: choose another cell.
 term-refused = The move was not taken: { $reason }

@@ -66,13 +66,13 @@ salvo-bad-cells = Залп — это { $count ->
     }, по которым ещё не стреляли, например: в6 г7 д8.
 
 ## Мины
-mine-log-choice = { $name } подорвался на мине и отдаёт { $count ->
+mine-log-choice = Мина! { $name } отдаёт { $count ->
         [one] { $count } клетку
         [few] { $count } клетки
        *[many] { $count } клеток
     } своего флота (на выбор { $seconds } с).
-mine-log-random = { $name } не выбрал вовремя: взята клетка { $cell } — { $result }
-mine-waiting = <b>{ $name }</b> подорвался на мине и выбирает клетку своего флота.
+mine-log-random = { $name } не успевает выбрать: взята клетка { $cell } — { $result }
+mine-waiting = Мина! <b>{ $name }</b> выбирает клетку своего флота.
 mine-dm = <b>Мина!</b> Отдайте { $count ->
         [one] { $count } клетку
         [few] { $count } клетки

@@ -162,7 +162,7 @@ log-shot-part = { $cell } — { $result }
 log-shots = { $name }: { $shots }
 log-gave-up = { $name } отдаёт клетку { $cell } — { $result }
 log-surrendered = { $name } сдаётся.
-log-forfeit = { $name } не успел сходить и проигрывает.
+log-forfeit = { $name } не успевает сходить и проигрывает.
 log-eliminated = Флот игрока { $name } потоплен.
 log-reminder = { $name }, прошла половина времени на ход.
 answer-miss = { $cell }: мимо. Ход переходит.
@@ -185,7 +185,12 @@ surrender-done = Вы сдались.
 surrender-not-now = Сейчас сдаваться не в чем.
 
 ## Конец
-end-winner = Победитель — { $names }!
+end-winner = { $count ->
+        [one] Победитель — { $names }!
+       *[other] Победители — { $names }!
+    }
+# Два и больше имён подряд: «Анна, Борис и Глеб» ($first — все, кроме последнего).
+list-and = { $first } и { $last }
 end-no-winner = Игра окончена.
 end-cancelled = Игра отменена.
 end-log = Ход игры:
@@ -199,6 +204,7 @@ error-game-over = Эта игра окончена.
 error-out-of-date = Эта кнопка устарела.
 error-undecodable = Эту игру не удалось прочитать, и она закрыта. Простите! Начните новую: /newgame.
 error-unknown-button = Это кнопка не от этого бота.
+error-wrong-message = Эта кнопка не от этого сообщения.
 error-anonymous = Вы пишете от имени группы или канала, и я не знаю, кто вы: чтобы играть, пишите от своего аккаунта (анонимный админ может выключить «Анонимность»).
 error-not-a-player = Вы не участвуете в этой игре.
 error-creator-only = Это может сделать только создатель игры.

@@ -87,4 +87,4 @@ riga-error-not-minesweeper = Мины ставит только тральщик
 riga-error-no-mines = Обе мины уже поставлены.
 riga-error-mined = Здесь уже стоит мина.
 riga-error-must-move = Пропустить ход можно, только когда ходить нечем.
-riga-error-setup = Нужны все 12 кораблей флота: 1 К, 2 Пл, 6 ЭМ, 2 СКР, 1 Т.
+riga-error-setup = Нужны все 12 кораблей флота: 1 К, 2 П, 6 Э, 2 С, 1 Т.

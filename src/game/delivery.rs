@@ -50,6 +50,17 @@ pub enum Effect {
     },
 }
 
+impl Effect {
+    /// Whether it sends to or edits in the game's chat `chat`.
+    pub fn in_chat(&self, chat: i64) -> bool {
+        match self {
+            Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => true,
+            Effect::Notice { chat: c, .. } => *c == chat,
+            Effect::Dm { .. } | Effect::Mine { .. } | Effect::Settle => false,
+        }
+    }
+}
+
 /// An effect in the outbox, numbered so that its sender removes exactly it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outgoing {
@@ -122,6 +133,9 @@ pub struct Delivery {
     /// takes that edit as landed rather than send it again (Telegram would call a repeat
     /// "not modified").
     pub editing: Option<(u64, String)>,
+    /// The game's chat is gone (the bot was removed from the group): nothing more is sent
+    /// there.
+    pub chat_gone: bool,
 }
 
 impl Delivery {

@@ -60,9 +60,30 @@ fn record(setup: &Setup, now: u64) -> GameRecord {
     rec
 }
 
-/// A new lobby, its message in the outbox.
-pub fn open(setup: &Setup, now: u64) -> GameRecord {
+/// How the bot's seats are named: the game's language, the level, the seat's player.
+pub type BotName = dyn Fn(Lang, Level, PlayerId) -> String;
+
+/// Who sits in a new lobby from the start.
+pub struct Seated<'a> {
+    /// The creator's name, when they take the first seat (they have opened the bot, so it
+    /// may write to them, and play no other game).
+    pub creator: Option<&'a str>,
+    /// The bot's level, when it takes the next seat (`/play` in a group), and how its seats
+    /// are named.
+    pub bot: Option<(Level, &'a BotName)>,
+}
+
+/// A new lobby with its first seats taken, its message in the outbox: the message is drawn
+/// from the record as stored, so it shows them from its first version.
+pub fn open(setup: &Setup, seated: &Seated<'_>, now: u64) -> GameRecord {
     let mut rec = record(setup, now);
+    if let Some(name) = seated.creator {
+        // A new lobby has every seat free: nothing to refuse.
+        let _ = join(&mut rec, PlayerId(setup.creator), name, None, now);
+    }
+    if let Some((level, name)) = seated.bot {
+        let _ = seat_bot(&mut rec, None, level, name, now);
+    }
     rec.push_effect(Effect::LiveMessage);
     rec
 }
@@ -102,6 +123,22 @@ pub fn join(
     Ok(())
 }
 
+/// Whether `player` could take a seat now (by the Join button of `generation`): what
+/// [`join`] would refuse, found without changing the record. The Join button asks this
+/// before it sends someone who never opened the bot to the private chat, so a full lobby
+/// is said at once rather than after the detour.
+///
+/// # Errors
+/// As [`join`].
+pub fn may_join(
+    rec: &GameRecord,
+    player: PlayerId,
+    generation: Option<u32>,
+    now: u64,
+) -> Result<(), Refused> {
+    join(&mut rec.clone(), player, "", generation, now)
+}
+
 /// The creator's checks of a lobby button: the game is in its lobby (or, for Start, at
 /// least not over), the button of its message, pressed by the creator.
 fn creators_lobby(rec: &GameRecord, by: u64, generation: u32) -> Result<(), Refused> {
@@ -125,7 +162,7 @@ pub fn seat_bot(
     rec: &mut GameRecord,
     by: Option<(u64, u32)>,
     level: Level,
-    name: &dyn Fn(Lang, Level, PlayerId) -> String,
+    name: &BotName,
     now: u64,
 ) -> Result<(), Refused> {
     if let Some((by, generation)) = by {
@@ -288,4 +325,87 @@ pub fn against_bot(
     });
     start(&mut rec, None, now, rng)?;
     Ok(rec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn setup(riga: bool) -> Setup {
+        Setup {
+            chat: -100,
+            creator: 7,
+            lang: Lang::En,
+            alphabet: Lang::En.alphabet(),
+            board: Board::Text,
+            ai_level: Level::Easy,
+            ruleset: Ruleset::default(),
+            riga,
+        }
+    }
+
+    fn bot_name(_: Lang, _: Level, _: PlayerId) -> String {
+        "Bot".into()
+    }
+
+    #[test]
+    fn a_new_lobby_is_stored_with_its_first_seats_taken_before_its_message_is_drawn() {
+        let seated = Seated {
+            creator: Some("Alice"),
+            bot: Some((Level::Hard, &bot_name)),
+        };
+        let rec = open(&setup(false), &seated, 0);
+        assert_eq!(rec.names, ["Alice", "Bot"]);
+        assert_eq!(rec.game.seats()[0].player, PlayerId(7));
+        assert_eq!(rec.ai_level, Level::Hard);
+        assert_eq!(rec.delivery.outbox.len(), 1);
+        assert_eq!(rec.delivery.outbox[0].effect, Effect::LiveMessage);
+        let empty = open(
+            &setup(true),
+            &Seated {
+                creator: None,
+                bot: None,
+            },
+            0,
+        );
+        assert!(empty.game.seats().is_empty());
+    }
+
+    #[test]
+    fn a_join_of_a_full_lobby_is_refused_before_anyone_is_sent_anywhere() {
+        let seated = Seated {
+            creator: Some("Alice"),
+            bot: None,
+        };
+        let mut rec = open(&setup(false), &seated, 0);
+        let g = rec.delivery.generation;
+        assert_eq!(may_join(&rec, PlayerId(8), Some(g), 0), Ok(()));
+        assert_eq!(
+            may_join(&rec, PlayerId(7), Some(g), 0),
+            Err(Refused::AlreadySeated)
+        );
+        join(&mut rec, PlayerId(8), "Bob", Some(g), 0).unwrap();
+        let before = rec.clone();
+        assert_eq!(may_join(&rec, PlayerId(9), Some(g), 0), Err(Refused::Full));
+        assert_eq!(rec, before, "asking changes nothing");
+    }
+
+    #[test]
+    fn a_game_against_the_bot_tells_its_notice_before_the_keyboard_it_points_to() {
+        for riga in [false, true] {
+            let mut rng = StdRng::seed_from_u64(1);
+            let mut s = setup(riga);
+            s.chat = 7;
+            let rec = against_bot(&s, "Alice", "Bot", "below".into(), 0, &mut rng).unwrap();
+            let effects: Vec<&Effect> = rec.delivery.outbox.iter().map(|o| &o.effect).collect();
+            assert!(
+                matches!(
+                    effects.as_slice(),
+                    [Effect::Notice { .. }, Effect::Dm { seat: 0 }]
+                ),
+                "riga {riga}: {effects:?}"
+            );
+        }
+    }
 }

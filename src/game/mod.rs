@@ -49,5 +49,5 @@ pub mod settle;
 pub mod timer;
 
 pub use id::GameId;
-pub use press::{pressed, seat_for_button, Press};
+pub use press::{came_on, pressed, seat_for_button, Made, On, Press};
 pub use refused::Refused;

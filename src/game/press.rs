@@ -61,3 +61,116 @@ pub fn seat_for_button(
     }
     rec.game.seat_of(player).ok_or(Refused::NotAPlayer)
 }
+
+/// The message a press came on: its chat and id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct On {
+    /// The chat.
+    pub chat: i64,
+    /// The message's id in it.
+    pub message: i32,
+}
+
+/// Which of a game's messages a grid's button is made for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Made {
+    /// The live message in the game's chat (the battle).
+    Live,
+    /// The presser's own private message of the game (the placement editor).
+    Private,
+    /// The question after a mine, in the private chat of the seat it asks.
+    Mine,
+}
+
+/// Whether a press of a grid's button came on the message of the game it was made for, by
+/// the chat and the message id the record keeps (a message the record does not know yet,
+/// just sent, is taken in the right chat). Callback data can be forged: a press on any
+/// other message, or none (an inline message), is refused.
+///
+/// # Errors
+/// [`Refused::WrongMessage`].
+pub fn came_on(
+    rec: &GameRecord,
+    made: Made,
+    player: engine::PlayerId,
+    on: Option<On>,
+) -> Result<(), Refused> {
+    let Some(on) = on else {
+        return Err(Refused::WrongMessage);
+    };
+    let (chat, known) = match made {
+        Made::Live => (rec.chat, rec.delivery.message),
+        Made::Private => (
+            player.0 as i64,
+            rec.game
+                .seat_of(player)
+                .and_then(|s| rec.delivery.dms.get(s.index()).copied().flatten()),
+        ),
+        // The question is the asked seat's, whoever presses.
+        Made::Mine => {
+            let asked = rec
+                .game
+                .mine_choice()
+                .and_then(|m| rec.game.seats().get(m.seat.index()))
+                .map_or(player, |s| s.player);
+            (asked.0 as i64, rec.delivery.mine_dm)
+        }
+    };
+    if on.chat == chat && known.is_none_or(|m| m == on.message) {
+        Ok(())
+    } else {
+        Err(Refused::WrongMessage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Action, Game, PlayerId, Ruleset};
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_grid_press_is_taken_only_on_the_message_it_was_made_for() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut game = Game::new(Ruleset::default());
+        for p in [7, 8] {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        let mut rec = GameRecord::new(game, -100, 0);
+        let on = |chat, message| Some(On { chat, message });
+        let alice = PlayerId(7);
+        // Nothing known yet: the right chat is enough.
+        assert_eq!(came_on(&rec, Made::Live, alice, on(-100, 5)), Ok(()));
+        assert_eq!(came_on(&rec, Made::Private, alice, on(7, 9)), Ok(()));
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, on(7, 5)),
+            Err(Refused::WrongMessage)
+        );
+        assert_eq!(
+            came_on(&rec, Made::Private, alice, on(8, 9)),
+            Err(Refused::WrongMessage)
+        );
+        rec.delivery.message = Some(5);
+        rec.delivery.dms = vec![Some(9), Some(3)];
+        rec.delivery.mine_dm = Some(11);
+        assert_eq!(came_on(&rec, Made::Live, alice, on(-100, 5)), Ok(()));
+        assert_eq!(came_on(&rec, Made::Private, alice, on(7, 9)), Ok(()));
+        assert_eq!(came_on(&rec, Made::Mine, alice, on(7, 11)), Ok(()));
+        // Another message of the same chat: a panel, the own field, an old question.
+        for (made, chat, message) in [
+            (Made::Live, -100, 6),
+            (Made::Private, 7, 3),
+            (Made::Mine, 7, 9),
+        ] {
+            assert_eq!(
+                came_on(&rec, made, alice, on(chat, message)),
+                Err(Refused::WrongMessage),
+                "{made:?} on {message}"
+            );
+        }
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, None),
+            Err(Refused::WrongMessage)
+        );
+    }
+}

@@ -166,6 +166,14 @@ struct Stored<'a> {
     settlement: Option<Cow<'a, Settlement>>,
     #[serde(default = "board_before")]
     board: Board,
+    #[serde(default, skip_serializing_if = "is_false")]
+    chat_gone: bool,
+}
+
+/// Whether a stored flag is off (not written then).
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Whether a stored list is empty (serde hands `skip_serializing_if` the field itself).
@@ -224,6 +232,7 @@ impl Serialize for GameRecord {
             riga,
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
             board: self.board,
+            chat_gone: d.chat_gone,
         }
         .serialize(s)
     }
@@ -275,6 +284,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 dm_drawn: w.dm_drawn.into_owned(),
                 dm_pictures: w.dm_pictures.into_owned(),
                 editing: w.editing.map(Cow::into_owned),
+                chat_gone: w.chat_gone,
             },
         })
     }
@@ -689,8 +699,11 @@ pub struct RatingWrite {
 }
 
 impl GameRecord {
-    /// Puts an effect in the outbox (see [`Delivery::push`]).
+    /// Puts an effect in the outbox (see [`Delivery::push`]); none for a chat that is gone.
     pub fn push_effect(&mut self, effect: Effect) {
+        if self.delivery.chat_gone && effect.in_chat(self.chat) {
+            return;
+        }
         self.delivery.push(effect);
     }
 

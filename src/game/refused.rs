@@ -22,6 +22,8 @@ pub enum Refused {
     CreatorOnly,
     /// A button that names no cell of the field.
     UnknownButton,
+    /// A button pressed on a message it was not made for (forged callback data).
+    WrongMessage,
     /// The engine refuses the move.
     Rules(ActionError),
     /// The person plays another game that is not over.

@@ -145,8 +145,11 @@ pub fn play_move(
 }
 
 /// A move typed in reply to the battle's message, read in the position it is played in.
+/// Whose turn it is is checked first: the words are read as a move of the side to move, so
+/// the other player's own ship would be "no ship of yours" to them.
 ///
 /// # Errors
+/// [`Refused::NotYourTurn`] for the player not to move, whatever they typed;
 /// [`Refused::RigaNotation`] for words that name no move; as [`play_move`].
 pub fn play_typed(
     rec: &mut GameRecord,
@@ -155,10 +158,15 @@ pub fn play_typed(
     now: u64,
     line: &MoveLine,
 ) -> Result<Vec<usize>, Refused> {
-    let game = rec
-        .riga()
-        .and_then(|r| r.game.as_ref())
-        .ok_or(Refused::GameOver)?;
+    if rec.is_finished() {
+        return Err(Refused::GameOver);
+    }
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    let r = rec.riga().ok_or(Refused::GameOver)?;
+    let game = r.game.as_ref().ok_or(Refused::GameOver)?;
+    if r.to_move().is_some_and(|side| side != side_of(seat.0)) {
+        return Err(Refused::NotYourTurn);
+    }
     let mv = ::riga::notation::parse_move(text, game).map_err(Refused::RigaNotation)?;
     play_move(rec, player, mv, None, None, now, line)
 }
@@ -228,6 +236,50 @@ mod tests {
         let south: Vec<Kind> = g.ships()[12..].iter().map(|s| s.unwrap().kind).collect();
         assert_eq!(south, r.orders[1]);
         assert_eq!(r.lock(1, 10, &mut rng), Err(SetupError::NotOrdering));
+    }
+
+    #[test]
+    fn a_move_typed_by_the_player_not_to_move_is_refused_as_out_of_turn() {
+        use crate::game::lobby;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        let duel = lobby::riga_duel(&engine::Ruleset::default());
+        let mut rec = GameRecord::new(engine::Game::new(duel), -1, 0);
+        lobby::join(&mut rec, PlayerId(1), "Анна", None, 0).unwrap();
+        lobby::join(&mut rec, PlayerId(2), "Борис", None, 0).unwrap();
+        rec.play = Play::Riga(RigaPlay::default());
+        lobby::start(&mut rec, None, 0, &mut rng).unwrap();
+        for p in [1, 2] {
+            setup(&mut rec, PlayerId(p), SetupTap::Lock, None, 0, &mut rng).unwrap();
+        }
+        let game = rec.riga().unwrap().game.clone().unwrap();
+        let waiting = game.turn().other();
+        let player = PlayerId(u64::from(seat_of(waiting)) + 1);
+        // A ship of the waiting player's own that could step forward, were it their turn.
+        let ship = game
+            .ships()
+            .iter()
+            .flatten()
+            .find(|s| s.side == waiting)
+            .unwrap();
+        let typed = format!("{} forward", ::riga::notation::format_point(ship.at, false));
+        let before = rec.clone();
+        let line = |_: Lang, _: &Game, _: Move, _: &[usize]| String::new();
+        assert_eq!(
+            play_typed(&mut rec, player, &typed, 1, &line),
+            Err(Refused::NotYourTurn)
+        );
+        // Words that name no move at all are refused the same way, for the same reason.
+        assert_eq!(
+            play_typed(&mut rec, player, "a7 forward", 1, &line),
+            Err(Refused::NotYourTurn)
+        );
+        assert_eq!(rec, before);
+        // The player to move still hears what is wrong with their words.
+        let mover = PlayerId(u64::from(seat_of(game.turn())) + 1);
+        assert!(matches!(
+            play_typed(&mut rec, mover, "hello", 1, &line),
+            Err(Refused::RigaNotation(_))
+        ));
     }
 
     #[test]

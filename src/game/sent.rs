@@ -21,6 +21,9 @@ pub enum Sent {
     Part(bool),
     /// The end's settlement, worked out: stored, and the effect stays to write it.
     Settlement(Box<Settlement>),
+    /// Telegram says the bot can no more write in the game's group (it was removed, or the
+    /// group is gone): see [`chat_gone`].
+    ChatGone,
 }
 
 /// Keeps what the delivery of effect `n` (of the record at `version`, at `now_ms`) left, and
@@ -53,6 +56,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
                 return;
             }
         }
+        Sent::ChatGone => chat_gone(r),
         Sent::Settlement(ref s) => {
             if r.settlement.is_none() {
                 r.settlement = Some((**s).clone());
@@ -61,6 +65,28 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
         }
     }
     r.delivery.remove(n);
+}
+
+/// The game's chat is gone (the bot was removed from the group, or the group deleted): the
+/// game ends, called off in whatever phase (no rating moves, no statistics count), nothing
+/// waiting for that chat is sent, nor anything after, and the end's settlement frees the
+/// players for other games as at any end. Their private chats are told as at any end.
+pub fn chat_gone(r: &mut GameRecord) {
+    r.delivery.chat_gone = true;
+    r.delivery.message = None;
+    if let Some(riga) = r.riga_mut() {
+        if riga.end.is_none() {
+            riga.end = Some(crate::game::riga_state::RigaEnd::Cancelled);
+        }
+    }
+    if !r.game.is_finished() {
+        // Calling off draws nothing; the source is only the engine's signature.
+        let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);
+        let _ = r.game.apply(engine::Action::Abandon, 0, &mut rng);
+    }
+    let chat = r.chat;
+    r.delivery.outbox.retain(|o| !o.effect.in_chat(chat));
+    r.derive_effects();
 }
 
 /// The live message was redrawn from the record at `version`: the hash of what it shows now,
@@ -112,6 +138,60 @@ mod tests {
     use super::*;
     use crate::game::delivery::Effect;
     use engine::{Game, Ruleset};
+
+    #[test]
+    fn a_battle_whose_group_is_gone_is_called_off_and_sends_nothing_there_again() {
+        use engine::{random_fleet, Action, EndReason, Phase, PlayerId, SeatId};
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut game = Game::new(Ruleset::default());
+        for p in [7, 8] {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        let mut r = GameRecord::new(game, -100, 0);
+        for s in 0..2 {
+            let fleet = random_fleet(&Ruleset::default(), &mut rng).unwrap();
+            r.game
+                .apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        r.derive_effects();
+        r.delivery.outbox.clear();
+        r.delivery.message = Some(5);
+        r.push_effect(Effect::Notice {
+            chat: -100,
+            text: "x".into(),
+        });
+        r.push_effect(Effect::Dm { seat: 0 });
+        acknowledge(&mut r, &Sent::ChatGone, 1, 1, 0);
+        assert!(matches!(
+            r.game.phase(),
+            Phase::Finished { winners, reason: EndReason::Cancelled } if winners.is_empty()
+        ));
+        assert_eq!(r.delivery.message, None);
+        let kinds: Vec<Effect> = r.delivery.outbox.iter().map(|o| o.effect.clone()).collect();
+        // Settled (the players freed), the private fields told; no announcement, no notice.
+        assert_eq!(
+            kinds,
+            vec![
+                Effect::Dm { seat: 0 },
+                Effect::Settle,
+                Effect::Dm { seat: 1 }
+            ]
+        );
+        assert!(crate::game::rating::outcome(&r).is_none());
+        r.push_effect(Effect::LiveMessage);
+        assert!(!r
+            .delivery
+            .outbox
+            .iter()
+            .any(|o| o.effect == Effect::LiveMessage));
+        // A record with the flag reads back with it.
+        let json = serde_json::to_string(&r).unwrap();
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert!(back.delivery.chat_gone);
+    }
 
     #[test]
     fn an_acknowledged_private_field_is_kept_and_taken_out_of_the_outbox() {

@@ -31,6 +31,7 @@
 //! | `mb:v1:rulesets` | hash | a ruleset's name in the statistics → the ruleset (JSON), to name it in words | none |
 //! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
 //! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
+//! | `mb:v1:{c:CHAT}:panel:MESSAGE` | string | a hash of what a `/settings` panel (or the `/lang` choice) shows | a day |
 
 pub use crate::game::rating::Leaderboard;
 pub use crate::game::GameId;
@@ -169,6 +170,12 @@ impl Keys {
         format!("{}:{{c:{chat}}}:said:{user}:{what}", self.ns)
     }
 
+    /// What a `/settings` panel message of a chat shows (a hash), so a tap that changes
+    /// nothing edits nothing.
+    pub fn panel(&self, chat: i64, message: i32) -> String {
+        format!("{}:{{c:{chat}}}:panel:{message}", self.ns)
+    }
+
     /// The layouts revealed in a chat's games of one ruleset (a list, newest first).
     pub fn chat_layouts(&self, chat: i64, ruleset: &str) -> String {
         format!("{}:chat:{chat}:layouts:{ruleset}", self.ns)
@@ -256,6 +263,7 @@ mod tests {
             bot_top,
             k.chat_budget(-100),
             k.said(-100, 5, "help"),
+            k.panel(-100, 12),
             k.chat_layouts(-100, "classic"),
             k.all_layouts("classic"),
             k.layouts_counted(GameId(7)),

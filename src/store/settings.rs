@@ -162,6 +162,43 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
+    /// Notes that the `/settings` panel `message` of `chat` shows what hashes to `drawn`:
+    /// `false` when it showed that already (nothing to edit).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn panel_drawn(
+        &self,
+        chat: i64,
+        message: i32,
+        drawn: u64,
+    ) -> Result<bool, StoreError> {
+        let key = self.keys.panel(chat, message);
+        let before: Option<String> = self
+            .run(|mut c| async move {
+                redis::cmd("SET")
+                    .arg(key)
+                    .arg(drawn.to_string())
+                    .arg("GET")
+                    .arg("EX")
+                    .arg(24 * 3600)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(before.as_deref() != Some(drawn.to_string().as_str()))
+    }
+
+    /// Forgets what a `/settings` panel message shows (its edit failed).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn panel_unknown(&self, chat: i64, message: i32) -> Result<(), StoreError> {
+        let key = self.keys.panel(chat, message);
+        self.run(|mut c| async move { redis::cmd("DEL").arg(key).query_async(&mut c).await })
+            .await
+    }
+
     pub(super) async fn set_once(&self, key: String, secs: u64) -> Result<bool, StoreError> {
         let set: Option<String> = self
             .run(|mut c| async move {

@@ -4,12 +4,12 @@
 //! transition of `game/battle.rs` run in the store; here only the answer and what follows.
 
 use super::context::{crash_point, now, store_error_key, user_lang, BotError, Ctx, HandlerResult};
-use super::send::{answer, pressed, reply};
+use super::send::{answer, pressed, pressed_on, reply};
 use super::{bot_turns, sender};
 use crate::game::battle::{self as rules, Cell};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
-use crate::game::{timer, GameId, Press, Refused};
+use crate::game::{came_on, timer, GameId, Made, Press, Refused};
 use crate::store::settings::Claim;
 use crate::store::StoreError;
 use crate::view::buttons::Button;
@@ -64,6 +64,7 @@ pub async fn on_cell(
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
     let rng = ctx.fork();
     let words = |r: &GameRecord, done: &Cell| (cell_answer(lang, r, done), false);
     let press = Press {
@@ -79,6 +80,7 @@ pub async fn on_cell(
             Some(&due),
             &Refused::settled,
             |r| {
+                came_on(r, Made::Live, player, on)?;
                 let mut rng = rng.clone();
                 rules::press_cell(
                     r,
@@ -166,10 +168,12 @@ pub async fn on_view(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
     let blocks = |r: &GameRecord| crate::view::group::battle_viewport(r).blocks() as u8;
     let done = ctx
         .store
         .transition(id, |r| {
+            came_on(r, Made::Live, player, on)?;
             let blocks = blocks(r);
             rules::show_block(r, player, generation, block, blocks)
         })
@@ -187,9 +191,11 @@ pub async fn on_target(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
     let done = ctx
         .store
         .transition(id, |r| {
+            came_on(r, Made::Live, player, on)?;
             rules::choose_target(r, player, generation, SeatId(target))
         })
         .await;
@@ -212,6 +218,7 @@ pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) 
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
     let rng = ctx.fork();
     let words = |r: &GameRecord, events: &Vec<Event>| (shot_answer(lang, r, events), false);
     let press = Press {
@@ -222,6 +229,7 @@ pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) 
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
+            came_on(r, Made::Live, player, on)?;
             let mut rng = rng.clone();
             rules::fire_salvo(r, player, generation, target, Some(&press), now(), &mut rng)
         })
@@ -241,11 +249,13 @@ pub async fn on_give_up(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
     let rng = ctx.fork();
     let due = due(ctx);
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
+            came_on(r, Made::Mine, player, on)?;
             rules::give_up(r, player, deadline, index, now(), &mut rng.clone())
         })
         .await;

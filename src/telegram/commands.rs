@@ -301,7 +301,15 @@ pub async fn on_lang_button(
             super::send::answer(ctx, q, t(chosen, "lang-done"), false).await?;
             // The menu says what was chosen and keeps no buttons (within the chat's budget).
             if let Some(m) = q.regular_message() {
-                if super::context::try_pace(ctx, m.chat.id).await {
+                // Once: a second tap (or two at once) would edit it to the same words.
+                let done = t(chosen, "lang-done");
+                let hash = super::sender::drawing_hash(&done, &None);
+                let again = !ctx
+                    .store
+                    .panel_drawn(m.chat.id.0, m.id.0, hash)
+                    .await
+                    .unwrap_or(true);
+                if !again && super::context::try_pace(ctx, m.chat.id).await {
                     let edit = ctx
                         .bot
                         .edit_message_text(m.chat.id, m.id, t(chosen, "lang-done"))

@@ -20,6 +20,15 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
     let Some(button) = q.data.as_deref().and_then(Button::parse) else {
         return answer(&ctx, &q, t(lang, "error-unknown-button"), false).await;
     };
+    // A grid's press is checked by its handler against the game's record (its keyboard is
+    // cut out before parsing); any other by the keyboard of the message it came on.
+    if !button.of_a_grid() {
+        match kind_of_message(&q, &button) {
+            Fits::Yes => {}
+            Fits::NoKeyboard => return answer(&ctx, &q, t(lang, "error-out-of-date"), true).await,
+            Fits::No => return answer(&ctx, &q, t(lang, "error-wrong-message"), true).await,
+        }
+    }
     match button {
         Button::Join(..) | Button::Start(..) | Button::Cancel(..) | Button::Rematch(..) => {
             lobby::on_button(&ctx, &q, lang, button).await
@@ -43,6 +52,45 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         | Button::RigaMove(..)
         | Button::RigaToggle(..) => riga::on_button(&ctx, &q, lang, button).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
+    }
+}
+
+/// Whether a press fits the message it came on.
+enum Fits {
+    Yes,
+    /// The message has no buttons (any more): the press is out of date.
+    NoKeyboard,
+    /// The message is of another kind than the button was made for: forged callback data.
+    No,
+}
+
+/// Whether a press came on the kind of message its button was made for, by the buttons the
+/// message carries ([`Button::fits`]): a settings panel's button on the battle message, a
+/// lobby's on another game's, is refused before its handler could draw on the message. A
+/// message too old for Telegram to show is left to the handler; an inline message (the bot
+/// sends none) is refused.
+fn kind_of_message(q: &CallbackQuery, button: &Button) -> Fits {
+    use teloxide::types::{InlineKeyboardButtonKind, MaybeInaccessibleMessage};
+    let msg = match &q.message {
+        None => return Fits::No,
+        Some(MaybeInaccessibleMessage::Inaccessible(_)) => return Fits::Yes,
+        Some(MaybeInaccessibleMessage::Regular(m)) => m,
+    };
+    let Some(kb) = msg.reply_markup() else {
+        return Fits::NoKeyboard;
+    };
+    let data = kb
+        .inline_keyboard
+        .iter()
+        .flatten()
+        .filter_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => Some(d.as_str()),
+            _ => None,
+        });
+    if button.fits(data) {
+        Fits::Yes
+    } else {
+        Fits::No
     }
 }
 

@@ -56,6 +56,9 @@ fn setup(
     }
 }
 
+/// A new lobby in `chat`, stored with its first seats taken (`creator_seated`: the creator
+/// takes the first; `bot`: the bot the next), so its message is right from the first.
+#[allow(clippy::too_many_arguments)]
 async fn create(
     ctx: &Ctx,
     chat: i64,
@@ -63,6 +66,8 @@ async fn create(
     lang: Lang,
     ruleset: Ruleset,
     riga: bool,
+    creator_seated: bool,
+    bot: Option<Level>,
 ) -> Result<GameId, StoreError> {
     let mut settings = ctx.store.chat_settings(chat).await?;
     // A group speaks the language of whoever created its first game, until /lang changes it.
@@ -80,8 +85,20 @@ async fn create(
         ruleset,
         riga,
     );
-    let id = ctx.store.create_game(&lobby::open(&setup, now())).await?;
+    let creator_name = display_name(creator);
+    let rec = lobby::open(
+        &setup,
+        &lobby::Seated {
+            creator: creator_seated.then_some(creator_name.as_str()),
+            bot: bot.map(|l| (l, &name as &lobby::BotName)),
+        },
+        now(),
+    );
+    let id = ctx.store.create_game(&rec).await?;
     ctx.store.set_chat_game(chat, id).await?;
+    if creator_seated {
+        ctx.store.set_user_game(creator.id.0, id).await?;
+    }
     sender::kick(ctx, id);
     Ok(id)
 }
@@ -114,23 +131,16 @@ pub async fn on_newgame(
         Ok(s) => s.ruleset,
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
-    match create(ctx, chat, user, lang, ruleset, riga).await {
-        Ok(id) => {
-            if ctx
-                .store
-                .user_settings(user.id.0)
-                .await
-                .is_ok_and(|s| s.started)
-            {
-                let _ = join(ctx, id, user, None).await;
-            }
-            if let Some(level) = bot {
-                if let Err(e) = seat(ctx, id, None, level).await {
-                    log::warn!("seating the bot in {id}: {e}");
-                }
-            }
-            Ok(())
-        }
+    // The creator sits down at once when the bot may write to them and they play no other
+    // game; else they join by the button like anyone.
+    let started = ctx
+        .store
+        .user_settings(user.id.0)
+        .await
+        .is_ok_and(|s| s.started);
+    let seated = started && !busy_elsewhere(ctx, user.id.0, None).await.unwrap_or(true);
+    match create(ctx, chat, user, lang, ruleset, riga, seated, bot).await {
+        Ok(_) => Ok(()),
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
 }
@@ -227,6 +237,14 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Button::Join(id, generation) => {
             let started = ctx.store.user_settings(uid).await.is_ok_and(|s| s.started);
             if !started {
+                // What the join would refuse (a full lobby, a finished game) is said here,
+                // not after a detour through the private chat.
+                let Some(rec) = super::send::game_for_button(ctx, q, lang, id).await? else {
+                    return Ok(());
+                };
+                if let Err(r) = lobby::may_join(&rec, PlayerId(uid), Some(generation), now()) {
+                    return answer(ctx, q, refusal::words(lang, &r), true).await;
+                }
                 // Telegram opens the private chat from this link; /start there completes the join.
                 let url = format!("https://t.me/{}?start={}", ctx.username, join_payload(id));
                 if let Ok(url) = url.parse() {

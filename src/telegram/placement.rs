@@ -8,11 +8,11 @@
 
 use super::battle::{due, follow_up};
 use super::context::{crash_point, now, Ctx, HandlerResult};
-use super::send::{answer, answer_refusal, answer_store_error, edit_dm, pressed};
+use super::send::{answer, answer_refusal, answer_store_error, edit_dm, pressed, pressed_on};
 use crate::game::lang::Lang;
 use crate::game::placement::{self, Edit};
 use crate::game::record::{Editor, GameRecord};
-use crate::game::{GameId, Press};
+use crate::game::{came_on, GameId, Made, Press};
 use crate::store::StoreError;
 use crate::view::buttons::{Button, EditOp};
 use crate::view::editor::{edited_words, editor_keyboard, editor_text, viewport};
@@ -35,6 +35,10 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     if let Some(again) = rec.delivery.answered(&q.id.0) {
         return answer(ctx, q, again.text.clone(), again.alert).await;
     }
+    // Only on the seat's own editor: forged data on another message edits nothing.
+    if let Err(r) = came_on(&rec, Made::Private, PlayerId(uid), pressed_on(q)) {
+        return answer_refusal(ctx, q, lang, &r).await;
+    }
     let seat = match placement::editing_seat(&rec, PlayerId(uid)) {
         Ok(seat) => seat,
         Err(r) => return answer_refusal(ctx, q, lang, &r).await,
@@ -55,22 +59,43 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         _ => return Ok(()),
     };
     let rng = ctx.fork();
+    let drawn = |ed: &Editor| {
+        (
+            editor_text(&rec, lang, ed),
+            editor_keyboard(&rec, id, lang, ed),
+        )
+    };
     let done = ctx
         .store
         .edit_draft(
             id,
             seat,
             || Editor::new(&ruleset),
-            |ed: &mut Editor| Ok::<_, ()>(placement::edit(&ruleset, ed, edit, &mut rng.clone())),
+            |ed: &mut Editor| {
+                let before = ed.clone();
+                let what = placement::edit(&ruleset, ed, edit, &mut rng.clone());
+                // Whether the editor shows anything else now (a refused shape put back, say,
+                // may leave only its undo history otherwise).
+                let changed = *ed != before && drawn(ed) != drawn(&before);
+                Ok::<_, ()>((what, changed))
+            },
         )
         .await;
-    let (what, ed) = match done {
+    let ((what, changed), ed) = match done {
         Ok(Ok(v)) => v,
         Ok(Err(())) => return Ok(()),
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    let (note, alert) = edited_words(lang, rec.alphabet, size, &what);
+    let (mut note, alert) = edited_words(lang, rec.alphabet, size, &what);
+    if !changed && note.is_empty() {
+        // Undo with nothing to undo, Clear on an empty field, the block already shown.
+        note = t(lang, "editor-nothing");
+    }
     answer(ctx, q, note, alert).await?;
+    // An editor that did not change shows the same: an edit would be "not modified".
+    if !changed {
+        return Ok(());
+    }
     if let Some(m) = q.regular_message() {
         edit_dm(
             ctx,

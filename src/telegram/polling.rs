@@ -98,20 +98,7 @@ struct MessageShape<'a> {
 /// Whether the handler of a button never looks at the keyboard it was on: the grids' buttons.
 /// (The settings' alphabet and level buttons do: they redraw a panel they find there.)
 fn keyboard_unread(data: &str) -> bool {
-    matches!(
-        Button::parse(data),
-        Some(
-            Button::Fire(..)
-                | Button::View(..)
-                | Button::Target(..)
-                | Button::Salvo(..)
-                | Button::GiveUp(..)
-                | Button::Cell(..)
-                | Button::Block(..)
-                | Button::Edit(..)
-                | Button::Noop
-        )
-    )
+    Button::parse(data).is_some_and(|b| b.of_a_grid())
 }
 
 /// One update's JSON with the keyboard of a grid press taken out (`"reply_markup":null`),

@@ -202,6 +202,30 @@ pub async fn edit_live(
     Err(RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(1)).into())
 }
 
+/// Whether Telegram refuses a request because the bot can no more write in a group: it was
+/// removed (kicked, or it is no member any more), or the group is gone. (A private chat's
+/// 403, a user who blocked the bot or never started it, is another matter.)
+pub fn group_gone(e: &RequestError) -> bool {
+    let RequestError::Api(e) = e else {
+        return false;
+    };
+    match e {
+        ApiError::BotKicked
+        | ApiError::BotKickedFromSupergroup
+        | ApiError::BotKickedFromChannel
+        | ApiError::ChatNotFound
+        | ApiError::GroupDeactivated => true,
+        ApiError::Unknown(d) => [
+            "Forbidden: bot was kicked from",
+            "Forbidden: bot is not a member of",
+            "Forbidden: the group chat was deleted",
+        ]
+        .iter()
+        .any(|p| d.starts_with(p)),
+        _ => false,
+    }
+}
+
 /// A view's keyboard as the Bot API's inline keyboard.
 pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
     use crate::view::keyboard::KeyKind;
@@ -218,6 +242,15 @@ pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
             },
         })
     }))
+}
+
+/// The message a press came on, for [`crate::game::came_on`]: none for a press on an
+/// inline message.
+pub fn pressed_on(q: &CallbackQuery) -> Option<crate::game::On> {
+    q.message.as_ref().map(|m| crate::game::On {
+        chat: m.chat().id.0,
+        message: m.id().0,
+    })
 }
 
 /// Answers a button press with a short text (an alert when `alert`).

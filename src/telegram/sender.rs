@@ -16,7 +16,7 @@
 //! evenly, however fast people play.
 
 use super::context::{crash_point, BotError, Ctx};
-use super::send::user_lang_by_id;
+use super::send::{group_gone, user_lang_by_id};
 use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
@@ -364,6 +364,7 @@ async fn step(
             wait = Some(w);
         } else {
             lease.keep(ctx, id).await?;
+            let mut gone = false;
             if lease.edited == hash {
                 // Edited already; only the acknowledgement failed (Redis went away).
             } else if sent::edited_by_another(&rec, hash, &lease.token) {
@@ -389,8 +390,13 @@ async fn step(
                             log::warn!("live message of {id}: {e}");
                             return Ok(Step::Wait(w));
                         }
-                        // The message is gone (deleted, or the bot left): nothing to draw on.
-                        log::warn!("live message of {id}: {e}; not drawn again");
+                        gone = rec.chat < 0 && group_gone(&e);
+                        if gone {
+                            log::warn!("live message of {id}: {e}; the group is gone: called off");
+                        } else {
+                            // The message is gone (deleted): nothing to draw on.
+                            log::warn!("live message of {id}: {e}; not drawn again");
+                        }
                     }
                 }
             }
@@ -398,7 +404,11 @@ async fn step(
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
-                    sent::drawn(r, hash, version, total, now_ms());
+                    if gone {
+                        sent::chat_gone(r);
+                    } else {
+                        sent::drawn(r, hash, version, total, now_ms());
+                    }
                     Ok::<_, ()>(())
                 })
                 .await?
@@ -480,7 +490,13 @@ fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
 /// an effect Telegram refuses for good is given up (logged) and acknowledged.
 async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Sent, Duration> {
     let chat = ChatId(rec.chat);
+    let to_group = rec.chat < 0 && o.effect.in_chat(rec.chat);
     let given_up = |e: RequestError| -> Result<Sent, Duration> {
+        if to_group && group_gone(&e) {
+            // Nothing more goes there, and the game is called off.
+            log::warn!("effect {} of {id}: {e}; the group is gone: called off", o.n);
+            return Ok(Sent::ChatGone);
+        }
         match retry_after(&e) {
             Some(w) => {
                 log::warn!("effect {} of {id}: {e}", o.n);
@@ -564,7 +580,10 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
             match req.await {
                 Ok(_) => Ok(Sent::Part(last)),
-                Err(e) => given_up(e).map(|_| Sent::Part(last)),
+                Err(e) => given_up(e).map(|s| match s {
+                    Sent::ChatGone => s,
+                    _ => Sent::Part(last),
+                }),
             }
         }
     }

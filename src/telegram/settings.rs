@@ -202,7 +202,7 @@ async fn on_chat_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, op: SetOp) -> 
                 Err(e) => return Err(e.into()),
             };
             let text = text.split("\n\n").next().unwrap_or_default().to_owned();
-            return edit_live(ctx, msg.chat.id, msg.id, text, None).await;
+            return draw_panel(ctx, msg.chat.id, msg.id, text, None).await;
         }
         _ => {
             // The panel's own refusals first (a seat swap, players in a private chat).
@@ -245,7 +245,34 @@ async fn redraw_chat_panel(
     page: SettingsPage,
 ) -> HandlerResult {
     let (text, kb) = chat_panel(ctx, chat.0, user, page).await?;
-    edit_live(ctx, chat, message, text, Some(kb)).await
+    draw_panel(ctx, chat, message, text, Some(kb)).await
+}
+
+/// Edits a panel message to show `text` and `kb`, unless it shows them already: a tap that
+/// changes nothing (an option already ticked, the page already open, Done again, a double
+/// tap) edits nothing, where Telegram would refuse the edit as "message is not modified".
+/// What each panel shows is kept in Redis, so two taps at once, whose updates both carry
+/// the message as it was before either, edit it once.
+async fn draw_panel(
+    ctx: &Ctx,
+    chat: ChatId,
+    message: MessageId,
+    text: String,
+    kb: Option<Keyboard>,
+) -> HandlerResult {
+    let hash = sender::drawing_hash(&text, &kb);
+    match ctx.store.panel_drawn(chat.0, message.0, hash).await {
+        Ok(false) => return Ok(()),
+        Ok(true) => {}
+        // Unknown: drawn again ("not modified" is taken as done).
+        Err(e) => log::debug!("settings panel {} in {chat}: {e}", message.0),
+    }
+    let done = edit_live(ctx, chat, message, text, kb).await;
+    if done.is_err() {
+        // Not shown after all: the next tap draws it.
+        let _ = ctx.store.panel_unknown(chat.0, message.0).await;
+    }
+    done
 }
 
 /// After one of the `/settings` alphabet or level buttons: when the button was on a panel,
@@ -304,10 +331,16 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         log::warn!("settings panel for {}: no budget", msg.chat.id);
         return Ok(());
     }
-    ctx.bot
+    let hash = sender::drawing_hash(&text, &Some(kb.clone()));
+    let sent = ctx
+        .bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
         .reply_markup(markup(kb))
         .await?;
+    // What it shows, so that a first tap that changes nothing edits nothing.
+    if let Err(e) = ctx.store.panel_drawn(chat, sent.id.0, hash).await {
+        log::debug!("settings panel {} in {chat}: {e}", sent.id.0);
+    }
     Ok(())
 }

@@ -151,7 +151,7 @@ pub fn run(
     let mut show = true;
     loop {
         if show {
-            let abbrs: Vec<String> = order.iter().map(|&k| ship_abbr(lang, k)).collect();
+            // The board's letters, the ones the order is typed in.
             writeln!(out, "\n{}", board(lang, &setup_view(&order), None))?;
             writeln!(
                 out,
@@ -159,7 +159,7 @@ pub fn run(
                 ta(
                     lang,
                     "term-riga-order",
-                    &[("order", abbrs.join(" ").into())]
+                    &[("order", letters(lang, &order).into())]
                 )
             )?;
         }

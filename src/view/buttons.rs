@@ -68,6 +68,30 @@ pub enum Button {
     Noop,
 }
 
+/// The kind of message a button is made for. A press is taken only on a message of its
+/// button's kind: callback data can be forged by a client, and a settings panel's button
+/// pressed on the battle message must not turn it into a panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surface {
+    /// A game's live message before the battle: the lobby (its settings panel included), a
+    /// Riga game's set-up in the group.
+    Lobby(GameId),
+    /// A game's live message in the battle.
+    Battle(GameId),
+    /// A seat's private message while it places its fleet (or orders its Riga ships).
+    Placement(GameId),
+    /// The question after a mine, in the shooter's private chat.
+    Mine(GameId),
+    /// The end's announcement.
+    End(GameId),
+    /// A `/settings` panel of a chat's defaults.
+    ChatPanel,
+    /// The `/lang` choice.
+    Language,
+    /// A label or spacer: on any message.
+    Anywhere,
+}
+
 /// A Riga move as callback data: `f3` forward, `l3` left, `r3` right, `m3` lay a mine (ship
 /// 3), `p` pass.
 fn move_code(m: riga::Move) -> String {
@@ -310,6 +334,64 @@ impl fmt::Display for Button {
 }
 
 impl Button {
+    /// The kind of message this button is made for.
+    pub fn surface(&self) -> Surface {
+        match *self {
+            Button::Join(g, _)
+            | Button::Start(g, _)
+            | Button::Cancel(g, _)
+            | Button::Bot(g, _)
+            | Button::RigaToggle(g, _)
+            | Button::Set(Panel::Lobby(g, _), _) => Surface::Lobby(g),
+            Button::Fire(g, ..)
+            | Button::View(g, ..)
+            | Button::Target(g, ..)
+            | Button::Salvo(g, ..)
+            | Button::RigaMove(g, ..) => Surface::Battle(g),
+            Button::Cell(g, _)
+            | Button::Block(g, _)
+            | Button::Edit(g, _)
+            | Button::RigaTap(g, _)
+            | Button::RigaShuffle(g)
+            | Button::RigaLock(g) => Surface::Placement(g),
+            Button::GiveUp(g, ..) => Surface::Mine(g),
+            Button::Rematch(g) => Surface::End(g),
+            Button::Set(Panel::Chat, _) | Button::Alphabet(_) | Button::AiLevel(_) => {
+                Surface::ChatPanel
+            }
+            Button::Lang(_) => Surface::Language,
+            Button::Noop => Surface::Anywhere,
+        }
+    }
+
+    /// Whether this is a button of a grid (the battle's, the editor's, the mine question's),
+    /// whose handler never reads the keyboard it was on: it is cut out of the update before
+    /// parsing (`telegram/polling.rs`), and the handler checks the message by its id in the
+    /// game's record instead.
+    pub fn of_a_grid(&self) -> bool {
+        matches!(
+            self,
+            Button::Fire(..)
+                | Button::View(..)
+                | Button::Target(..)
+                | Button::Salvo(..)
+                | Button::GiveUp(..)
+                | Button::Cell(..)
+                | Button::Block(..)
+                | Button::Edit(..)
+                | Button::Noop
+        )
+    }
+
+    /// Whether this button may be pressed on a message whose keyboard carries `keyboard`
+    /// (the callback data of its buttons): some button there is of the same kind of
+    /// message. A label fits anywhere.
+    pub fn fits<'a>(&self, mut keyboard: impl Iterator<Item = &'a str>) -> bool {
+        let surface = self.surface();
+        surface == Surface::Anywhere
+            || keyboard.any(|d| Button::parse(d).is_some_and(|b| b.surface() == surface))
+    }
+
     /// Reads callback data; `None` for anything this bot never wrote.
     pub fn parse(data: &str) -> Option<Button> {
         if data.len() > MAX_LEN {
@@ -365,6 +447,50 @@ pub fn parse_join_payload(payload: &str) -> Option<GameId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_button_fits_only_a_keyboard_of_its_kind_of_message() {
+        let g = GameId(7);
+        let other = GameId(8);
+        let battle = [
+            Button::Fire(g, 2, 1, 5).to_string(),
+            Button::Noop.to_string(),
+            Button::View(g, 2, 1).to_string(),
+        ];
+        let panel = [
+            Button::Set(Panel::Chat, SetOp::Page(SettingsPage::Timer)).to_string(),
+            Button::Alphabet(engine::Alphabet::Latin).to_string(),
+        ];
+        let lobby = [
+            Button::Join(g, 0).to_string(),
+            Button::Set(Panel::Lobby(g, 0), SetOp::Page(SettingsPage::Main)).to_string(),
+        ];
+        let on = |b: Button, kb: &[String]| b.fits(kb.iter().map(String::as_str));
+        let chat_panel = Button::Set(Panel::Chat, SetOp::Page(SettingsPage::Main));
+        // A settings panel's press on the battle message or a lobby: forged.
+        assert!(!on(chat_panel, &battle));
+        assert!(!on(chat_panel, &lobby));
+        assert!(on(chat_panel, &panel));
+        assert!(on(Button::AiLevel(engine::ai::Level::Hard), &panel));
+        // A lobby's buttons, its panel's included, fit its own lobby, not another game's.
+        assert!(on(Button::Start(g, 0), &lobby));
+        assert!(on(
+            Button::Set(Panel::Lobby(g, 0), SetOp::Done),
+            &lobby[..1]
+        ));
+        assert!(!on(Button::Start(other, 0), &lobby));
+        assert!(!on(Button::Join(g, 0), &battle));
+        assert!(!on(Button::Rematch(g), &battle));
+        assert!(!on(Button::Lang(crate::game::lang::Lang::En), &panel));
+        // The labels fit anywhere, and give no kind to a keyboard.
+        assert!(on(Button::Noop, &[]));
+        assert!(!on(chat_panel, &[Button::Noop.to_string()]));
+        // The grids' buttons are the ones whose keyboard is cut out before parsing.
+        assert!(Button::Fire(g, 2, 1, 5).of_a_grid());
+        assert!(Button::Edit(g, EditOp::Undo).of_a_grid());
+        assert!(!chat_panel.of_a_grid());
+        assert!(!Button::RigaTap(g, 1).of_a_grid());
+    }
 
     #[test]
     fn every_button_round_trips_and_the_longest_fits_in_64_bytes() {

@@ -12,7 +12,7 @@ use crate::game::battle::{is_aimed, Cell, Picked};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::GameId;
-use crate::view::i18n::{t, ta};
+use crate::view::i18n::{list, t, ta};
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId, ShotResult};
 
 /// Telegram's most characters in a message (UTF-16 code units, after the markup is parsed).
@@ -297,7 +297,14 @@ fn end_words(rec: &GameRecord) -> String {
         _ if names.is_empty() => "end-no-winner",
         _ => "end-winner",
     };
-    ta(rec.lang, key, &[("names", names.join(", ").into())])
+    ta(
+        rec.lang,
+        key,
+        &[
+            ("names", list(rec.lang, &names).into()),
+            ("count", names.len().into()),
+        ],
+    )
 }
 
 /// The length Telegram counts: UTF-16 code units of the text without its HTML markup.
@@ -966,6 +973,73 @@ mod tests {
                 assert!(line.contains(&name), "{name} in {line}");
             }
         }
+    }
+
+    #[test]
+    fn a_team_s_win_names_both_winners_in_the_plural() {
+        let teams = Ruleset {
+            players: Players::Teams,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(teams, 26);
+        rec.names = ["Анна", "Борис", "Вера", "Глеб"].map(String::from).to_vec();
+        while !rec.game.is_finished() {
+            step(&mut rec, &mut rng);
+        }
+        let Phase::Finished { winners, .. } = rec.game.phase().clone() else {
+            unreachable!()
+        };
+        assert_eq!(winners.len(), 2, "{winners:?}");
+        let [a, b] = [0, 1].map(|i| rec.names[winners[i].index()].clone());
+        for (lang, expected) in [
+            (Lang::Ru, format!("Победители — {a} и {b}!")),
+            (Lang::Bg, format!("Победители: {a} и {b}!")),
+            (Lang::En, format!("Winners: {a} and {b}!")),
+        ] {
+            rec.lang = lang;
+            let all = end_texts(&rec).join("\n");
+            assert!(all.contains(&expected), "{lang}: {all}");
+        }
+        // One winner: the singular, as ever.
+        let (mut duel, mut rng) = russian_duel(27);
+        duel.names = vec!["Анна".into(), "Борис".into()];
+        while !duel.game.is_finished() {
+            step(&mut duel, &mut rng);
+        }
+        let Phase::Finished { winners, .. } = duel.game.phase().clone() else {
+            unreachable!()
+        };
+        let winner = &duel.names[winners[0].index()];
+        let all = end_texts(&duel).join("\n");
+        assert!(all.contains(&format!("Победитель — {winner}!")), "{all}");
+        duel.lang = Lang::En;
+        let all = end_texts(&duel).join("\n");
+        assert!(all.contains(&format!("Winner: {winner}!")), "{all}");
+    }
+
+    #[test]
+    fn a_player_blown_up_on_a_mine_is_told_of_the_same_way_whoever_they_are() {
+        let ruleset = Ruleset {
+            mines: 2,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 28);
+        rec.names = vec!["Анна".into(), "Вера".into()];
+        rec.lang = Lang::Ru;
+        while rec.game.mine_choice().is_none() {
+            assert!(!rec.game.is_finished(), "no mine was hit");
+            step(&mut rec, &mut rng);
+        }
+        let seat = rec.game.mine_choice().unwrap().seat;
+        let name = &rec.names[seat.index()];
+        let text = battle_text(&rec);
+        assert!(
+            text.contains(&format!(
+                "Мина! <b>{name}</b> выбирает клетку своего флота."
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("подорвался"), "{text}");
     }
 
     #[test]

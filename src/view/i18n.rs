@@ -80,3 +80,20 @@ pub fn ta(lang: Lang, key: &str, args: &[(&'static str, Arg)]) -> String {
         .collect();
     LOCALES.lookup_with_args(&langid(lang), key, &map)
 }
+
+/// Items (already in words) as the language lists them: «Борис», «Борис и Глеб», «Анна,
+/// Борис и Глеб»; "Anna, Boris and Clara".
+pub fn list(lang: Lang, items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => ta(
+            lang,
+            "list-and",
+            &[
+                ("first", rest.join(", ").into()),
+                ("last", last.clone().into()),
+            ],
+        ),
+    }
+}

@@ -16,6 +16,7 @@ pub fn words(lang: Lang, r: &Refused) -> String {
         Refused::NotAPlayer => "error-not-a-player",
         Refused::CreatorOnly => "error-creator-only",
         Refused::UnknownButton => "error-unknown-button",
+        Refused::WrongMessage => "error-wrong-message",
         Refused::Rules(e) => return rules(lang, e),
         Refused::BusyElsewhere => "join-busy-elsewhere",
         Refused::Full => "join-full",

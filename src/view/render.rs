@@ -603,6 +603,72 @@ mod tests {
         );
     }
 
+    /// The Russian words of `text` that can only be a man's past tense: a verb ending in
+    /// -л or -лся (a woman's ends in -ла, -лась).
+    fn masculine_past(text: &str) -> Vec<String> {
+        // Nouns with the same ending that these lines may hold.
+        const NOUNS: [&str; 2] = ["выстрел", "залп"];
+        text.split(|c: char| !c.is_alphabetic())
+            .map(str::to_lowercase)
+            .filter(|w| w.chars().count() > 3 && (w.ends_with('л') || w.ends_with("лся")))
+            .filter(|w| !NOUNS.contains(&w.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn lines_about_a_player_read_right_whoever_the_player_is() {
+        let names = ["Аня".to_owned(), "Боря".to_owned()];
+        let seat = engine::SeatId(0);
+        let events = [
+            Event::MineChoice {
+                seat,
+                remaining: 1,
+                deadline: 0,
+            },
+            Event::GaveUp {
+                seat,
+                cell: Coord::new(2, 5),
+                result: ShotResult::Miss,
+                timed_out: true,
+            },
+            Event::GaveUp {
+                seat,
+                cell: Coord::new(2, 5),
+                result: ShotResult::Miss,
+                timed_out: false,
+            },
+            Event::Forfeit(seat),
+            Event::Surrendered(seat),
+            Event::Eliminated(seat),
+            Event::Reminder(seat),
+        ];
+        let line = |lang, e: &Event| {
+            log_line(lang, e, &names, Alphabet::Russian, Size::new(10, 10), false).unwrap()
+        };
+        for e in &events {
+            let ru = line(Lang::Ru, e);
+            assert!(ru.contains("Аня"), "{ru}");
+            assert_eq!(masculine_past(&ru), Vec::<String>::new(), "{ru}");
+        }
+        assert_eq!(
+            line(Lang::Ru, &events[0]),
+            "Мина! Аня отдаёт 1 клетку своего флота (на выбор 60 с)."
+        );
+        assert_eq!(
+            line(Lang::Ru, &events[1]),
+            "Аня не успевает выбрать: взята клетка в6 — мимо"
+        );
+        assert_eq!(
+            line(Lang::Ru, &events[3]),
+            "Аня не успевает сходить и проигрывает."
+        );
+        // Bulgarian's past (aorist) is the same for everyone: «Аня попадна на мина».
+        assert_eq!(
+            line(Lang::Bg, &events[1]),
+            "Аня не избра навреме: взета е в6 — промах"
+        );
+    }
+
     #[test]
     fn every_battle_salvo_and_mine_key_the_battle_uses_is_in_every_locale() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -193,7 +193,7 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<Keyboard>
         let mut row = vec![Key::callback(
             format!(
                 "{} {}",
-                riga_text::ship_abbr(lang, ship.kind),
+                riga_text::ship_letter(lang, ship.kind),
                 riga_text::point(lang, ship.at)
             ),
             Button::Noop.to_string(),
@@ -282,7 +282,7 @@ pub fn dm_view(
                     format!(
                         "{mark}{} {}",
                         riga_text::point(lang, starts[usize::from(n)]),
-                        riga_text::ship_abbr(lang, order[usize::from(n)])
+                        riga_text::ship_letter(lang, order[usize::from(n)])
                     ),
                     Button::RigaTap(id, n).to_string(),
                 )
@@ -298,4 +298,135 @@ pub fn dm_view(
         Key::callback(t(lang, "rg-btn-lock"), Button::RigaLock(id).to_string()),
     ]);
     Some((text, Some(Keyboard::new(rows))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::lobby;
+    use crate::game::record::Play;
+    use engine::PlayerId;
+    use rand::SeedableRng;
+    use riga::{Game, Kind, FLEET};
+
+    /// A group's Riga game of two people in its set-up, in `lang`.
+    fn setup_record(lang: Lang) -> GameRecord {
+        let duel = lobby::riga_duel(&engine::Ruleset::default());
+        let mut rec = GameRecord::new(engine::Game::new(duel), -1, 0);
+        rec.lang = lang;
+        lobby::join(&mut rec, PlayerId(1), "Анна", None, 0).unwrap();
+        lobby::join(&mut rec, PlayerId(2), "Вера", None, 0).unwrap();
+        rec.play = Play::Riga(RigaPlay::default());
+        let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+        lobby::start(&mut rec, None, 0, &mut rng).unwrap();
+        rec
+    }
+
+    /// The labels of the start points' keys (the two rows above 🎲 and Ready).
+    fn labels(kb: &Keyboard) -> Vec<String> {
+        kb.inline_keyboard
+            .iter()
+            .take(2)
+            .flatten()
+            .map(|k| k.text.trim_start_matches("• ").to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_keys_name_ships_by_the_letters_of_the_board() {
+        for lang in Lang::ALL {
+            let letters: Vec<String> = FLEET
+                .iter()
+                .map(|&k| riga_text::ship_letter(lang, k).to_string())
+                .collect();
+            let legend = riga_text::legend(lang);
+            // The set-up keyboard in the private chat: a point and a ship each.
+            let mut rec = setup_record(lang);
+            let (_, kb) = dm_view(&rec, GameId(1), 0, lang).unwrap();
+            let keys = labels(&kb.unwrap());
+            let ships: Vec<&str> = keys
+                .iter()
+                .filter_map(|l| l.split(' ').nth(1))
+                .filter(|w| !w.is_empty())
+                .collect();
+            assert_eq!(ships.len(), 12, "{lang}: {keys:?}");
+            for ship in &ships {
+                assert!(letters.contains(&(*ship).to_owned()), "{lang}: {keys:?}");
+                assert!(legend.contains(ship), "{lang}: {ship} is not on the legend");
+            }
+            // The moves' keyboard in the group: each row begins with a ship and its point.
+            if let Play::Riga(r) = &mut rec.play {
+                r.game = Some(Game::new(&FLEET, &FLEET, riga::Side::South).unwrap());
+            }
+            let (_, kb) = live_message(&rec, GameId(1));
+            let kb = kb.unwrap();
+            for row in &kb.inline_keyboard {
+                let ship = row[0].text.split(' ').next().unwrap().to_owned();
+                assert!(letters.contains(&ship), "{lang}: {:?}", row[0].text);
+            }
+        }
+        // The words that list the fleet use the same letters.
+        let g = Game::new(&FLEET, &FLEET, riga::Side::South).unwrap();
+        let bad_setup =
+            |lang| riga_text::move_error(lang, &g, Move::Pass, riga::game::MoveError::BadSetup);
+        assert!(bad_setup(Lang::Ru).ends_with("1 К, 2 П, 6 Э, 2 С, 1 Т."));
+        assert!(bad_setup(Lang::Bg).ends_with("1 К, 2 П, 6 Р, 2 Т, 1 М."));
+        assert!(bad_setup(Lang::En).ends_with("1 C, 2 S, 6 D, 2 P, 1 M."));
+        let rules = t(Lang::Ru, "rg-rules");
+        assert!(
+            rules.contains("6 эсминцев (Э)") && !rules.contains("ЭМ"),
+            "{rules}"
+        );
+    }
+
+    /// Two ships that only turn: sixty quiet moves draw.
+    fn quiet_draw() -> Game {
+        let ship = |side, col, row, facing| {
+            Some(riga::Ship {
+                side,
+                kind: Kind::Destroyer,
+                at: riga::Point { col, row },
+                facing,
+            })
+        };
+        let mut g = Game::custom(
+            vec![
+                ship(riga::Side::North, 0, 3, riga::Facing::South),
+                ship(riga::Side::South, 11, 9, riga::Facing::North),
+            ],
+            Vec::new(),
+            [0, 0],
+            riga::Side::North,
+        );
+        while g.outcome().is_none() {
+            let i = u8::from(g.turn() == riga::Side::South);
+            g.play(g.turn(), Move::Left(i)).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_draw_is_told_without_a_handshake() {
+        let mut rec = setup_record(Lang::Ru);
+        for lang in Lang::ALL {
+            rec.lang = lang;
+            for game in [None, Some(quiet_draw())] {
+                if let Play::Riga(r) = &mut rec.play {
+                    r.game = game.clone();
+                    r.end = Some(RigaEnd::Played(Outcome::Draw));
+                }
+                let text = end_texts(&rec).join("\n");
+                assert!(!text.contains('🤝'), "{lang}: {text}");
+                let expected = match (lang, game.is_some()) {
+                    (Lang::Ru, false) => "Ничья.",
+                    (Lang::Bg, false) => "Равенство.",
+                    (Lang::En, false) => "A draw.",
+                    (Lang::Ru, true) => "Ничья: 60 ходов подряд без потерь",
+                    (Lang::Bg, true) => "Равенство: 60 хода поред без загуби",
+                    (Lang::En, true) => "A draw: 60 moves in a row without a loss",
+                };
+                assert!(text.contains(expected), "{lang}: {text}");
+            }
+        }
+    }
 }

@@ -78,7 +78,8 @@ fn ship_object(lang: Lang, kind: Kind) -> String {
 }
 
 /// The ship's abbreviation of §5: ru К, Пл, ЭМ, СКР, Т; bg К, ПЛ, Р, ПК, МЧ; en CR, SS, DD,
-/// PS, MS.
+/// PS, MS. Only read (a typed order may use it); what is shown names a ship short by its
+/// board letter, [`ship_letter`], the one moves and orders are typed with.
 pub fn ship_abbr(lang: Lang, kind: Kind) -> String {
     let key = kind_key(
         kind,

@@ -108,12 +108,54 @@ async fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
         )
         .await
         .expect("the lobby shows Bob");
+    // Carol never opened the bot either, and the lobby is full now: she is told so at
+    // once, with no detour through the private chat.
+    let carol = app.tg.user(3003, "Carol", "en");
+    let answer = app.press(-5003, &carol, lobby.message_id, &join).await;
+    assert_eq!(answer.url, None, "{answer:?}");
+    assert!(answer.show_alert, "{answer:?}");
+    assert_eq!(said(&answer), "all seats are taken.");
     // The bot never wrote to Bob before he opened the chat: no 403 at all.
     assert!(
         app.tg.errors().iter().all(|e| e.status != 403),
         "{:?}",
         app.tg.errors()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_lobby_is_posted_with_its_first_seats_already_taken() {
+    let app = App::spawn().await;
+    let alice = app.player(3101, "Alice", "en");
+    let bob = app.player(3102, "Bob", "en");
+    let dan = app.tg.user(3103, "Dan", "en");
+    for (group, title) in [(-5101, "Harbour"), (-5102, "Dock"), (-5103, "Pier")] {
+        app.tg.group(group, title);
+    }
+    // A creator the bot may write to sits down at once; /play seats the bot too; one who
+    // never opened the bot joins by the button like anyone.
+    let (alice_lobby, _) = open_lobby(&app, -5101, &alice).await;
+    app.welcomed(&bob).await;
+    app.tg.send_command(-5102, &bob, "/play easy");
+    let bob_lobby = app.message_with_button(-5102, "j:").await;
+    app.tg.send_command(-5103, &dan, "/newgame");
+    let dan_lobby = app.message_with_button(-5103, "j:").await;
+    for (lobby, shown) in [
+        (&alice_lobby, ["Players: 1 of 2", "1. Alice"].as_slice()),
+        (&bob_lobby, &["Players: 2 of 2", "1. Bob", "2. 🤖"]),
+        (&dan_lobby, &["Players: 0 of 2"]),
+    ] {
+        let first = &lobby.versions[0];
+        for words in shown {
+            assert!(first.contains(words), "{words:?} not in {first}");
+        }
+    }
+    // Nothing was left to put right: no lobby was edited.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for group in [-5101, -5102, -5103] {
+        let texts = app.tg.all_texts(group);
+        assert_eq!(texts.len(), 1, "{texts:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

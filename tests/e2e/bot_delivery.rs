@@ -821,3 +821,84 @@ async fn a_post_whose_replica_died_is_taken_over_by_the_other_once_its_claim_is_
         assert_eq!(editors(&app, p), 1, "{}'s editors", p.first_name);
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_off() {
+    use morskoy_boy::store::{GameId, Leaderboard};
+    let app = App::spawn().await;
+    let group = -6301;
+    let a = app.player(63011, "Alice", "en");
+    let b = app.player(63012, "Bob", "en");
+    let mut d = duel(&app, group, a.clone(), b.clone()).await;
+    for _ in 0..3 {
+        d.shoot_button(&app).await;
+    }
+    settled(&app, d.game).await;
+    let forbidden = |app: &App| app.tg.errors().iter().filter(|e| e.status == 403).count();
+    assert_eq!(forbidden(&app), 0);
+    let group_messages = app.tg.messages(group).len();
+    // The bot is removed from the group; a press still comes (from a client that had the
+    // message), and the redraw it asks for is refused.
+    app.tg
+        .set_member_status(group, crate::fake_telegram::BOT_ID, "kicked");
+    d.shoot_button(&app).await;
+    let store = app.store().await;
+    let deadline = tokio::time::Instant::now() + wait();
+    let rec = loop {
+        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
+        if rec.is_finished() && rec.delivery.outbox.is_empty() {
+            break rec;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the game goes on: {:?}, {:?}",
+            rec.game.phase(),
+            rec.delivery.outbox
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        matches!(
+            rec.game.phase(),
+            engine::Phase::Finished { winners, reason: engine::EndReason::Cancelled }
+                if winners.is_empty()
+        ),
+        "{:?}",
+        rec.game.phase()
+    );
+    // More presses and the time that passes send nothing more there.
+    for _ in 0..3 {
+        let answer = app
+            .press(
+                group,
+                &d.players[d.turn],
+                d.battle,
+                &d.fire_data(d.turn, 99),
+            )
+            .await;
+        assert!(said(&answer).contains("over"), "{answer:?}");
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let refused = forbidden(&app);
+    assert!(refused <= 2, "{refused} refusals: {:?}", app.tg.errors());
+    assert_eq!(app.tg.messages(group).len(), group_messages);
+    // Nothing rated, nothing counted, and both are free to play elsewhere.
+    let ids = [a.id.0, b.id.0];
+    for board in [Leaderboard::Chat(group), Leaderboard::People] {
+        let ratings = store.ratings(board, &ids).await.unwrap();
+        assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
+    }
+    for u in ids {
+        assert_eq!(store.user_game(u).await.unwrap(), None);
+        assert!(store.all_stats(u).await.unwrap().is_empty());
+    }
+    assert_eq!(store.chat_game(group).await.unwrap(), None);
+    // (A join refused as "busy in another game" fails here.)
+    lobby_of_two(&app, -6302, &a, &b).await;
+    // The only refusals were the group's.
+    assert!(app
+        .tg
+        .errors()
+        .iter()
+        .all(|e| e.status != 403 || e.description.contains("group")));
+}

@@ -173,3 +173,79 @@ async fn the_land_sea_border_moves_column_by_column_and_only_its_owner_sees_it()
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn editor_taps_that_change_nothing_and_forged_ones_are_answered_so_and_edit_nothing() {
+    let app = App::spawn().await;
+    let ruleset = Ruleset {
+        shapes: Shapes::Bent,
+        ..Ruleset::default()
+    };
+    let (alice, editor) = editor_for(&app, -9104, ruleset).await;
+    let g = game_of(&editor);
+    let chat = alice.id.0 as i64;
+    let edits = |app: &App| {
+        app.tg
+            .messages(chat)
+            .into_iter()
+            .find(|m| m.message_id == editor.message_id)
+            .map_or(0, |m| m.edits)
+    };
+    let settle = || tokio::time::sleep(std::time::Duration::from_millis(400));
+    let before = edits(&app);
+    // Undo with nothing to undo, Clear on an empty field, the block already shown: twice
+    // each, and the two Undos at once.
+    for data in [
+        format!("pe:{g}:u"),
+        format!("pe:{g}:c"),
+        format!("pv:{g}:0"),
+    ] {
+        for _ in 0..2 {
+            let a = app.press(chat, &alice, editor.message_id, &data).await;
+            assert_eq!(said(&a), "nothing to do.", "{data}");
+            assert!(!a.show_alert, "{data}");
+        }
+    }
+    let undo = format!("pe:{g}:u");
+    let both = [
+        app.tg.press_stale(chat, &alice, editor.message_id, &undo),
+        app.tg.press_stale(chat, &alice, editor.message_id, &undo),
+    ];
+    for id in both {
+        let a = app.tg.wait_answer(&id, wait()).await.expect("an answer");
+        assert_eq!(said(&a), "nothing to do.");
+    }
+    // A settings panel's or a lobby's payload on the editor: refused, and nothing drawn.
+    for forged in ["o:pm".to_owned(), "o:k".to_owned(), format!("s:{g}:0")] {
+        let a = app.press(chat, &alice, editor.message_id, &forged).await;
+        assert!(a.show_alert, "{forged} was taken");
+        assert_eq!(said(&a), "this button does not belong to this message.");
+    }
+    settle().await;
+    assert_eq!(
+        edits(&app),
+        before,
+        "a tap that changed nothing edited the editor"
+    );
+    // A T of four, refused with its reason: the picked cells stay, and the editor is not
+    // drawn again.
+    for i in [4, 5, 6, 15] {
+        tap(&app, &alice, &editor, &format!("pt:{g}:{i}")).await;
+    }
+    settle().await;
+    let picked = edits(&app);
+    assert!(picked > before, "the picks were not drawn");
+    for _ in 0..2 {
+        let (said, alert, _) = tap(&app, &alice, &editor, &format!("pe:{g}:f")).await;
+        assert!(alert && said.contains("shape is not allowed"), "{said}");
+    }
+    settle().await;
+    assert_eq!(edits(&app), picked, "a refused shape redrew the editor");
+    let errors = app.tg.errors();
+    assert!(
+        !errors
+            .iter()
+            .any(|e| e.description.contains("not modified")),
+        "{errors:?}"
+    );
+}

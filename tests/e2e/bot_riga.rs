@@ -243,6 +243,29 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
             }]
             .unwrap();
             let before = g.moves();
+            // The player not to move types a move of their own ship: not their turn, which
+            // is what they are told (not that they have no ship there).
+            let waiting = &players[usize::from(side != Side::South)];
+            let own = g
+                .ships()
+                .iter()
+                .flatten()
+                .find(|s| s.side != side)
+                .expect("North has ships");
+            let own = riga::notation::format_point(own.at, false);
+            app.tg
+                .send_reply(group, waiting, &format!("{own} forward"), battle.message_id);
+            let refusal = app
+                .tg
+                .wait_for(7101, |m| m.text.contains("not your turn"), wait())
+                .await
+                .expect("the refusal goes to the writer's private chat");
+            assert!(
+                !refusal.text.contains("no ship"),
+                "{:?}",
+                app.tg.all_texts(7101)
+            );
+            assert_eq!(riga_game(&record(&app, game).await).moves(), before);
             app.tg
                 .send_reply(group, who, "a7 forward", battle.message_id);
             app.tg
@@ -422,11 +445,20 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
     let chat = 7301;
     app.welcomed(&alice).await;
     app.tg.send_command(chat, &alice, "/play riga easy");
-    app.tg
+    let intro = app
+        .tg
         .wait_for_text(chat, "A Riga game against the bot (easy)", wait())
         .await
         .expect("the game begins");
     let setup = app.message_with_button(chat, "qk:").await;
+    // The intro points to the set-up below it: it comes first.
+    assert!(
+        intro.message_id < setup.message_id,
+        "the intro ({}) came after the set-up ({}): {:?}",
+        intro.message_id,
+        setup.message_id,
+        app.tg.all_texts(chat)
+    );
     let game: u64 = data(&setup, "qk:")
         .split(':')
         .nth(1)

@@ -538,3 +538,263 @@ async fn settings_outside_a_lobby_edit_the_chats_defaults_in_every_language() {
     assert!(starting(&private, "Поле: ").is_some());
     assert_within_limits(&app, 7601);
 }
+
+/// The errors "message is not modified" the fake answered so far.
+fn not_modified(app: &App) -> Vec<String> {
+    app.tg
+        .errors()
+        .into_iter()
+        .filter(|e| e.description.contains("not modified"))
+        .map(|e| format!("{} {}", e.method, e.description))
+        .collect()
+}
+
+/// `user` presses `data` on message `id` of `chat` twice in a row, each press answered.
+async fn twice(app: &App, chat: i64, id: i32, user: &User, data: &str) {
+    for _ in 0..2 {
+        app.press(chat, user, id, data).await;
+    }
+}
+
+/// `user` presses `data` twice at once: both updates carry the message as it was before
+/// either.
+async fn at_once(app: &App, chat: i64, id: i32, user: &User, data: &str) {
+    let both = [
+        app.tg.press_stale(chat, user, id, data),
+        app.tg.press_stale(chat, user, id, data),
+    ];
+    for q in both {
+        app.tg.wait_answer(&q, wait()).await.expect("an answer");
+    }
+}
+
+/// Every button of every page of the settings panel `id` of `chat` (whose buttons' data
+/// start with `prefix`: `o:` for a chat's panel, `o:GAME:GENERATION:` for a lobby's) tapped
+/// twice in a row, an opener and Back twice at once, then Done twice: the count of taps.
+async fn tap_every_button_twice(app: &App, chat: i64, id: i32, user: &User, prefix: &str) -> usize {
+    let (opener, back, done) = (
+        format!("{prefix}p"),
+        format!("{prefix}pm"),
+        format!("{prefix}k"),
+    );
+    let panel = message_where(
+        app,
+        chat,
+        id,
+        |m| {
+            let openers = m
+                .callback_data()
+                .into_iter()
+                .filter(|d| d.starts_with(&opener));
+            openers.count() >= 5
+        },
+        "a panel",
+    )
+    .await;
+    let openers: Vec<String> = panel
+        .callback_data()
+        .into_iter()
+        .filter(|d| d.starts_with(&opener))
+        .collect();
+    assert!(openers.len() >= 5, "{:?}", panel.buttons());
+    let mut taps = 0;
+    // The panel's buttons (a chat panel's column letters and bot levels are buttons of
+    // their own); not a lobby's Start or Cancel.
+    let of_panel = |d: &String| {
+        (d.starts_with(prefix) || d.starts_with("a:") || d.starts_with("al:")) && *d != done
+    };
+    // The main page's own buttons (the column letters, the bot's level, the board).
+    for data in panel.callback_data() {
+        if !data.starts_with(&opener) && of_panel(&data) {
+            twice(app, chat, id, user, &data).await;
+            taps += 2;
+        }
+    }
+    for opener in &openers {
+        twice(app, chat, id, user, opener).await;
+        let page = message_where(
+            app,
+            chat,
+            id,
+            |m| m.callback_data().contains(&back),
+            &format!("{opener} opens its page"),
+        )
+        .await;
+        for data in page.callback_data() {
+            if of_panel(&data) {
+                twice(app, chat, id, user, &data).await;
+                taps += 2;
+            }
+        }
+        twice(app, chat, id, user, &back).await;
+        taps += 4;
+    }
+    at_once(app, chat, id, user, &openers[0]).await;
+    at_once(app, chat, id, user, &back).await;
+    twice(app, chat, id, user, &done).await;
+    taps + 6
+}
+
+/// `/settings` in `chat` by `user`, every button of it tapped twice (see
+/// [`tap_every_button_twice`]): the count of taps.
+async fn chat_panel_tapped_twice(app: &App, chat: i64, user: &User) -> usize {
+    app.tg.send_command(chat, user, "/settings");
+    let id = app.message_with_button(chat, "o:").await.message_id;
+    let taps = tap_every_button_twice(app, chat, id, user, "o:").await;
+    message_where(
+        app,
+        chat,
+        id,
+        |m| !m.has_keyboard(),
+        "Done closes the panel",
+    )
+    .await;
+    taps
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_settings_button_tapped_twice_and_a_whole_game_after_edit_nothing_twice() {
+    let app = App::spawn().await;
+    let group = -7011;
+    app.tg.group(group, "Sea dogs");
+    let ann = app.player(7701, "Ann", "en");
+    let ben = app.player(7702, "Ben", "en");
+    let mut taps = chat_panel_tapped_twice(&app, 7701, &ann).await
+        + chat_panel_tapped_twice(&app, group, &ann).await;
+    // The lobby's panel, in its message.
+    let (lobby, _) = open_lobby(&app, group, &ann).await;
+    let settings = lobby
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("o:") && d.ends_with(":pm"))
+        .expect("a settings button");
+    let prefix = settings.trim_end_matches("pm").to_owned();
+    // ⚙ twice opens the panel once.
+    twice(&app, group, lobby.message_id, &ann, &settings).await;
+    taps += 2 + tap_every_button_twice(&app, group, lobby.message_id, &ann, &prefix).await;
+    message_where(
+        &app,
+        group,
+        lobby.message_id,
+        |m| m.callback_data().iter().any(|d| d.starts_with("j:")),
+        "Done shows the lobby's buttons again",
+    )
+    .await;
+    let cancel = data(&app.message_with_button(group, "x:").await, "x:");
+    app.press(group, &ann, lobby.message_id, &cancel).await;
+    assert!(taps >= 150, "{taps} taps");
+    // The edits follow the answers: give the last ones a moment.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let twice_drawn = not_modified(&app);
+    assert!(
+        twice_drawn.is_empty(),
+        "{} of {taps} taps edited a panel to what it showed: {twice_drawn:?}",
+        twice_drawn.len()
+    );
+    // Then a whole game under the rules chosen last... the defaults again, for a short one.
+    app.set_rules(group, engine::Ruleset::default()).await;
+    let mut d = duel(&app, group, ann, ben).await;
+    play_out(&app, &mut d).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let twice_drawn = not_modified(&app);
+    assert!(twice_drawn.is_empty(), "{twice_drawn:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_settings_payload_on_a_game_message_is_refused_and_changes_nothing() {
+    let app = App::spawn().await;
+    let group = -7012;
+    let ann = app.player(7711, "Ann", "en");
+    let ben = app.player(7712, "Ben", "en");
+    let eve = app.player(7713, "Eve", "en");
+    let d = duel(&app, group, ann.clone(), ben.clone()).await;
+    // Everything the battle's beginning sends is sent first (the own fields' first edits).
+    let store = app.store().await;
+    let game = morskoy_boy::store::GameId(d.game);
+    for _ in 0..100 {
+        let (rec, _) = store.load_game(game).await.unwrap();
+        if rec.delivery.outbox.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let message = |chat: i64, id: i32| {
+        app.tg
+            .messages(chat)
+            .into_iter()
+            .find(|m| m.message_id == id)
+            .unwrap()
+    };
+    let battle = message(group, d.battle);
+    // A player's own field in the private chat (a picture, or the text "Your fleet").
+    let own_field = |chat: i64| {
+        app.tg.wait_for(
+            chat,
+            |m| m.photo.is_some() || m.text.contains("Your fleet"),
+            wait(),
+        )
+    };
+    let own = own_field(7711).await.expect("Ann's own field");
+    let forged = [
+        "o:pm".to_owned(),
+        "o:pt".to_owned(),
+        "o:k".to_owned(),
+        "o:t0".to_owned(),
+        format!("o:{}:0:pm", d.game),
+        format!("j:{}:{}", d.game, d.generation),
+        format!("r:{}", d.game),
+        "l:en".to_owned(),
+        "a:latin".to_owned(),
+    ];
+    for data in &forged {
+        // A stranger and a player, on the battle message.
+        for user in [&eve, &ann] {
+            let a = app.press(group, user, d.battle, data).await;
+            assert!(a.show_alert, "{data} by {} was taken", user.first_name);
+            assert_eq!(
+                said(&a),
+                "this button does not belong to this message.",
+                "{data}"
+            );
+        }
+        // Ann, on her own field.
+        let a = app.press(7711, &ann, own.message_id, data).await;
+        assert!(a.show_alert, "{data} on the own field was taken");
+    }
+    // A grid's press off its grid: a shot on the own field, the editor's Clear on a panel.
+    let shot = d.fire_data(d.turn, 0);
+    let shooter = &d.players[d.turn];
+    let shooter_chat = shooter.id.0 as i64;
+    let shooter_own = own_field(shooter_chat)
+        .await
+        .expect("the shooter's own field");
+    let a = app
+        .press(shooter_chat, shooter, shooter_own.message_id, &shot)
+        .await;
+    assert_eq!(said(&a), "this button does not belong to this message.");
+    app.tg.send_command(group, &eve, "/settings");
+    let panel = app.message_with_button(group, "o:").await;
+    let a = app.press(group, shooter, panel.message_id, &shot).await;
+    assert_eq!(said(&a), "this button does not belong to this message.");
+    let a = app
+        .press(group, &eve, panel.message_id, &format!("pe:{}:c", d.game))
+        .await;
+    assert_eq!(said(&a), "this button does not belong to this message.");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // Nothing changed: the battle message, the own field and the panel are as they were,
+    // and the shot was not taken.
+    let after = message(group, d.battle);
+    assert_eq!(after.edits, battle.edits, "the battle message was edited");
+    assert_eq!(after.text, battle.text);
+    assert!(after.callback_data().iter().any(|c| c.starts_with("f:")));
+    assert_eq!(message(7711, own.message_id).edits, own.edits);
+    assert_eq!(
+        message(shooter_chat, shooter_own.message_id).edits,
+        shooter_own.edits
+    );
+    assert_eq!(message(group, panel.message_id).edits, panel.edits);
+    // The battle goes on, the shot still free.
+    let a = app.press(group, shooter, d.battle, &shot).await;
+    assert!(!a.show_alert, "{a:?}");
+}

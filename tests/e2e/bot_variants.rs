@@ -379,13 +379,18 @@ fn grid_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Whether a group text is the end's: one winner or a team's.
+fn announces_the_end(text: &str) -> bool {
+    text.contains("Winner: ") || text.contains("Winners: ")
+}
+
 /// Every group text before the end's: no field shows any of `hidden` (an unhit ship `O`,
 /// an idle mine `m`, land `,`, and in salvo games the hits `X` and `#`).
 fn assert_group_hides(app: &App, group: i64, hidden: &[char]) {
     let texts = app.tg.all_texts(group);
     let mut battle = 0;
     for text in &texts {
-        if text.contains("Winner:") {
+        if announces_the_end(text) {
             break;
         }
         if text.contains("Field of") {
@@ -400,7 +405,7 @@ fn assert_group_hides(app: &App, group: i64, hidden: &[char]) {
     }
     assert!(battle > 0, "the group never saw the battle");
     assert!(
-        texts.iter().any(|t| t.contains("Winner:")),
+        texts.iter().any(|t| announces_the_end(t)),
         "no winner was announced"
     );
 }
@@ -520,9 +525,10 @@ async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
     };
     assert_eq!(winners.len(), 2, "a team wins");
     let names: Vec<&str> = winners.iter().map(|&s| t.name(s)).collect();
+    let team = format!("Winners: {} and {}!", names[0], names[1]);
     assert!(
-        end.text.contains(&names.join(", ")),
-        "{} does not name the team",
+        end.text.contains(&team),
+        "{} does not name the team in the plural",
         end.text
     );
     assert_fair_end(&app, group);
@@ -532,7 +538,7 @@ async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
 fn assert_salvo_lines_name_no_cell(app: &App, group: i64) {
     let mut salvoes = 0;
     for text in app.tg.all_texts(group) {
-        if text.contains("Winner:") {
+        if announces_the_end(&text) {
             break;
         }
         for line in text.lines().filter(|l| l.contains("a salvo of")) {

@@ -908,6 +908,63 @@ async fn chats_and_members_read_as_teloxide_types() {
 }
 
 #[tokio::test]
+async fn a_bot_removed_from_a_group_gets_403_on_every_method_on_that_chat() {
+    let fake = FakeTelegram::start().await;
+    let bot = fake.bot();
+    let group = -4242;
+    fake.group(group, "g");
+    let sent = bot.send_message(ChatId(group), "live").await.unwrap();
+    let anya = fake.user(11, "Аня", "ru");
+    fake.start_bot(11);
+    fake.set_member_status(group, BOT_ID, "kicked");
+    let kicked = "Forbidden: bot was kicked from the group chat";
+    let e = bot.send_message(ChatId(group), "x").await.unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    let e = bot
+        .edit_message_text(ChatId(group), sent.id, "y")
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    let e = bot
+        .edit_message_reply_markup(ChatId(group), sent.id)
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    let e = bot
+        .delete_message(ChatId(group), sent.id)
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    let e = bot
+        .send_chat_action(ChatId(group), teloxide::types::ChatAction::Typing)
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    let e = bot
+        .pin_chat_message(ChatId(group), sent.id)
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), kicked);
+    // The message is still there, unchanged: nothing was done.
+    assert_eq!(fake.messages(group)[0].text, "live");
+    // A bot that left is no member; private chats are not touched.
+    fake.set_member_status(group, BOT_ID, "left");
+    let e = bot
+        .edit_message_text(ChatId(group), sent.id, "y")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unknown(e),
+        "Forbidden: bot is not a member of the group chat"
+    );
+    bot.send_message(anya.id, "still here").await.unwrap();
+    // Every refusal is counted with its method.
+    let errors = fake.errors();
+    assert_eq!(errors.iter().filter(|e| e.status == 403).count(), 7);
+    assert!(errors.iter().any(|e| e.method == "deleteMessage"));
+}
+
+#[tokio::test]
 async fn a_teloxide_dispatcher_runs_against_the_fake() {
     let fake = FakeTelegram::start().await;
     fake.group(GROUP, "g");

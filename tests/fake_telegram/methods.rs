@@ -5,8 +5,8 @@ use serde_json::{json, Value};
 use super::http::{Params, Reply};
 use super::polling::get_updates;
 use super::sending::{
-    answer_callback_query, chat_for_send, chat_mut, delete_message, edit_media, edit_reply_markup,
-    edit_text, existing_chat, send_message, send_photo, Answer,
+    answer_callback_query, chat_for_send, chat_mut, chat_with_bot, delete_message, edit_media,
+    edit_reply_markup, edit_text, existing_chat, send_message, send_photo, Answer,
 };
 use super::state::{ChatKind, Shared, State};
 use super::webhook;
@@ -126,12 +126,12 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
         "editmessagereplymarkup" => edit_reply_markup(st, p),
         "editmessagemedia" => edit_media(st, p),
         "deletemessage" => {
-            let chat_id = existing_chat(st, p)?;
+            let chat_id = chat_with_bot(st, p)?;
             let message_id = p.i64("message_id").unwrap_or(0) as i32;
             delete_message(st, chat_id, message_id)
         }
         "deletemessages" => {
-            let chat_id = existing_chat(st, p)?;
+            let chat_id = chat_with_bot(st, p)?;
             let ids = p
                 .json("message_ids")
                 .and_then(|v| v.as_array().cloned())
@@ -253,7 +253,7 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
             ))
         }
         "setmessagereaction" => {
-            let chat_id = existing_chat(st, p)?;
+            let chat_id = chat_with_bot(st, p)?;
             let message_id = p.i64("message_id").unwrap_or(0) as i32;
             let chat = chat_mut(st, chat_id);
             if chat.messages.get(&message_id).is_none_or(|m| m.deleted) {
@@ -281,7 +281,7 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
             Ok(Reply::ok(json!(true)))
         }
         "pinchatmessage" => {
-            let chat_id = existing_chat(st, p)?;
+            let chat_id = chat_with_bot(st, p)?;
             let message_id = p.i64("message_id").unwrap_or(0) as i32;
             let chat = chat_mut(st, chat_id);
             if chat.messages.get(&message_id).is_none_or(|m| m.deleted) {
@@ -297,7 +297,7 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
             Ok(Reply::ok(json!(true)))
         }
         "unpinchatmessage" | "unpinallchatmessages" => {
-            let chat_id = existing_chat(st, p)?;
+            let chat_id = chat_with_bot(st, p)?;
             let chat = chat_mut(st, chat_id);
             match p.i64("message_id").filter(|_| method == "unpinchatmessage") {
                 Some(id) => chat.pinned.retain(|m| *m as i64 != id),

@@ -5,7 +5,9 @@
 //! It behaves like Telegram where the bot can tell: the same JSON shapes, long polling with
 //! `offset`/`limit`/`timeout`/`allowed_updates`, HTML / MarkdownV2 / Markdown parsing into plain
 //! text and entities, Telegram's limits and error descriptions, 403 for users who never started
-//! the bot, group privacy mode, and 429s a test injects. A webhook (setWebhook) is served too:
+//! the bot (or blocked it) and for groups the bot was removed from (to every method on that
+//! chat: [`FakeTelegram::set_member_status`] of [`BOT_ID`]), group privacy mode, and 429s a
+//! test injects. A webhook (setWebhook) is served too:
 //! the fake then POSTs the updates to the bot's replicas, round-robin, as a load balancer in
 //! front of them would ([`FakeTelegram::set_webhook_backends`]).
 //!

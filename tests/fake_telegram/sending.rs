@@ -32,6 +32,30 @@ pub(super) fn existing_chat(st: &State, p: &Params) -> Result<i64, Reply> {
         .ok_or_else(|| Reply::bad_request("Bad Request: chat not found"))
 }
 
+/// The 403 of a group the bot was removed from (kicked, or left): Telegram answers it to
+/// every method on that chat.
+fn removed_from(st: &State, chat_id: i64) -> Result<(), Reply> {
+    let chat = &st.chats[&chat_id];
+    let what = match chat.kind {
+        ChatKind::Private => return Ok(()),
+        ChatKind::Group => "group",
+        _ => "supergroup",
+    };
+    let forbidden = |d: String| Err(Reply::error(403, format!("Forbidden: {d}")));
+    match chat.status(BOT_ID) {
+        "kicked" => forbidden(format!("bot was kicked from the {what} chat")),
+        "left" => forbidden(format!("bot is not a member of the {what} chat")),
+        _ => Ok(()),
+    }
+}
+
+/// The chat of `chat_id`, which must exist and, when it is a group, have the bot in it.
+pub(super) fn chat_with_bot(st: &State, p: &Params) -> Result<i64, Reply> {
+    let chat_id = existing_chat(st, p)?;
+    removed_from(st, chat_id)?;
+    Ok(chat_id)
+}
+
 /// The chat of `chat_id`, which must exist and take messages from the bot.
 pub(super) fn chat_for_send(st: &State, p: &Params) -> Result<i64, Reply> {
     let chat_id = existing_chat(st, p)?;
@@ -47,18 +71,7 @@ pub(super) fn chat_for_send(st: &State, p: &Params) -> Result<i64, Reply> {
                 return forbidden("bot can't initiate conversation with a user");
             }
         }
-        kind => {
-            let what = if kind == ChatKind::Group {
-                "group"
-            } else {
-                "supergroup"
-            };
-            match chat.status(BOT_ID) {
-                "kicked" => return forbidden(&format!("bot was kicked from the {what} chat")),
-                "left" => return forbidden(&format!("bot is not a member of the {what} chat")),
-                _ => {}
-            }
-        }
+        _ => removed_from(st, chat_id)?,
     }
     Ok(chat_id)
 }

@@ -53,6 +53,9 @@ pub enum Action {
     Surrender(SeatId),
     /// The game is called off before the battle.
     Cancel,
+    /// The game is called off in any phase, the battle included: its chat is gone (the bot
+    /// was removed from the group). Nobody wins.
+    Abandon,
     /// Time passes: reminders, forfeits and the mine choice's timeout.
     Tick,
 }

@@ -225,6 +225,7 @@ impl Game {
             Action::GiveUp(seat, cell) => self.give_up(seat, cell, now, false)?,
             Action::Surrender(seat) => self.surrender(seat, now)?,
             Action::Cancel => self.cancel()?,
+            Action::Abandon => self.call_off(),
             Action::Tick => self.tick(now, rng),
         };
         if !events.is_empty() {
@@ -331,15 +332,21 @@ impl Game {
         if self.phase == Phase::Battle {
             return Err(ActionError::WrongPhase);
         }
+        Ok(self.call_off())
+    }
+
+    /// The game ends, called off, with no winner: in any phase.
+    fn call_off(&mut self) -> Vec<Event> {
         let reason = EndReason::Cancelled;
+        self.mine_choice = None;
         self.phase = Phase::Finished {
             winners: Vec::new(),
             reason,
         };
-        Ok(vec![Event::Finished {
+        vec![Event::Finished {
             winners: Vec::new(),
             reason,
-        }])
+        }]
     }
 
     /// The cells of the seat's field marked empty around its sunk ships.
