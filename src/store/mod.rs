@@ -39,6 +39,10 @@ use std::time::Duration;
 /// encoding changes; a payload of another codec is reported as [`StoreError::Undecodable`].
 pub const CODEC: u32 = 1;
 
+/// How long a sender's lease is held again when its fenced write finds it expired and
+/// taken by nobody (as after Redis was away): the senders' hold.
+pub const FENCE_HOLD: Duration = Duration::from_secs(20);
+
 /// Requests this process has made to Redis (each one round trip: a command, a script or a
 /// pipeline), for the benchmarks and the metrics file.
 static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -159,6 +163,8 @@ pub struct Committed<T> {
 /// the fencing token the lease must hold ('' for none), the deadlines' member ('' for
 /// none), its deadline ('' to remove it), the field of the update claimed with the change
 /// in KEYS[5] ('' for none), the claim, its expiry in seconds.
+/// the hold in ms of a fencing token found absent (the lease expired while nobody took it:
+/// the caller holds it again).
 /// `{1}` when saved; `{0, v, c, d}` on a version conflict (or a payload of another codec:
 /// written by another build), with what is stored now (so the
 /// caller tries again without loading it); `{-1}` when the lease is no longer the caller's.
@@ -521,6 +527,7 @@ impl Store {
                     .arg(claim_field)
                     .arg(claim)
                     .arg(settings::UPDATE_TTL)
+                    .arg(FENCE_HOLD.as_millis() as u64)
                     .invoke_async(&mut c)
                     .await?;
                 status_and_payload(&reply)

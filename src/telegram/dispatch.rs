@@ -6,6 +6,7 @@ use super::context::{store_error_key, user_lang, BotError, Ctx, HandlerResult};
 use super::send::{answer, reply};
 use super::{battle, commands, lobby, placement, riga, settings};
 use crate::game::lang::Lang;
+use crate::store::life::LIFE;
 use crate::store::settings::Claim;
 use crate::store::StoreError;
 use crate::view::buttons::Button;
@@ -117,7 +118,16 @@ async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
     }
     // One process handles an update: the first to claim it, or one that takes over the
     // claim of a process that died before it finished.
-    match ctx.claim(update.id.0).await {
+    // Long polling: an update another live process holds (it came to both, or to this one
+    // again after a crash while the dead process's key still lives) is waited for, as it
+    // is confirmed to Telegram once this returns.
+    let deadline = std::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
+    let mut got = ctx.claim(update.id.0).await;
+    while matches!(got, Ok(Claim::Elsewhere)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(LIFE / 8).await;
+        got = ctx.claim(update.id.0).await;
+    }
+    match got {
         Ok(Claim::Mine) => true,
         Ok(Claim::Handled | Claim::Elsewhere | Claim::Again) => false,
         Err(e) => {

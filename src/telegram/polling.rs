@@ -15,6 +15,7 @@
 
 use super::context::{BotError, Ctx};
 use super::dispatch::Claimed;
+use crate::store::life::LIFE;
 use crate::view::buttons::Button;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -273,11 +274,30 @@ pub async fn run(
             tokio::spawn(async move {
                 {
                     let _turn = turn.lock().await;
-                    let deps =
-                        dptree::deps![ctx.clone(), me, ctx.bot.clone(), Claimed(false), update];
-                    match handler.dispatch(deps).await {
-                        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => {}
-                        ControlFlow::Break(Err(e)) => log::error!("polling: {e}"),
+                    // A press another live process holds is tried again until it is done
+                    // or that process is found dead (its claim is then this one's).
+                    let deadline = std::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
+                    loop {
+                        let deps = dptree::deps![
+                            ctx.clone(),
+                            me.clone(),
+                            ctx.bot.clone(),
+                            Claimed(false),
+                            update.clone()
+                        ];
+                        match handler.dispatch(deps).await {
+                            ControlFlow::Break(Err(BotError::Elsewhere))
+                                if std::time::Instant::now() < deadline =>
+                            {
+                                tokio::time::sleep(LIFE / 8).await;
+                            }
+                            ControlFlow::Break(Ok(()) | Err(BotError::Elsewhere))
+                            | ControlFlow::Continue(_) => break,
+                            ControlFlow::Break(Err(e)) => {
+                                log::error!("polling: {e}");
+                                break;
+                            }
+                        }
                     }
                 }
                 let mut hand = lock(&in_hand);

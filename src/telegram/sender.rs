@@ -126,6 +126,9 @@ struct Lease {
     /// The drawing this sender last edited the live message to, though the record may not
     /// say so yet (its acknowledgement failed): not sent again.
     edited: u64,
+    /// An effect this sender delivered whose acknowledgement failed: its number, what it
+    /// left, and the version of the record it was delivered from.
+    unacked: Option<(u64, Sent, u64)>,
 }
 
 impl Lease {
@@ -151,6 +154,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
         token: token.clone(),
         renewed: std::time::Instant::now(),
         edited: 0,
+        unacked: None,
     };
     // The first look at the game comes with the lease.
     let mut first = match ctx.store.take_send_lease_and_load(id, &token, HOLD).await {
@@ -423,22 +427,30 @@ async fn step(
         });
     };
     lease.keep(ctx, id).await?;
-    match deliver(ctx, id, &rec, &first).await {
-        Ok(ack) => {
-            let n = first.n;
-            log::debug!("effect {n} delivered: {:?}", first.effect);
-            let stored = ctx
-                .store
-                .transition_fenced(id, &lease.token, |r| {
-                    sent::acknowledge(r, &ack, version, n, now_ms());
-                    Ok::<_, ()>(())
-                })
-                .await?
-                .ok();
-            Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
-        }
-        Err(w) => Ok(Step::Wait(w)),
-    }
+    let n = first.n;
+    // An effect delivered whose acknowledgement failed (Redis went away) is not sent again.
+    let (ack, at) = match lease.unacked.take() {
+        Some((m, ack, at)) if m == n => (ack, at),
+        _ => match deliver(ctx, id, &rec, &first).await {
+            Ok(ack) => {
+                log::debug!("effect {n} delivered: {:?}", first.effect);
+                crash_point(ctx, "delivered");
+                (ack, version)
+            }
+            Err(w) => return Ok(Step::Wait(w)),
+        },
+    };
+    lease.unacked = Some((n, ack.clone(), at));
+    let stored = ctx
+        .store
+        .transition_fenced(id, &lease.token, |r| {
+            sent::acknowledge(r, &ack, at, n, now_ms());
+            Ok::<_, ()>(())
+        })
+        .await?
+        .ok();
+    lease.unacked = None;
+    Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
 }
 
 /// The first effect that can go now, its chat's budget taken; `wait` learns how long the
