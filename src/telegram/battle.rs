@@ -100,11 +100,10 @@ pub async fn on_cell(
         Err(StoreError::Unavailable(e)) if ctx.webhook => {
             return Err(StoreError::Unavailable(e.clone()).into());
         }
-        Ok(Err(Refused::Again(_))) => {
-            if !answer_again(ctx, id, update_id).await? {
-                return Ok(());
-            }
+        Ok(Err(Refused::Again(_))) if !answer_again(ctx, id, update_id).await? => {
+            return Ok(());
         }
+        Ok(Err(Refused::Again(_))) => {}
         // A refusal changes nothing, so nothing claimed the update: it is claimed now, so
         // that one process answers it (two polling processes both get every update).
         Ok(Err(_)) => match ctx.claim(update_id).await {

@@ -131,6 +131,11 @@ struct Fetcher {
 }
 
 impl Fetcher {
+    /// The next getUpdates starts at `offset`: every update before it is confirmed taken.
+    fn confirm(&mut self, offset: i64) {
+        self.offset = offset;
+    }
+
     /// One getUpdates from `self.offset` (held up to `timeout` seconds): the updates it
     /// brought, each with its id (`None` for one that cannot be read: logged, and passed).
     async fn fetch(
@@ -225,7 +230,7 @@ pub async fn run(
     tokio::pin!(stop);
     loop {
         let first_in_hand = lock(&in_hand).ids.first().copied();
-        fetcher.offset = first_in_hand.unwrap_or(taken);
+        fetcher.confirm(first_in_hand.unwrap_or(taken));
         // With updates in hand Telegram answers at once (it gives them again): no holding.
         let timeout = if first_in_hand.is_some() { 0 } else { TIMEOUT };
         let fetched = tokio::select! {
@@ -328,7 +333,7 @@ pub async fn run(
     }
     // Tell Telegram the updates handled are taken, so they do not come again; the ones
     // still in hand will.
-    fetcher.offset = lock(&in_hand).ids.first().copied().unwrap_or(taken);
+    fetcher.confirm(lock(&in_hand).ids.first().copied().unwrap_or(taken));
     if let Err(e) = fetcher.fetch(0, 1).await {
         log::warn!("{e}");
     }

@@ -132,6 +132,22 @@ struct Lease {
 }
 
 impl Lease {
+    /// The live message was edited to show `hash`.
+    fn made_edit(&mut self, hash: u64) {
+        self.edited = hash;
+    }
+
+    /// Effect `n` of the record at `version` was delivered, leaving `ack`: kept until it is
+    /// acknowledged.
+    fn delivered(&mut self, n: u64, ack: Sent, version: u64) {
+        self.unacked = Some((n, ack, version));
+    }
+
+    /// The effect delivered was acknowledged.
+    fn delivered_and_acknowledged(&mut self) {
+        self.unacked = None;
+    }
+
     /// Makes sure the lease holds for most of [`HOLD`] yet, before a send: it is renewed
     /// once a quarter of it has passed (not before every send: that would be a round trip
     /// each). [`StoreError::Fenced`] when it went to another sender.
@@ -386,7 +402,7 @@ async fn step(
                     .ok();
                 match edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await {
                     Ok(()) => {
-                        lease.edited = hash;
+                        lease.made_edit(hash);
                         crash_point(ctx, "edited");
                     }
                     Err(e) => {
@@ -440,7 +456,7 @@ async fn step(
             Err(w) => return Ok(Step::Wait(w)),
         },
     };
-    lease.unacked = Some((n, ack.clone(), at));
+    lease.delivered(n, ack.clone(), at);
     let stored = ctx
         .store
         .transition_fenced(id, &lease.token, |r| {
@@ -449,7 +465,7 @@ async fn step(
         })
         .await?
         .ok();
-    lease.unacked = None;
+    lease.delivered_and_acknowledged();
     Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))))
 }
 
