@@ -501,7 +501,12 @@ async fn a_game_killed_at_ten_points_is_sent_once_with_no_edit_telegram_finds_un
             let data = d.fire_data(seat, cell);
             let query = app.tg.press_stale(group, &d.players[seat], d.battle, &data);
             let mut crashed = false;
+            let deadline = Instant::now() + wait();
             let answer = loop {
+                assert!(
+                    Instant::now() < deadline,
+                    "the press {data} is not answered (armed: {armed})"
+                );
                 if let Some(a) = app.tg.wait_answer(&query, Duration::from_millis(200)).await {
                     break a;
                 }
