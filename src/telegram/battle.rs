@@ -4,6 +4,8 @@
 //! transition of `game/battle.rs` run in the store; here only the answer and what follows.
 
 use super::context::{crash_point, now, store_error_key, user_lang, BotError, Ctx, HandlerResult};
+use super::metered::refusal;
+use super::metered::Metered;
 use super::send::{answer, pressed, reply};
 use super::{bot_turns, sender};
 use crate::game::battle::{self as rules, Cell};
@@ -15,7 +17,6 @@ use crate::view::buttons::Button;
 use crate::view::group::{cell_answer, shot_answer, target_answer};
 use crate::view::i18n::{t, ta};
 use crate::view::mine::gave_up_words;
-use crate::view::refusal;
 use crate::view::render::{self, escape};
 use engine::{parse_cell, Coord, Event, PlayerId, SeatId};
 use teloxide::payloads::SendMessageSetters;
@@ -36,6 +37,7 @@ pub fn follow_up(ctx: &Ctx, id: GameId, rec: &GameRecord) {
 /// A shot or salvo was stored (its timer with it, so should this process die right after,
 /// another finds the game due): the tests' crash point before its answer.
 fn shot_taken(ctx: &Ctx, rec: &GameRecord) {
+    crate::metrics::shot(crate::metrics::Shooter::Player);
     crash_point(
         ctx,
         if rec.is_finished() {
@@ -98,6 +100,7 @@ pub async fn on_cell(
             return Err(StoreError::Unavailable(e.clone()).into());
         }
         Ok(Err(Refused::Again(_))) => {
+            crate::metrics::mark(crate::metrics::Outcome::Duplicate);
             if !answer_again(ctx, id, update_id).await? {
                 return Ok(());
             }
@@ -263,6 +266,7 @@ pub async fn acknowledge(ctx: &Ctx, m: &Message) {
         .bot
         .set_message_reaction(m.chat.id, m.id)
         .reaction(vec![reaction])
+        .metered()
         .await;
     if let Err(e) = done {
         log::debug!("a reaction in {}: {e}", m.chat.id);
@@ -276,6 +280,7 @@ pub async fn refuse_typed(ctx: &Ctx, m: &Message, text: String) -> HandlerResult
     ctx.bot
         .send_message(to, escape(&text))
         .parse_mode(ParseMode::Html)
+        .metered()
         .await?;
     Ok(())
 }

@@ -54,6 +54,21 @@ impl fmt::Display for PollError {
     }
 }
 
+impl PollError {
+    /// Its class, as `metered.rs` names a Bot API call's result.
+    fn class(&self) -> &'static str {
+        match self {
+            PollError::Network(_) => "network",
+            PollError::Api { code: 401, .. } => "unauthorized",
+            PollError::Api { code: 403, .. } => "forbidden",
+            PollError::Api { code: 409, .. } => "conflict",
+            PollError::Api { .. } => "bad_request",
+            PollError::RetryAfter(_) => "retry_after",
+            PollError::Json(_) => "invalid_answer",
+        }
+    }
+}
+
 /// A getUpdates answer, its updates left unparsed.
 #[derive(Deserialize)]
 struct Answer<'a> {
@@ -244,6 +259,10 @@ pub async fn run(
             () = &mut stop => break,
             r = fetcher.fetch(timeout, 100) => r,
         };
+        crate::metrics::telegram_call(
+            "getUpdates",
+            fetched.as_ref().map_or_else(PollError::class, |_| "ok"),
+        );
         let updates = match fetched {
             Ok(updates) => {
                 errors = 0;
@@ -276,6 +295,7 @@ pub async fn run(
             fresh += 1;
             let Some(update) = update else { continue };
             let chat = update.chat().map_or(0, |c| c.id.0);
+            let kind = super::metered::kind(&update);
             let turn = {
                 let mut hand = lock(&in_hand);
                 hand.ids.insert(id);
@@ -288,7 +308,7 @@ pub async fn run(
                     let _turn = turn.lock().await;
                     let deps =
                         dptree::deps![ctx.clone(), me, ctx.bot.clone(), Claimed(false), update];
-                    match handler.dispatch(deps).await {
+                    match super::metered::dispatch(&handler, deps, kind).await {
                         ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => {}
                         ControlFlow::Break(Err(e)) => log::error!("polling: {e}"),
                     }
