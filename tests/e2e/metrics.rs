@@ -71,28 +71,31 @@ async fn the_metrics_endpoint_counts_the_updates_calls_shots_and_games_of_a_game
     while shots < 6 {
         match d.shoot_button(&app).await {
             Shot::Miss | Shot::Hit | Shot::Sunk => shots += 1,
+            // A cell beside a sunk ship, known already: refused, no shot.
+            Shot::Known => {}
             other => panic!("a shot not taken: {other:?}"),
         }
     }
 
-    // The sender's edits follow the shots: wait until the last one is counted.
+    // The sender's edits follow the shots, and an update is counted once its handling ends
+    // (after its answer): wait until the last is counted.
     let deadline = Instant::now() + wait();
     let text = loop {
         let (code, text) = scrape(addr).await;
         assert_eq!(code, 200);
-        let edits = metric(
+        let calls = |method| metric(&text, "mb_telegram_calls_total", &[("method", method)]);
+        let fired = metric(
             &text,
-            "mb_telegram_calls_total",
-            &[("method", "editMessageText")],
-        ) + metric(
-            &text,
-            "mb_telegram_calls_total",
-            &[("method", "editMessageMedia")],
+            "mb_updates_total",
+            &[("kind", "fire"), ("outcome", "handled")],
         );
-        if edits > 0.0 || Instant::now() > deadline {
+        let settled = calls("editMessageText") + calls("editMessageMedia") > 0.0
+            && fired >= f64::from(shots)
+            && calls("answerCallbackQuery") == app.tg.calls("answerCallbackQuery") as f64;
+        if settled || Instant::now() > deadline {
             break text;
         }
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     };
     let declared = families(&text);
     for family in [
