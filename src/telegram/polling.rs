@@ -342,7 +342,12 @@ pub async fn run(
     // Tell Telegram the updates handled are taken, so they do not come again; the ones
     // still in hand will.
     fetcher.offset = lock(&in_hand).ids.first().copied().unwrap_or(taken);
-    if let Err(e) = fetcher.fetch(0, 1).await {
+    let confirmed = fetcher.fetch(0, 1).await;
+    crate::metrics::telegram_call(
+        "getUpdates",
+        confirmed.as_ref().map_or_else(PollError::class, |_| "ok"),
+    );
+    if let Err(e) = confirmed {
         log::warn!("{e}");
     }
 }
