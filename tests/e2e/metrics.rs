@@ -1,5 +1,5 @@
 //! `GET /metrics` (issue 27): the real bot with `MB_HEALTH_ADDR`, a short game played by
-//! button, and the counters read back as Prometheus text.
+//! button and ended by a surrender, and the counters read back as Prometheus text.
 
 use crate::helpers::*;
 use std::collections::BTreeSet;
@@ -164,4 +164,23 @@ async fn the_metrics_endpoint_counts_the_updates_calls_shots_and_games_of_a_game
     );
     assert!(metric(&text, "mb_redis_round_trips_total", &[]) > trips_before);
     assert!(metric(&text, "mb_redis_seconds_count", &[]) > trips_before);
+    assert_eq!(metric(&text, "mb_games_finished_total", &[]), 0.0);
+
+    // A surrender ends the game: counted once its settlement is written.
+    app.tg
+        .send_command(group, &d.players[0].clone(), "/surrender");
+    app.tg
+        .wait_for_text(group, "Winner:", wait())
+        .await
+        .expect("the end is announced");
+    let deadline = Instant::now() + wait();
+    loop {
+        let (_, text) = scrape(addr).await;
+        if metric(&text, "mb_games_finished_total", &[]) == 1.0 {
+            assert_eq!(metric(&text, "mb_games_started_total", &[]), 1.0, "{text}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the end is not counted:\n{text}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
