@@ -10,11 +10,12 @@
 //!    press the group's battle message first showed that cell (read from the message's
 //!    history in the fake, so a result that was never drawn counts as missing); it counts the
 //!    rate-limited Bot API calls (sends and edits, every chat) and the bot's Redis round trips
-//!    (its own counter, from `MB_METRICS_FILE`) per accepted shot.
+//!    (`mb_redis_round_trips_total` of its `GET /metrics`) per accepted shot.
 //! 2. **Throughput.** `MB_BENCH_GROUPS` (64) groups play a whole game at once (or for at most
 //!    `MB_BENCH_BURST_SECS`, 20, seconds), every player pressing as soon as the last answer
-//!    came: shots per second of one bot process, with the CPU time the bot, the fake with its
-//!    players and Redis took meanwhile (all on this machine), so the bot's own cost a shot.
+//!    came: shots per second of one bot process, with the CPU time the bot (its
+//!    `process_cpu_seconds_total`), the fake with its players and Redis took meanwhile (all on
+//!    this machine), so the bot's own cost a shot.
 
 #[path = "../tests/fake_telegram/mod.rs"]
 mod fake_telegram;
@@ -79,26 +80,22 @@ fn rate_limited_calls(app: &App) -> usize {
     LIMITED.iter().map(|m| app.tg.calls(m)).sum()
 }
 
-fn round_trips(file: &std::path::Path) -> u64 {
-    std::fs::read_to_string(file)
-        .ok()
-        .and_then(|t| {
-            t.lines()
-                .find_map(|l| l.strip_prefix("redis_round_trips "))
-                .and_then(|n| n.trim().parse().ok())
-        })
-        .unwrap_or(0)
+/// The bot's Redis round trips so far, from its `/metrics`.
+async fn round_trips(metrics: std::net::SocketAddr) -> u64 {
+    let (_, text) = scrape(metrics).await;
+    metric(&text, "mb_redis_round_trips_total", &[]) as u64
 }
 
-/// Waits for the metrics file to be written again (the bot writes it every second).
-async fn fresh_round_trips(file: &std::path::Path) -> u64 {
-    tokio::time::sleep(Duration::from_millis(1100)).await;
-    round_trips(file)
+/// The bot's CPU seconds so far, from its `/metrics`.
+async fn bot_cpu_seconds(metrics: std::net::SocketAddr) -> f64 {
+    let (_, text) = scrape(metrics).await;
+    metric(&text, "process_cpu_seconds_total", &[])
 }
 
-/// CPU seconds (user and system) a process has used so far, from `/proc/<pid>/stat`.
-fn cpu_seconds(pid: &str) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+/// CPU seconds (user and system) this process (the fake and the players) has used so far,
+/// from `/proc/self/stat`.
+fn own_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     // The command name (field 2) may hold spaces; the fields after its `)` are plain.
     let fields: Vec<&str> = stat
         .rsplit_once(')')
@@ -156,15 +153,13 @@ async fn main() {
     throughput().await;
 }
 
-/// A world at the default pacing whose bot writes its counters to a file.
-async fn paced_app() -> (App, std::path::PathBuf) {
+/// A world at the default pacing whose bot serves its counters (`MB_HEALTH_ADDR`): their
+/// address.
+async fn paced_app() -> (App, std::net::SocketAddr) {
     let mut app = App::spawn_with_gap(3500).await;
-    let metrics = std::env::temp_dir().join(format!("mb-bench-{:08x}", rand::random::<u32>()));
+    let metrics = free_port();
     app.kill_bot();
-    app.env.push((
-        "MB_METRICS_FILE".into(),
-        metrics.to_string_lossy().into_owned(),
-    ));
+    app.env.push(("MB_HEALTH_ADDR".into(), metrics.to_string()));
     app.start_bot().await;
     (app, metrics)
 }
@@ -178,7 +173,7 @@ async fn fast_play() {
     let group = -9_000;
     let calls_before = rate_limited_calls(&app);
     let group_before = app.tg.sends_and_edits(group);
-    let trips_before = fresh_round_trips(&metrics).await;
+    let trips_before = round_trips(metrics).await;
     let started = Instant::now();
     let until = started + Duration::from_secs(secs);
     let mut pressed: Vec<Pressed> = Vec::new();
@@ -216,7 +211,7 @@ async fn fast_play() {
     tokio::time::sleep(Duration::from_secs(10)).await;
     let calls = rate_limited_calls(&app) - calls_before;
     let group_calls = app.tg.sends_and_edits(group) - group_before;
-    let trips = fresh_round_trips(&metrics).await - trips_before;
+    let trips = round_trips(metrics).await - trips_before;
     let messages = app.tg.messages(group);
     let mut latencies = Vec::new();
     let mut missing = 0;
@@ -260,7 +255,6 @@ async fn fast_play() {
         trips as f64 / shots.max(1) as f64
     );
     report_errors(&app);
-    let _ = std::fs::remove_file(metrics);
 }
 
 /// Many groups at once, every press as soon as the last answer came.
@@ -283,11 +277,10 @@ async fn throughput() {
     while let Some(d) = duels.join_next().await {
         ready.push(d.expect("a duel begins"));
     }
-    let trips_before = fresh_round_trips(&metrics).await;
-    let bot_pid = app.bot_pid().expect("the bot runs").to_string();
+    let trips_before = round_trips(metrics).await;
     let cpu_before = [
-        cpu_seconds(&bot_pid),
-        cpu_seconds("self"),
+        bot_cpu_seconds(metrics).await,
+        own_cpu_seconds(),
         redis_cpu_seconds().await,
     ];
     // On stderr, unbuffered: a profiler can start when it shows.
@@ -315,11 +308,11 @@ async fn throughput() {
     }
     let took = started.elapsed().as_secs_f64();
     let cpu = [
-        cpu_seconds(&bot_pid) - cpu_before[0],
-        cpu_seconds("self") - cpu_before[1],
+        bot_cpu_seconds(metrics).await - cpu_before[0],
+        own_cpu_seconds() - cpu_before[1],
         redis_cpu_seconds().await - cpu_before[2],
     ];
-    let trips = fresh_round_trips(&metrics).await - trips_before;
+    let trips = round_trips(metrics).await - trips_before;
     println!(
         "throughput: {groups} groups at once: {shots} accepted shots in {took:.1} s, {:.0} shots per second of one bot process",
         shots as f64 / took
@@ -341,7 +334,6 @@ async fn throughput() {
         trips as f64 / shots.max(1) as f64
     );
     report_errors(&app);
-    let _ = std::fs::remove_file(metrics);
 }
 
 fn report_errors(app: &App) {

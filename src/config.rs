@@ -22,13 +22,13 @@ pub struct Config {
     /// `MB_NAMESPACE`, `MB_FINISHED_DAYS`.
     pub store: StoreConfig,
     /// `MB_GROUP_GAP_MS`, `MB_GROUP_PER_MINUTE`, `MB_AI_PAUSE_MS`, `MB_BOARD`,
-    /// `MB_CLAIM_STALE_SECS`, `MB_METRICS_FILE`, `MB_CRASH_AT`.
+    /// `MB_CLAIM_STALE_SECS`, `MB_CRASH_AT`.
     pub bot: BotConfig,
     /// `MB_REPLICA`, else `HOSTNAME`, else `0`.
     pub replica: String,
     /// `MB_SEED`: a fixed seed for every random choice (tests).
     pub seed: Option<u64>,
-    /// `MB_HEALTH_ADDR`: where `GET /healthz` is served (none when unset).
+    /// `MB_HEALTH_ADDR`: where `GET /healthz` and `GET /metrics` are served (none when unset).
     pub health: Option<std::net::SocketAddr>,
     /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
     pub webhook: Option<Webhook>,
@@ -57,8 +57,6 @@ pub struct BotConfig {
     /// After how long an update another replica claimed and never finished (it crashed) is
     /// handled here (`MB_CLAIM_STALE_SECS`).
     pub claim_stale: Duration,
-    /// `MB_METRICS_FILE`: where the ticker writes this process's counters (none when unset).
-    pub metrics_file: Option<String>,
     /// `MB_CRASH_AT`: the point where the process kills itself, for the tests of crashes
     /// (honoured only in a build with the `crash-points` feature).
     pub crash_at: Option<String>,
@@ -73,7 +71,6 @@ impl Default for BotConfig {
             ai_pause: Duration::from_millis(1200),
             board: Board::Picture,
             claim_stale: Duration::from_secs(60),
-            metrics_file: None,
             crash_at: None,
         }
     }
@@ -248,7 +245,8 @@ Environment:
   MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
-  MB_HEALTH_ADDR        serve GET /healthz here, e.g. 0.0.0.0:8080 (default: none)
+  MB_HEALTH_ADDR        serve GET /healthz and GET /metrics (Prometheus) here, e.g.
+                        0.0.0.0:8080 (default: none)
   MB_UNHEALTHY_EXIT_SECS  exit (code 4) after this long unhealthy without a break (Redis
                         unreachable or the timer loop stuck), so a restart policy starts the
                         bot again; 0 = never (default: 60)
@@ -264,8 +262,6 @@ Environment:
                         another (default: 60)
   MB_REPLICA            this replica's name (default: $HOSTNAME, else 0)
   MB_SEED               a fixed random seed (tests)
-  MB_METRICS_FILE       a file rewritten every second with this process's counters
-                        (default: none)
   MB_CRASH_AT           tests only: a point where the bot kills itself (a build with the
                         crash-points feature)
   RUST_LOG              log filter, e.g. debug or morskoy_boy=debug (default: info)
@@ -345,7 +341,6 @@ impl Config {
             store.finished_ttl = Duration::from_secs(days * 24 * 3600);
         }
         let mut bot = BotConfig {
-            metrics_file: var("MB_METRICS_FILE"),
             crash_at: var("MB_CRASH_AT"),
             ..BotConfig::default()
         };

@@ -7,13 +7,16 @@
 //! - [`telegram`] — the Telegram adapter, I/O only: updates in, transitions run, effects
 //!   delivered;
 //! - [`terminal`] — `morskoy-boy play`, both games in the terminal;
-//! - [`config`] — the environment, read once.
+//! - [`config`] — the environment, read once;
+//! - [`metrics`] — this process's counters, for `GET /metrics` (the store and the adapter
+//!   count, the health endpoint serves them).
 //!
 //! The rules live in the `engine` crate (`crates/engine`) and the Riga board game in
 //! `crates/riga`; neither knows anything of Telegram or Redis.
 
 pub mod config;
 pub mod game;
+pub mod metrics;
 pub mod store;
 pub mod telegram;
 pub mod terminal;

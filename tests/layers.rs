@@ -3,6 +3,7 @@
 //! - one direction, `telegram → view → game ← store`: `game/` uses only itself and the
 //!   engine crates; `view/` uses `game/`; `store/` uses `game/`; nothing but `telegram/` (and
 //!   the binary) uses `telegram/`; `game/` and `view/` name no `teloxide`, `redis` or `tokio`;
+//!   `metrics.rs` (the counters) uses none of them, and only the store and the adapter use it;
 //! - no import circle among the bot's files (`mod.rs` files included), nor among each engine
 //!   crate's;
 //! - no transition outside `game/`: `telegram/` changes no record (no `.apply(`, no
@@ -248,24 +249,32 @@ fn the_layers_use_each_other_in_one_direction_only() {
     let allowed: BTreeMap<&str, &[&str]> = [
         ("game", &["game"][..]),
         ("view", &["view", "game"][..]),
-        ("store", &["store", "game"][..]),
+        ("store", &["store", "game", "metrics"][..]),
+        // The counters: used by the store and the adapter, using nothing of the bot.
+        ("metrics", &["metrics"][..]),
         ("terminal", &["terminal", "view", "game"][..]),
         ("config", &["config", "store", "game"][..]),
         (
             "telegram",
-            &["telegram", "view", "game", "store", "config"][..],
+            &["telegram", "view", "game", "store", "config", "metrics"][..],
         ),
         (
             "lib",
-            &["game", "view", "store", "telegram", "terminal", "config"][..],
+            &[
+                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+            ][..],
         ),
         (
             "main",
-            &["game", "view", "store", "telegram", "terminal", "config"][..],
+            &[
+                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+            ][..],
         ),
         (
             "bin",
-            &["game", "view", "store", "telegram", "terminal", "config"][..],
+            &[
+                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+            ][..],
         ),
     ]
     .into_iter()
@@ -353,6 +362,47 @@ fn the_telegram_adapter_changes_no_record() {
             );
         }
     }
+}
+
+#[test]
+fn every_bot_api_call_of_the_adapter_is_counted() {
+    // A call is a method on `bot` other than its own accessors; it is counted when the
+    // `.await` that sends it is `.metered().await` (`src/telegram/metered.rs`).
+    let accessors = [
+        "clone", "inner", "api_url", "token", "client", "throttle", "is_none", "is_some", "map",
+    ];
+    let mut calls = 0;
+    for file in rust_files(&root().join("src/telegram")) {
+        if file.ends_with("metered.rs") {
+            continue;
+        }
+        let text = code(&file);
+        for (at, _) in text.match_indices("bot") {
+            let before = text[..at].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &text[at + 3..];
+            let Some(call) = rest.trim_start().strip_prefix('.') else {
+                continue;
+            };
+            let method = ident(call);
+            if method.is_empty() || accessors.contains(&method.as_str()) {
+                continue;
+            }
+            calls += 1;
+            let Some(sent) = rest.find(".await") else {
+                panic!("{}: bot.{method} is never awaited", one(&file));
+            };
+            let line = text[..at].lines().count();
+            assert!(
+                rest[..sent].trim_end().ends_with(".metered()"),
+                "{}:{line}: bot.{method} is sent without `.metered()`, so /metrics misses it",
+                one(&file)
+            );
+        }
+    }
+    assert!(calls > 20, "the reader sees the calls: {calls}");
 }
 
 /// Where the `=` of an assignment (`x.y = …`, `x.y += …`) is in a line, if it is one.

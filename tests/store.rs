@@ -41,6 +41,33 @@ macro_rules! on_both {
     };
 }
 
+/// This process's `mb_takeovers_total{what="…"}`, read from its metrics' text.
+fn takeovers(what: &str) -> f64 {
+    let series = format!("mb_takeovers_total{{what=\"{what}\"}} ");
+    morskoy_boy::metrics::render()
+        .lines()
+        .find_map(|l| l.strip_prefix(&series))
+        .map_or(0.0, |v| v.parse().unwrap())
+}
+
+async fn the_outbox_depth_counts_its_games_and_the_oldest_mark(target: Target) {
+    let store = common::store(target).await;
+    assert_eq!(store.outbox_depth().await.unwrap(), (0, None));
+    let mut conn = store.connection();
+    let () = redis::cmd("ZADD")
+        .arg(store.keys().outbox_index())
+        .arg(2_000)
+        .arg(8)
+        .arg(1_000)
+        .arg(7)
+        .query_async(&mut conn)
+        .await
+        .map(|_: i64| ())
+        .unwrap();
+    assert_eq!(store.outbox_depth().await.unwrap(), (2, Some(1_000)));
+}
+on_both!(the_outbox_depth_counts_its_games_and_the_oldest_mark);
+
 async fn every_stored_type_round_trips(target: Target) {
     let store = common::store(target).await;
     let record = GameRecord {
@@ -149,12 +176,15 @@ async fn updates_are_claimed_once_in_few_keys(target: Target) {
         store.claim_update(77, "a/2", minute).await.unwrap(),
         Claim::Elsewhere
     );
-    // The first run is dead: its claim is taken over at once, and then "a/2" may not.
+    // The first run is dead: its claim is taken over at once (counted), and then "a/2" may
+    // not.
     store.end_life("a/1").await.unwrap();
+    let before = takeovers("update_claim");
     assert_eq!(
         store.claim_update(77, "b/1", minute).await.unwrap(),
         Claim::Mine
     );
+    assert!(takeovers("update_claim") > before);
     assert_eq!(
         store.claim_update(77, "a/2", minute).await.unwrap(),
         Claim::Elsewhere
@@ -584,7 +614,9 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
     // long before it expires, and the dead run's token is fenced out.
     assert!(!store.take_send_lease(id, "a/2/z", hold).await.unwrap());
     store.end_life("a/1").await.unwrap();
+    let before = takeovers("send_lease");
     assert!(store.take_send_lease(id, "a/2/z", hold).await.unwrap());
+    assert!(takeovers("send_lease") > before);
     assert!(!store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
     assert_eq!(
         store

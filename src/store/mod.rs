@@ -43,13 +43,10 @@ pub const CODEC: u32 = 1;
 /// taken by nobody (as after Redis was away): the senders' hold.
 pub const FENCE_HOLD: Duration = Duration::from_secs(20);
 
-/// Requests this process has made to Redis (each one round trip: a command, a script or a
-/// pipeline), for the benchmarks and the metrics file.
-static ROUND_TRIPS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// How many round trips to Redis this process has made so far.
+/// How many round trips to Redis this process has made so far (each request: a command, a
+/// script or a pipeline; `mb_redis_round_trips_total`).
 pub fn round_trips() -> u64 {
-    ROUND_TRIPS.load(std::sync::atomic::Ordering::Relaxed)
+    crate::metrics::redis_round_trips()
 }
 
 /// What can go wrong with storage.
@@ -309,14 +306,32 @@ impl Store {
     where
         F: Future<Output = redis::RedisResult<T>>,
     {
-        ROUND_TRIPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let started = std::time::Instant::now();
         let result = match tokio::time::timeout(self.config.op_timeout, op(self.conn.clone())).await
         {
-            Ok(result) => result.map_err(StoreError::from),
-            Err(_) => Err(StoreError::Unavailable(
-                "Redis did not answer in time".into(),
-            )),
+            Ok(result) => result,
+            Err(_) => {
+                crate::metrics::redis_request(started.elapsed().as_secs_f64(), Some("timeout"));
+                return self.noted(Err(StoreError::Unavailable(
+                    "Redis did not answer in time".into(),
+                )));
+            }
         };
+        let kind = result.as_ref().err().map(|e| {
+            if e.is_timeout() {
+                "timeout"
+            } else if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() {
+                "connection"
+            } else {
+                "server"
+            }
+        });
+        crate::metrics::redis_request(started.elapsed().as_secs_f64(), kind);
+        self.noted(result.map_err(StoreError::from))
+    }
+
+    /// An operation's result, its outage noted.
+    fn noted<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
         self.note_outage(&result);
         result
     }

@@ -41,6 +41,25 @@ impl Store {
         Ok(ids.into_iter().map(GameId).collect())
     }
 
+    /// How many games the outbox index holds, and when the oldest was marked (Unix ms), in
+    /// one round trip.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn outbox_depth(&self) -> Result<(u64, Option<u64>), StoreError> {
+        let key = self.keys.outbox_index();
+        let (count, oldest): (u64, Vec<(u64, f64)>) = self
+            .run(|mut c| async move {
+                redis::pipe()
+                    .zcard(&key)
+                    .zrange_withscores(&key, 0, 0)
+                    .query_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok((count, oldest.first().map(|&(_, at)| at as u64)))
+    }
+
     /// Takes (or keeps) the right to send game `id`'s outbox, as `token`, for `hold`.
     ///
     /// # Errors
@@ -95,6 +114,9 @@ impl Store {
                 redis::from_redis_value(reply.first().cloned().unwrap_or(redis::Value::Nil))
                     .map_err(|e| StoreError::Server(e.to_string()))?;
             if got == 1 {
+                if !expected.is_empty() {
+                    crate::metrics::takeover(crate::metrics::Takeover::SendLease);
+                }
                 break super::status_and_payload(&reply)?;
             }
             if !expected.is_empty() {

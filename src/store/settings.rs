@@ -101,7 +101,12 @@ impl Store {
                 })
                 .await?;
             match (got, holder) {
-                (1, _) => return Ok(Claim::Mine),
+                (1, _) => {
+                    if !expected.is_empty() {
+                        crate::metrics::takeover(crate::metrics::Takeover::UpdateClaim);
+                    }
+                    return Ok(Claim::Mine);
+                }
                 (0, _) => return Ok(Claim::Handled),
                 (3, _) => return Ok(Claim::Again),
                 (2, Some(claim)) if expected.is_empty() => {

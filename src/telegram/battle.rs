@@ -4,6 +4,8 @@
 //! transition of `game/battle.rs` run in the store; here only the answer and what follows.
 
 use super::context::{crash_point, now, store_error_key, user_lang, BotError, Ctx, HandlerResult};
+use super::metered::refusal;
+use super::metered::Metered;
 use super::send::{answer, pressed, pressed_on, reply};
 use super::{bot_turns, sender};
 use crate::game::battle::{self as rules, Cell};
@@ -16,7 +18,6 @@ use crate::view::buttons::Button;
 use crate::view::group::{cell_answer, shot_answer, target_answer};
 use crate::view::i18n::{t, ta};
 use crate::view::mine::gave_up_words;
-use crate::view::refusal;
 use crate::view::render::{self, escape};
 use engine::{parse_cell, Coord, Event, PlayerId, SeatId};
 use teloxide::payloads::SendMessageSetters;
@@ -35,8 +36,10 @@ pub fn follow_up(ctx: &Ctx, id: GameId, rec: &GameRecord) {
 }
 
 /// A shot or salvo was stored (its timer with it, so should this process die right after,
-/// another finds the game due): the tests' crash point before its answer.
+/// another finds the game due): counted (`mb_shots_total`), and the tests' crash point
+/// before its answer.
 fn shot_taken(ctx: &Ctx, rec: &GameRecord) {
+    crate::metrics::shot(crate::metrics::Shooter::Player);
     crash_point(
         ctx,
         if rec.is_finished() {
@@ -100,10 +103,12 @@ pub async fn on_cell(
         Err(StoreError::Unavailable(e)) if ctx.webhook => {
             return Err(StoreError::Unavailable(e.clone()).into());
         }
-        Ok(Err(Refused::Again(_))) if !answer_again(ctx, id, update_id).await? => {
-            return Ok(());
+        Ok(Err(Refused::Again(_))) => {
+            crate::metrics::mark(crate::metrics::Outcome::Duplicate);
+            if !answer_again(ctx, id, update_id).await? {
+                return Ok(());
+            }
         }
-        Ok(Err(Refused::Again(_))) => {}
         // A refusal changes nothing, so nothing claimed the update: it is claimed now, so
         // that one process answers it (two polling processes both get every update).
         Ok(Err(_)) => match ctx.claim(update_id).await {
@@ -285,6 +290,7 @@ pub async fn acknowledge(ctx: &Ctx, m: &Message) {
         .bot
         .set_message_reaction(m.chat.id, m.id)
         .reaction(vec![reaction])
+        .metered()
         .await;
     if let Err(e) = done {
         log::debug!("a reaction in {}: {e}", m.chat.id);
@@ -298,6 +304,7 @@ pub async fn refuse_typed(ctx: &Ctx, m: &Message, text: String) -> HandlerResult
     ctx.bot
         .send_message(to, escape(&text))
         .parse_mode(ParseMode::Html)
+        .metered()
         .await?;
     Ok(())
 }

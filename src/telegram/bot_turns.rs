@@ -5,6 +5,7 @@
 //! (`game::battle::bot_move`, `game::riga::play_move`).
 
 use super::context::{now, BotError, Ctx, HandlerResult};
+use super::metered::Metered;
 use super::sender;
 use crate::game::record::{GameRecord, Play};
 use crate::game::{battle, riga, timer, GameId};
@@ -46,6 +47,7 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
         let _ = ctx
             .bot
             .send_chat_action(ChatId(rec.chat), ChatAction::Typing)
+            .metered()
             .await;
         tokio::time::sleep(ctx.config.ai_pause).await;
         let moved = match &rec.play {
@@ -55,6 +57,9 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
         let _ = ctx.store.drop_ai_lease(id).await;
         match moved? {
             Some(after) => {
+                if let Play::SeaBattle(_) = rec.play {
+                    crate::metrics::shot(crate::metrics::Shooter::Bot);
+                }
                 sender::kick(ctx, id);
                 if after.is_finished() {
                     return Ok(());

@@ -3,6 +3,7 @@
 use super::battle;
 use super::context::{store_error_key, user_lang, Ctx, HandlerResult};
 use super::lobby;
+use super::metered::Metered;
 use super::send::reply;
 use crate::game::lang::Lang;
 use crate::game::settings::{self as choices, Choice};
@@ -94,7 +95,7 @@ pub async fn register(ctx: &Ctx) {
             if lang != Lang::En {
                 req = req.language_code(lang.code());
             }
-            if let Err(e) = req.await {
+            if let Err(e) = req.metered().await {
                 log::warn!("setMyCommands ({lang}) failed: {e}");
             }
         }
@@ -134,6 +135,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
             ctx.bot
                 .send_message(msg.chat.id, t(lang, "lang-choose"))
                 .reply_markup(kb)
+                .metered()
                 .await?;
             Ok(())
         }
@@ -313,6 +315,7 @@ pub async fn on_lang_button(
                     let edit = ctx
                         .bot
                         .edit_message_text(m.chat.id, m.id, t(chosen, "lang-done"))
+                        .metered()
                         .await;
                     if let Err(e) = edit {
                         log::debug!("the /lang menu in {}: {e}", m.chat.id);

@@ -179,21 +179,6 @@ pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
 /// How long a user's language is taken from memory.
 const LANG_FRESH: Duration = Duration::from_secs(10);
 
-/// Writes this process's counters to `file` (`MB_METRICS_FILE`), if any: one line
-/// `redis_round_trips N`, for the benchmarks and for an operator's look.
-pub fn write_metrics(file: Option<&str>) {
-    if let Some(path) = file {
-        let text = format!("redis_round_trips {}\n", crate::store::round_trips());
-        let tmp = format!("{path}.tmp");
-        if std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .is_err()
-        {
-            log::debug!("metrics: cannot write {path}");
-        }
-    }
-}
-
 /// Kills this process with SIGKILL when `MB_CRASH_AT` names `point`: the end-to-end tests
 /// crash the bot between storing a change and sending its effects, as a power cut would.
 /// Only a build with the `crash-points` feature (the tests') has them.
@@ -253,8 +238,12 @@ pub fn forget_lang(ctx: &Ctx, user: u64) {
         .remove(&user);
 }
 
-/// The localised words for a storage failure.
+/// The localised words for a storage failure; the update being handled is counted as
+/// answered "try again" (`metered.rs`), but for a game that is over.
 pub fn store_error_key(e: &StoreError) -> &'static str {
+    if *e != StoreError::NotFound {
+        crate::metrics::mark(crate::metrics::Outcome::TryAgain);
+    }
     match e {
         StoreError::Unavailable(_) | StoreError::Server(_) => "error-unavailable",
         StoreError::Busy | StoreError::Fenced => "error-busy",

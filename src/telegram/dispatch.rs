@@ -3,6 +3,7 @@
 //! process, marked handled at the end; a shot press's claim rides in its transition). The handler tree is built in [`schema`].
 
 use super::context::{store_error_key, user_lang, BotError, Ctx, HandlerResult};
+use super::metered::Metered;
 use super::send::{answer, reply};
 use super::{battle, commands, lobby, placement, riga, settings};
 use crate::game::lang::Lang;
@@ -129,7 +130,10 @@ async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
     }
     match got {
         Ok(Claim::Mine) => true,
-        Ok(Claim::Handled | Claim::Elsewhere | Claim::Again) => false,
+        Ok(Claim::Handled | Claim::Elsewhere | Claim::Again) => {
+            crate::metrics::mark(crate::metrics::Outcome::Duplicate);
+            false
+        }
         Err(e) => {
             // Long polling: the update is answered "try again" and so taken (webhook mode
             // claims before the dispatch and answers 503 instead).
@@ -143,6 +147,7 @@ async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
 /// press gets: a press, a command, a move typed in reply in a group. Sent at once, outside
 /// the group's budget, which lives in Redis.
 pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
+    crate::metrics::mark(crate::metrics::Outcome::TryAgain);
     let words = |lang| t(lang, store_error_key(e));
     match &update.kind {
         teloxide::types::UpdateKind::CallbackQuery(q) => {
@@ -163,6 +168,7 @@ pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
                 .bot
                 .send_message(msg.chat.id, words(lang))
                 .reply_parameters(teloxide::types::ReplyParameters::new(msg.id))
+                .metered()
                 .await;
             if let Err(e) = sent {
                 log::warn!("\"try again\" to update {}: {e}", update.id.0);

@@ -3,6 +3,7 @@
 //! keeps turning, else `503` with what is wrong. `morskoy-boy healthcheck` asks it, for
 //! container health checks in images without curl. The same judgement, made every second,
 //! ends the process once it has been bad for `MB_UNHEALTHY_EXIT_SECS` ([`exit_when_unhealthy`]).
+//! `GET /metrics` answers this process's counters as Prometheus text (`src/metrics.rs`).
 
 use super::context::Ctx;
 use std::net::SocketAddr;
@@ -79,7 +80,7 @@ pub async fn serve(ctx: Ctx, addr: SocketAddr) {
             std::process::exit(2);
         }
     };
-    log::info!("health at http://{addr}/healthz");
+    log::info!("health at http://{addr}/healthz, metrics at http://{addr}/metrics");
     loop {
         let Ok((mut stream, _)) = listener.accept().await else {
             continue;
@@ -93,16 +94,20 @@ pub async fn serve(ctx: Ctx, addr: SocketAddr) {
                 _ => return,
             };
             let request = String::from_utf8_lossy(&buf[..n]);
+            let mut kind = "text/plain";
             let (status, body) = if request.starts_with("GET /healthz ") {
                 match check(&ctx).await {
                     Ok(()) => ("200 OK", "ok\n".to_owned()),
                     Err(e) => ("503 Service Unavailable", format!("{e}\n")),
                 }
+            } else if request.starts_with("GET /metrics ") {
+                kind = crate::metrics::CONTENT_TYPE;
+                ("200 OK", crate::metrics::render())
             } else {
-                ("404 Not Found", "GET /healthz\n".to_owned())
+                ("404 Not Found", "GET /healthz or GET /metrics\n".to_owned())
             };
             let reply = format!(
-                "HTTP/1.1 {status}\r\ncontent-type: text/plain\r\ncontent-length: {}\r\n\
+                "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\
                  connection: close\r\n\r\n{body}",
                 body.len()
             );

@@ -3,6 +3,8 @@
 //! one transition of `game/lobby.rs`.
 
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
+use super::metered::refusal;
+use super::metered::Metered;
 use super::send::{active_game, answer, answer_store_error, pressed, reply};
 use super::sender;
 use crate::game::lang::Lang;
@@ -14,7 +16,6 @@ use crate::store::StoreError;
 use crate::view::bot::{level_words, name, parse_level};
 use crate::view::buttons::{join_payload, parse_join_payload, Button};
 use crate::view::i18n::{t, ta};
-use crate::view::refusal;
 use crate::view::render::escape;
 use engine::ai::Level;
 use engine::{PlayerId, Ruleset};
@@ -248,7 +249,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                 // Telegram opens the private chat from this link; /start there completes the join.
                 let url = format!("https://t.me/{}?start={}", ctx.username, join_payload(id));
                 if let Ok(url) = url.parse() {
-                    ctx.bot.answer_callback_query(q.id.clone()).url(url).await?;
+                    ctx.bot
+                        .answer_callback_query(q.id.clone())
+                        .url(url)
+                        .metered()
+                        .await?;
                     return Ok(());
                 }
             }
@@ -366,7 +371,10 @@ async fn rematch(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) -> Handle
         Ok(Err(r)) => refusal::words(lang, &r),
         Err(e) => t(lang, store_error_key(&e)),
     };
-    ctx.bot.send_message(ChatId(old.chat), words).await?;
+    ctx.bot
+        .send_message(ChatId(old.chat), words)
+        .metered()
+        .await?;
     Ok(())
 }
 

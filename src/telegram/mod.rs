@@ -4,6 +4,7 @@
 //!
 //! - `start.rs` — start-up and the choice of polling or webhook; `polling.rs`, `webhook.rs`,
 //!   `health.rs` — the ways updates come in, and the health and metrics endpoint;
+//!   `metered.rs` — what the adapter counts: updates' outcomes, Bot API calls;
 //! - `dispatch.rs` — the one dispatch: an update to its handler, each update once;
 //! - `context.rs` — what handlers share: the context, errors, the clock, pacing, languages;
 //! - the handlers, one per kind of press or move, each calling one transition of `game/`:
@@ -23,6 +24,7 @@ pub mod context;
 pub mod dispatch;
 pub mod health;
 pub mod lobby;
+pub mod metered;
 pub mod mine_dm;
 pub mod placement;
 pub mod polling;

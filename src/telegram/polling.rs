@@ -55,6 +55,21 @@ impl fmt::Display for PollError {
     }
 }
 
+impl PollError {
+    /// Its class, as `metered.rs` names a Bot API call's result.
+    fn class(&self) -> &'static str {
+        match self {
+            PollError::Network(_) => "network",
+            PollError::Api { code: 401, .. } => "unauthorized",
+            PollError::Api { code: 403, .. } => "forbidden",
+            PollError::Api { code: 409, .. } => "conflict",
+            PollError::Api { .. } => "bad_request",
+            PollError::RetryAfter(_) => "retry_after",
+            PollError::Json(_) => "invalid_answer",
+        }
+    }
+}
+
 /// A getUpdates answer, its updates left unparsed.
 #[derive(Deserialize)]
 struct Answer<'a> {
@@ -237,6 +252,10 @@ pub async fn run(
             () = &mut stop => break,
             r = fetcher.fetch(timeout, 100) => r,
         };
+        crate::metrics::telegram_call(
+            "getUpdates",
+            fetched.as_ref().map_or_else(PollError::class, |_| "ok"),
+        );
         let updates = match fetched {
             Ok(updates) => {
                 errors = 0;
@@ -269,6 +288,7 @@ pub async fn run(
             fresh += 1;
             let Some(update) = update else { continue };
             let chat = update.chat().map_or(0, |c| c.id.0);
+            let kind = super::metered::kind(&update);
             let turn = {
                 let mut hand = lock(&in_hand);
                 hand.ids.insert(id);
@@ -290,7 +310,7 @@ pub async fn run(
                             Claimed(false),
                             update.clone()
                         ];
-                        match handler.dispatch(deps).await {
+                        match super::metered::dispatch(&handler, deps, kind).await {
                             ControlFlow::Break(Err(BotError::Elsewhere))
                                 if std::time::Instant::now() < deadline =>
                             {
@@ -334,7 +354,12 @@ pub async fn run(
     // Tell Telegram the updates handled are taken, so they do not come again; the ones
     // still in hand will.
     fetcher.confirm(lock(&in_hand).ids.first().copied().unwrap_or(taken));
-    if let Err(e) = fetcher.fetch(0, 1).await {
+    let confirmed = fetcher.fetch(0, 1).await;
+    crate::metrics::telegram_call(
+        "getUpdates",
+        confirmed.as_ref().map_or_else(PollError::class, |_| "ok"),
+    );
+    if let Err(e) = confirmed {
         log::warn!("{e}");
     }
 }

@@ -16,6 +16,7 @@
 
 use super::battle::{acknowledge, due, follow_up, refuse_typed};
 use super::context::{crash_point, now, store_error_key, user_lang, Ctx, HandlerResult};
+use super::metered::refusal;
 use super::send::{answer, pressed, reply};
 use super::sender;
 use crate::game::lang::Lang;
@@ -24,7 +25,6 @@ use crate::game::riga::{self as rules, SetupTap};
 use crate::game::{lobby, GameId, Press};
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
-use crate::view::refusal;
 use crate::view::riga_text;
 use engine::PlayerId;
 use teloxide::prelude::*;

@@ -3,13 +3,14 @@
 //! form, a user's language, a chat's game.
 
 use super::context::{store_error_key, BotError, Ctx, HandlerResult};
+use super::metered::refusal;
+use super::metered::Metered;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::Refused;
 use crate::store::{Committed, GameId, StoreError};
 use crate::view::i18n::t;
 use crate::view::keyboard::Keyboard;
-use crate::view::refusal;
 use teloxide::prelude::*;
 use teloxide::types::{
     CallbackQuery, ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
@@ -98,12 +99,14 @@ async fn send_reply(
             .send_photo(chat, InputFile::memory(png).file_name(name))
             .caption(text)
             .parse_mode(ParseMode::Html)
+            .metered()
             .await
             .map(|_| ()),
         None => ctx
             .bot
             .send_message(chat, text)
             .parse_mode(ParseMode::Html)
+            .metered()
             .await
             .map(|_| ()),
     }
@@ -124,6 +127,7 @@ pub async fn send_dm(
         .send_message(ChatId(user as i64), text)
         .parse_mode(ParseMode::Html)
         .reply_markup(markup(kb))
+        .metered()
         .await;
     match sent {
         Ok(m) => Some(m.id.0),
@@ -153,7 +157,7 @@ pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Optio
     if let Some(kb) = kb {
         req = req.reply_markup(markup(kb));
     }
-    match req.await {
+    match req.metered().await {
         Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
         Err(e) => log::warn!("private edit for {user}: {e}"),
     }
@@ -193,7 +197,7 @@ pub async fn edit_live(
         if let Some(kb) = kb.clone() {
             req = req.reply_markup(markup(kb));
         }
-        match req.await {
+        match req.metered().await {
             Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => return Ok(()),
             Err(RequestError::RetryAfter(secs)) => tokio::time::sleep(secs.duration()).await,
             Err(e) => return Err(e.into()),
@@ -259,6 +263,7 @@ pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> 
         .answer_callback_query(q.id.clone())
         .text(text)
         .show_alert(alert)
+        .metered()
         .await?;
     Ok(())
 }
@@ -283,7 +288,10 @@ pub async fn answer_refusal(
     r: &Refused,
 ) -> HandlerResult {
     match r {
-        Refused::Again(a) => answer(ctx, q, a.text.clone(), a.alert).await,
+        Refused::Again(a) => {
+            crate::metrics::mark(crate::metrics::Outcome::Duplicate);
+            answer(ctx, q, a.text.clone(), a.alert).await
+        }
         r => answer(ctx, q, refusal::words(lang, r), true).await,
     }
 }

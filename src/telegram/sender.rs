@@ -16,6 +16,7 @@
 //! evenly, however fast people play.
 
 use super::context::{crash_point, BotError, Ctx};
+use super::metered::Metered;
 use super::send::{group_gone, user_lang_by_id};
 use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
@@ -306,7 +307,7 @@ async fn edit_live(
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
         }
-        req.await.map(|_| ())
+        req.metered().await.map(|_| ())
     } else {
         let mut req = ctx
             .bot
@@ -315,7 +316,7 @@ async fn edit_live(
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
         }
-        req.await.map(|_| ())
+        req.metered().await.map(|_| ())
     };
     match done {
         Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(()),
@@ -334,7 +335,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
         }
-        return req.await.map(|m| m.id.0);
+        return req.metered().await.map(|m| m.id.0);
     }
     let mut req = ctx
         .bot
@@ -343,7 +344,7 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
     if let Some(kb) = drawing.keyboard {
         req = req.reply_markup(super::send::markup(kb));
     }
-    req.await.map(|m| m.id.0)
+    req.metered().await.map(|m| m.id.0)
 }
 
 /// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
@@ -541,7 +542,13 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             let drawing = live_drawing(rec, id, &ctx.username);
             let hash = drawing.hash();
             match send_live(ctx, chat, drawing).await {
-                Ok(m) => Ok(Sent::Live(m, hash, rec.log_total)),
+                Ok(m) => {
+                    // The battle's message (a lobby's comes before the battle begun).
+                    if rec.delivery.begun {
+                        crate::metrics::game_started();
+                    }
+                    Ok(Sent::Live(m, hash, rec.log_total))
+                }
                 Err(e) => given_up(e),
             }
         }
@@ -549,7 +556,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             let req = ctx
                 .bot
                 .edit_message_text(chat, MessageId(*message), t(rec.lang, key));
-            match req.await {
+            match req.metered().await {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(Sent::Done),
                 Err(e) => given_up(e),
             }
@@ -559,7 +566,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .bot
                 .send_message(ChatId(*chat), text.clone())
                 .parse_mode(ParseMode::Html);
-            match req.await {
+            match req.metered().await {
                 Ok(_) => Ok(Sent::Done),
                 Err(e) => given_up(e),
             }
@@ -580,7 +587,12 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
         Effect::Settle => {
             crash_point(ctx, "rating");
             match settle(ctx, id, rec).await {
-                Ok(()) => Ok(Sent::Done),
+                Ok(()) => {
+                    if rec.delivery.begun {
+                        crate::metrics::game_finished();
+                    }
+                    Ok(Sent::Done)
+                }
                 Err(e) => {
                     log::warn!("game {id}: the end is not written yet: {e}");
                     Err(Duration::from_secs(1))
@@ -606,7 +618,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                     ),
                 ]]));
             }
-            match req.await {
+            match req.metered().await {
                 Ok(_) => Ok(Sent::Part(last)),
                 Err(e) => given_up(e).map(|s| match s {
                     Sent::ChatGone => s,
@@ -703,7 +715,7 @@ async fn dm_picture(
                 let req =
                     ctx.bot
                         .edit_message_text(chat, MessageId(old), t(lang, "own-field-below"));
-                if let Err(e) = req.await {
+                if let Err(e) = req.metered().await {
                     log::debug!("placement message of seat {seat}: {e}");
                 }
             }
@@ -734,7 +746,7 @@ async fn send_or_edit(
             if let Some(kb) = kb {
                 req = req.reply_markup(super::send::markup(kb));
             }
-            match req.await {
+            match req.metered().await {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {
                     Ok(Sent::Dm(seat, None, hash))
                 }
@@ -746,7 +758,7 @@ async fn send_or_edit(
             if let Some(kb) = kb {
                 req = req.reply_markup(super::send::markup(kb));
             }
-            let sent = req.await?;
+            let sent = req.metered().await?;
             Ok(Sent::Dm(seat, Some(sent.id.0), hash))
         }
     }

@@ -7,6 +7,8 @@
 //! before it is saved; the chat's last choice becomes its default for the next game.
 
 use super::context::{now, pace, store_error_key, user_lang, Ctx, HandlerResult};
+use super::metered::refusal;
+use super::metered::Metered;
 use super::send::{active_game, answer, answer_store_error, edit_live, markup, reply};
 use super::sender;
 use crate::game::lang::Lang;
@@ -20,7 +22,6 @@ use crate::view::i18n::{t, ta};
 use crate::view::keyboard::Keyboard;
 use crate::view::panel::{chosen_words, panel_lines, short};
 use crate::view::panel::{panel_rows, PanelView};
-use crate::view::refusal;
 use engine::{Phase, Ruleset};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatId, MessageId, ParseMode, User};
@@ -337,6 +338,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
         .reply_markup(markup(kb))
+        .metered()
         .await?;
     // What it shows, so that a first tap that changes nothing edits nothing.
     if let Err(e) = ctx.store.panel_drawn(chat, sent.id.0, hash).await {

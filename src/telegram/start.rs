@@ -5,6 +5,7 @@ use super::commands;
 use super::context::{wait_to_try_again, Ctx};
 use super::dispatch::schema;
 use super::health;
+use super::metered::Metered;
 use super::polling;
 use super::timer;
 use super::webhook;
@@ -20,7 +21,7 @@ use teloxide::RequestError;
 async fn refuse_or_delete_webhook(bot: &teloxide::Bot, delete: bool) {
     let mut pause = Duration::from_secs(1);
     let url = loop {
-        match bot.get_webhook_info().await {
+        match bot.get_webhook_info().metered().await {
             Ok(info) => break info.url,
             Err(RequestError::Api(e)) => {
                 log::error!("getWebhookInfo failed: {e}");
@@ -50,7 +51,7 @@ async fn refuse_or_delete_webhook(bot: &teloxide::Bot, delete: bool) {
     }
     log::warn!("deleting the webhook to {url} (MB_DELETE_WEBHOOK=1): this bot polls instead");
     let mut pause = Duration::from_secs(1);
-    while let Err(e) = bot.delete_webhook().await {
+    while let Err(e) = bot.delete_webhook().metered().await {
         if let RequestError::Api(e) = e {
             log::error!("deleteWebhook failed: {e}");
             std::process::exit(1);
@@ -68,7 +69,7 @@ async fn refuse_or_delete_webhook(bot: &teloxide::Bot, delete: bool) {
 async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
     let mut pause = Duration::from_secs(1);
     loop {
-        let error = match bot.get_me().await {
+        let error = match bot.get_me().metered().await {
             Ok(me) => return me,
             Err(RequestError::Api(teloxide::ApiError::InvalidToken)) => {
                 log::error!(

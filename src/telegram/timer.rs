@@ -3,7 +3,7 @@
 //! transition is atomic, and a tick with nothing to do changes nothing.
 
 use super::bot_turns;
-use super::context::{now, write_metrics, Ctx};
+use super::context::{now, Ctx};
 use super::health;
 use super::sender;
 use crate::game::record::GameRecord;
@@ -11,12 +11,30 @@ use crate::game::timer;
 use crate::store::StoreError;
 use crate::view::riga_text;
 
+/// How often the ticker reads the outbox's depth for `/metrics`.
+const OUTBOX_GAUGE_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Reads the outbox's depth and its oldest game's wait into the metrics.
+async fn measure_outbox(ctx: &Ctx) {
+    match ctx.store.outbox_depth().await {
+        Ok((games, oldest)) => {
+            let age_ms = oldest.map_or(0, |at| sender::now_ms().saturating_sub(at));
+            crate::metrics::outbox(games, age_ms as f64 / 1000.0);
+        }
+        Err(e) => log::debug!("outbox depth: {e}"),
+    }
+}
+
 /// Ticks until the process ends.
 pub async fn tick_forever(ctx: Ctx) {
+    let mut measured: Option<std::time::Instant> = None;
     loop {
         tokio::time::sleep(ctx.config.tick).await;
         health::ticked();
-        write_metrics(ctx.config.metrics_file.as_deref());
+        if measured.is_none_or(|at| at.elapsed() >= OUTBOX_GAUGE_EVERY) {
+            measured = Some(std::time::Instant::now());
+            measure_outbox(&ctx).await;
+        }
         let due = match ctx.store.due(now()).await {
             Ok(due) => due,
             Err(e) => {

@@ -12,7 +12,9 @@
 
 use super::context::{BotError, Ctx};
 use super::dispatch::{is_shot_press, schema, Claimed};
+use super::metered::Metered;
 use crate::config::Webhook;
+use crate::metrics::Outcome;
 use crate::store::settings::Claim;
 use crate::store::StoreError;
 use http_body_util::{BodyExt, Full, Limited};
@@ -62,6 +64,7 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
             .set_webhook(hook.url.clone())
             .secret_token(hook.secret.clone())
             .allowed_updates(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+            .metered()
             .await;
         let error = match result {
             Ok(_) => return,
@@ -173,23 +176,38 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     // A shot press's claim rides in its transition (see `battle::on_cell`); while Redis is
     // known to be away it is not tried.
     let claimed = !is_shot_press(&update);
+    let kind = super::metered::kind(&update);
+    let skipped = |outcome| crate::metrics::update(kind, outcome);
     if claimed {
         match ctx.claim(id).await {
             Ok(Claim::Mine) => {}
-            Ok(Claim::Handled) => return status(StatusCode::OK),
+            Ok(Claim::Handled) => {
+                skipped(Outcome::Duplicate);
+                return status(StatusCode::OK);
+            }
             // Telegram posts it again later: taken over if that process died.
-            Ok(Claim::Elsewhere | Claim::Again) => return status(StatusCode::SERVICE_UNAVAILABLE),
+            Ok(Claim::Elsewhere | Claim::Again) => {
+                skipped(Outcome::Duplicate);
+                return status(StatusCode::SERVICE_UNAVAILABLE);
+            }
             // Redis is away: Telegram posts it again later, when it may be back.
             Err(e) => {
                 log::debug!("update {id}: {e}; answered 503");
+                skipped(Outcome::TryAgain);
                 return status(StatusCode::SERVICE_UNAVAILABLE);
             }
         }
     } else if ctx.store.unreachable() {
+        skipped(Outcome::TryAgain);
         return status(StatusCode::SERVICE_UNAVAILABLE);
     }
     shared.busy.fetch_add(1, Ordering::SeqCst);
-    let task = tokio::spawn(dispatch(Arc::clone(&shared), update, Claimed(claimed)));
+    let task = tokio::spawn(dispatch(
+        Arc::clone(&shared),
+        update,
+        kind,
+        Claimed(claimed),
+    ));
     match tokio::time::timeout(ANSWER_WITHIN, task).await {
         Ok(Ok(true)) => status(StatusCode::OK),
         // Not handled for want of Redis: Telegram posts it again.
@@ -221,7 +239,12 @@ fn read(body: &[u8]) -> Option<Update> {
 
 /// Runs the handler tree on one update, as the dispatcher of long polling does: `false`
 /// when it failed for want of Redis (it is to come again).
-async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) -> bool {
+async fn dispatch(
+    shared: Arc<Shared>,
+    update: Update,
+    kind: &'static str,
+    claimed: Claimed,
+) -> bool {
     let id = update.id.0;
     let deps = dptree::deps![
         shared.ctx.clone(),
@@ -230,7 +253,7 @@ async fn dispatch(shared: Arc<Shared>, update: Update, claimed: Claimed) -> bool
         claimed,
         update
     ];
-    let handled = match shared.handler.dispatch(deps).await {
+    let handled = match super::metered::dispatch(&shared.handler, deps, kind).await {
         ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => true,
         ControlFlow::Break(Err(BotError::Store(StoreError::Unavailable(e)))) => {
             log::warn!("webhook: Redis is unavailable: {e}; the update is to come again");

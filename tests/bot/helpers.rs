@@ -773,3 +773,43 @@ pub fn shows_result(text: &str, name: &str, cell: &str) -> bool {
             && (l.contains(&format!(": {cell} — ")) || l.contains(&format!("; {cell} — ")))
     })
 }
+
+/// The bot's `GET /metrics` at `addr` (its `MB_HEALTH_ADDR`): the status line's code and
+/// the body.
+pub async fn scrape(addr: std::net::SocketAddr) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr)
+        .await
+        .expect("the health endpoint listens");
+    let request = format!("GET /metrics HTTP/1.1\r\nhost: {addr}\r\nconnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.expect("an answer");
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+    let code = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (code, body.to_owned())
+}
+
+/// The sum of the samples of `name` in Prometheus text whose labels include `labels`
+/// (`name{a="b",c="d"} 3`); 0 when there are none.
+pub fn metric(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let (series, value) = l.rsplit_once(' ')?;
+            let (n, rest) = series.split_once('{').unwrap_or((series, "}"));
+            if n != name {
+                return None;
+            }
+            let inner = rest.strip_suffix('}')?;
+            let all = labels
+                .iter()
+                .all(|(k, v)| inner.split(',').any(|p| p == format!("{k}=\"{v}\"")));
+            all.then(|| value.parse::<f64>().ok()).flatten()
+        })
+        .sum()
+}

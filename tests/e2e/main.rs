@@ -31,4 +31,5 @@ mod bot_settings;
 mod bot_stats;
 mod bot_variants;
 mod fake_telegram_selftest;
+mod metrics;
 mod startup;

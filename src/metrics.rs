@@ -1,0 +1,549 @@
+//! This process's counters, served as Prometheus text at `GET /metrics` on `MB_HEALTH_ADDR`
+//! (`telegram/health.rs`). Every metric is defined here, once; the store and the Telegram
+//! adapter count through the small functions below. Each counts what *this* process did:
+//! with several replicas, Prometheus sums them (a game begun by one replica and finished by
+//! another counts once in each sum, never twice).
+//!
+//! - `mb_updates_total{kind,outcome}` — updates, by kind (`command`, `text`, a button's kind)
+//!   and outcome (`handled`, `refused`, `duplicate`, `failed`, `try_again`);
+//! - `mb_telegram_calls_total{method,result}` — Bot API calls, by method (`sendMessage`) and
+//!   result (`ok`, `not_modified`, `forbidden`, `query_invalid`, `not_found`, `bad_request`,
+//!   `retry_after` for 429, `network`, …);
+//! - `mb_outbox_games`, `mb_outbox_oldest_seconds` — games with effects to deliver, and how
+//!   long the oldest has waited (refreshed by the ticker every few seconds);
+//! - `mb_takeovers_total{what}` — an update's claim or a game's send lease taken over from a
+//!   process that died;
+//! - `mb_redis_round_trips_total`, `mb_redis_seconds`, `mb_redis_errors_total{kind}` —
+//!   requests to Redis (a command, a script or a pipeline), how long each took, and the
+//!   failed ones (`timeout`, `connection`, `server`);
+//! - `mb_games_started_total`, `mb_games_finished_total` — battles this process began to
+//!   show (the battle message sent) and ended (the settlement written);
+//! - `mb_shots_total{by}` — accepted shots (a salvo or a typed volley once), `player`
+//!   or `bot`;
+//! - `process_cpu_seconds_total` — this process's CPU time (Linux, from `/proc/self/stat`).
+
+use prometheus::core::{Collector, Desc};
+use prometheus::proto::{Counter, Metric, MetricFamily, MetricType};
+use prometheus::{
+    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
+    TextEncoder,
+};
+use std::sync::LazyLock;
+
+/// Every metric, registered in one registry.
+pub struct Metrics {
+    registry: Registry,
+    updates: IntCounterVec,
+    calls: IntCounterVec,
+    outbox_games: IntGauge,
+    outbox_oldest: prometheus::Gauge,
+    takeovers: IntCounterVec,
+    round_trips: IntCounter,
+    redis_seconds: Histogram,
+    redis_errors: IntCounterVec,
+    games_started: IntCounter,
+    games_finished: IntCounter,
+    shots: IntCounterVec,
+}
+
+fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
+    let c = IntCounterVec::new(Opts::new(name, help), labels).expect("a valid metric");
+    registry
+        .register(Box::new(c.clone()))
+        .expect("registered once");
+    c
+}
+
+fn counter(registry: &Registry, name: &str, help: &str) -> IntCounter {
+    let c = IntCounter::new(name, help).expect("a valid metric");
+    registry
+        .register(Box::new(c.clone()))
+        .expect("registered once");
+    c
+}
+
+static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
+    let r = Registry::new();
+    let outbox_games = IntGauge::new(
+        "mb_outbox_games",
+        "Games with effects still to deliver (the outbox index).",
+    )
+    .expect("a valid metric");
+    r.register(Box::new(outbox_games.clone()))
+        .expect("registered once");
+    let outbox_oldest = prometheus::Gauge::new(
+        "mb_outbox_oldest_seconds",
+        "How long the game longest in the outbox index has waited, in seconds.",
+    )
+    .expect("a valid metric");
+    r.register(Box::new(outbox_oldest.clone()))
+        .expect("registered once");
+    let redis_seconds = Histogram::with_opts(
+        HistogramOpts::new(
+            "mb_redis_seconds",
+            "Round-trip time of a request to Redis (a command, a script or a pipeline).",
+        )
+        .buckets(vec![
+            0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+        ]),
+    )
+    .expect("a valid metric");
+    r.register(Box::new(redis_seconds.clone()))
+        .expect("registered once");
+    r.register(Box::new(ProcessCpu::new()))
+        .expect("registered once");
+    Metrics {
+        updates: counter_vec(
+            &r,
+            "mb_updates_total",
+            "Updates from Telegram, by kind and by how their handling ended.",
+            &["kind", "outcome"],
+        ),
+        calls: counter_vec(
+            &r,
+            "mb_telegram_calls_total",
+            "Bot API calls, by method and result (429 is retry_after).",
+            &["method", "result"],
+        ),
+        outbox_games,
+        outbox_oldest,
+        takeovers: counter_vec(
+            &r,
+            "mb_takeovers_total",
+            "Claims taken over from a process that died: an update's, a game's send lease.",
+            &["what"],
+        ),
+        round_trips: counter(
+            &r,
+            "mb_redis_round_trips_total",
+            "Requests to Redis (each one round trip: a command, a script or a pipeline).",
+        ),
+        redis_seconds,
+        redis_errors: counter_vec(
+            &r,
+            "mb_redis_errors_total",
+            "Requests to Redis that failed, by kind (timeout, connection, server).",
+            &["kind"],
+        ),
+        games_started: counter(
+            &r,
+            "mb_games_started_total",
+            "Battles this process began (their battle message sent).",
+        ),
+        games_finished: counter(
+            &r,
+            "mb_games_finished_total",
+            "Battles this process ended (their settlement written).",
+        ),
+        shots: counter_vec(
+            &r,
+            "mb_shots_total",
+            "Accepted shots (a salvo or a typed volley counts once), by player or bot.",
+            &["by"],
+        ),
+        registry: r,
+    }
+});
+
+fn get() -> &'static Metrics {
+    &METRICS
+}
+
+/// Every metric as Prometheus text (format 0.0.4).
+pub fn render() -> String {
+    let mut out = Vec::new();
+    let families = get().registry.gather();
+    if let Err(e) = TextEncoder::new().encode(&families, &mut out) {
+        log::warn!("metrics: {e}");
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The content type of [`render`]'s text.
+pub const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// How an update's handling ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Handled to the end.
+    Handled,
+    /// Answered with a refusal (a press or move the rules do not allow).
+    Refused,
+    /// Handled before, or by another process now: skipped.
+    Duplicate,
+    /// Answered "try again" (Redis away or busy), or left to come again (webhook mode).
+    TryAgain,
+    /// The handler ended with an error.
+    Failed,
+}
+
+impl Outcome {
+    /// Its label value.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Handled => "handled",
+            Outcome::Refused => "refused",
+            Outcome::Duplicate => "duplicate",
+            Outcome::TryAgain => "try_again",
+            Outcome::Failed => "failed",
+        }
+    }
+}
+
+tokio::task_local! {
+    /// The worst outcome marked so far in the handling of the update of this task.
+    static OUTCOME: std::cell::Cell<Outcome>;
+}
+
+/// Notes `outcome` for the update being handled (the worst mark wins); outside a handling
+/// ([`marking`]), nothing.
+pub fn mark(outcome: Outcome) {
+    let _ = OUTCOME.try_with(|o| o.set(o.get().max(outcome)));
+}
+
+/// Runs `handling` (one update's), with what it [`mark`]ed: [`Outcome::Handled`] if nothing.
+pub async fn marking<T>(handling: impl std::future::Future<Output = T>) -> (T, Outcome) {
+    OUTCOME
+        .scope(std::cell::Cell::new(Outcome::Handled), async {
+            let out = handling.await;
+            (out, OUTCOME.with(std::cell::Cell::get))
+        })
+        .await
+}
+
+/// Counts one update of `kind`.
+pub fn update(kind: &str, outcome: Outcome) {
+    get()
+        .updates
+        .with_label_values(&[kind, outcome.label()])
+        .inc();
+}
+
+/// Counts one Bot API call.
+pub fn telegram_call(method: &str, result: &str) {
+    get().calls.with_label_values(&[method, result]).inc();
+}
+
+/// The outbox as the ticker saw it: `games` in the index, the oldest marked `oldest_secs` ago.
+pub fn outbox(games: u64, oldest_secs: f64) {
+    get().outbox_games.set(games as i64);
+    get().outbox_oldest.set(oldest_secs);
+}
+
+/// What a takeover took.
+#[derive(Clone, Copy, Debug)]
+pub enum Takeover {
+    /// An update's claim (`store/settings.rs`).
+    UpdateClaim,
+    /// A game's send lease (`store/outbox.rs`).
+    SendLease,
+}
+
+/// Counts a claim taken over from a process that died.
+pub fn takeover(what: Takeover) {
+    let label = match what {
+        Takeover::UpdateClaim => "update_claim",
+        Takeover::SendLease => "send_lease",
+    };
+    get().takeovers.with_label_values(&[label]).inc();
+}
+
+/// Counts one request to Redis that took `seconds`, and its failure's kind if it failed.
+pub fn redis_request(seconds: f64, error: Option<&str>) {
+    let m = get();
+    m.round_trips.inc();
+    m.redis_seconds.observe(seconds);
+    if let Some(kind) = error {
+        m.redis_errors.with_label_values(&[kind]).inc();
+    }
+}
+
+/// How many round trips to Redis this process has made so far.
+pub fn redis_round_trips() -> u64 {
+    get().round_trips.get()
+}
+
+/// Counts a battle begun (its message sent).
+pub fn game_started() {
+    get().games_started.inc();
+}
+
+/// Counts a battle ended (its settlement written).
+pub fn game_finished() {
+    get().games_finished.inc();
+}
+
+/// Who shot.
+#[derive(Clone, Copy, Debug)]
+pub enum Shooter {
+    /// A person: a press, a salvo, a typed move.
+    Player,
+    /// The bot's move.
+    Bot,
+}
+
+/// Counts an accepted shot.
+pub fn shot(by: Shooter) {
+    let label = match by {
+        Shooter::Player => "player",
+        Shooter::Bot => "bot",
+    };
+    get().shots.with_label_values(&[label]).inc();
+}
+
+/// `process_cpu_seconds_total`, read from `/proc/self/stat` when gathered (Linux; elsewhere
+/// it is left out).
+struct ProcessCpu {
+    desc: Desc,
+}
+
+impl ProcessCpu {
+    fn new() -> ProcessCpu {
+        ProcessCpu {
+            desc: Desc::new(
+                "process_cpu_seconds_total".into(),
+                "Total user and system CPU time spent in seconds.".into(),
+                Vec::new(),
+                Default::default(),
+            )
+            .expect("a valid metric"),
+        }
+    }
+}
+
+/// User and system CPU seconds of this process, from `/proc/self/stat`.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces; the fields after its `)` are plain.
+    let (_, rest) = stat.rsplit_once(')')?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15, i.e. 12 and 13 after the name, in clock ticks
+    // (USER_HZ, 100 on every Linux the bot runs on).
+    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
+impl Collector for ProcessCpu {
+    fn desc(&self) -> Vec<&Desc> {
+        vec![&self.desc]
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        let Some(seconds) = cpu_seconds() else {
+            return Vec::new();
+        };
+        let mut counter = Counter::default();
+        counter.set_value(seconds);
+        let mut metric = Metric::default();
+        metric.set_counter(counter);
+        let mut family = MetricFamily::default();
+        family.set_name(self.desc.fq_name.clone());
+        family.set_help(self.desc.help.clone());
+        family.set_field_type(MetricType::COUNTER);
+        family.set_metric(vec![metric]);
+        vec![family]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// One family of a Prometheus text exposition: its type, help and samples.
+    #[derive(Debug, Default)]
+    struct Family {
+        kind: String,
+        help: String,
+        samples: Vec<(String, BTreeMap<String, String>, f64)>,
+    }
+
+    /// A strict reader of the text format 0.0.4: every line a `# HELP`, a `# TYPE` (before
+    /// its samples, once) or a sample `name{label="value",…} number` of a declared family
+    /// (a histogram's `_bucket`, `_sum` and `_count`); anything else is an error.
+    fn parse(text: &str) -> Result<BTreeMap<String, Family>, String> {
+        let mut families: BTreeMap<String, Family> = BTreeMap::new();
+        let name_ok = |n: &str| {
+            !n.is_empty()
+                && !n.starts_with(|c: char| c.is_ascii_digit())
+                && n.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        };
+        if !text.ends_with('\n') {
+            return Err("the text does not end with a newline".into());
+        }
+        for (n, line) in text.lines().enumerate() {
+            let err = |why: &str| format!("line {}: {why}: {line:?}", n + 1);
+            if let Some(rest) = line.strip_prefix("# HELP ") {
+                let (name, help) = rest.split_once(' ').ok_or_else(|| err("no help"))?;
+                if !name_ok(name) {
+                    return Err(err("a bad name"));
+                }
+                families.entry(name.into()).or_default().help = help.into();
+            } else if let Some(rest) = line.strip_prefix("# TYPE ") {
+                let (name, kind) = rest.split_once(' ').ok_or_else(|| err("no type"))?;
+                if !["counter", "gauge", "histogram", "summary", "untyped"].contains(&kind) {
+                    return Err(err("an unknown type"));
+                }
+                let f = families.entry(name.into()).or_default();
+                if !f.kind.is_empty() || !f.samples.is_empty() {
+                    return Err(err("a type twice or after samples"));
+                }
+                f.kind = kind.into();
+            } else if line.starts_with('#') {
+                return Err(err("a comment of no kind"));
+            } else {
+                let (series, value) = line.rsplit_once(' ').ok_or_else(|| err("no value"))?;
+                let value: f64 = match value {
+                    "+Inf" => f64::INFINITY,
+                    "-Inf" => f64::NEG_INFINITY,
+                    v => v.parse().map_err(|_| err("a value that is no number"))?,
+                };
+                let (name, labels) = match series.split_once('{') {
+                    None => (series, BTreeMap::new()),
+                    Some((name, rest)) => {
+                        let inner = rest.strip_suffix('}').ok_or_else(|| err("no `}`"))?;
+                        let mut labels = BTreeMap::new();
+                        let mut rest = inner;
+                        while !rest.is_empty() {
+                            let (label, after) =
+                                rest.split_once("=\"").ok_or_else(|| err("a bad label"))?;
+                            if !name_ok(label) {
+                                return Err(err("a bad label name"));
+                            }
+                            let mut value = String::new();
+                            let mut chars = after.char_indices();
+                            let end = loop {
+                                match chars.next() {
+                                    Some((_, '\\')) => match chars.next() {
+                                        Some((_, 'n')) => value.push('\n'),
+                                        Some((_, c @ ('\\' | '"'))) => value.push(c),
+                                        _ => return Err(err("a bad escape")),
+                                    },
+                                    Some((i, '"')) => break i,
+                                    Some((_, c)) => value.push(c),
+                                    None => return Err(err("an open label value")),
+                                }
+                            };
+                            labels.insert(label.to_owned(), value);
+                            rest = &after[end + 1..];
+                            rest = rest.strip_prefix(',').unwrap_or(rest);
+                        }
+                        (name, labels)
+                    }
+                };
+                if !name_ok(name) {
+                    return Err(err("a bad name"));
+                }
+                let family = ["_bucket", "_sum", "_count"]
+                    .iter()
+                    .filter_map(|s| name.strip_suffix(s))
+                    .find(|base| families.get(*base).is_some_and(|f| f.kind == "histogram"))
+                    .unwrap_or(name);
+                let f = families
+                    .get_mut(family)
+                    .filter(|f| !f.kind.is_empty())
+                    .ok_or_else(|| err("a sample of no declared family"))?;
+                f.samples.push((name.to_owned(), labels, value));
+            }
+        }
+        Ok(families)
+    }
+
+    fn value(families: &BTreeMap<String, Family>, name: &str, labels: &[(&str, &str)]) -> f64 {
+        families
+            .values()
+            .flat_map(|f| &f.samples)
+            .filter(|(n, l, _)| {
+                n == name
+                    && labels
+                        .iter()
+                        .all(|(k, v)| l.get(*k).map(String::as_str) == Some(v))
+            })
+            .map(|(_, _, v)| v)
+            .sum()
+    }
+
+    #[test]
+    fn the_rendered_text_parses_as_prometheus_text_with_every_family_described() {
+        update("command", Outcome::Handled);
+        telegram_call("sendMessage", "ok");
+        takeover(Takeover::SendLease);
+        redis_request(0.003, Some("timeout"));
+        game_started();
+        game_finished();
+        shot(Shooter::Player);
+        outbox(3, 1.5);
+        let text = render();
+        let families = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let expected = [
+            ("mb_updates_total", "counter"),
+            ("mb_telegram_calls_total", "counter"),
+            ("mb_outbox_games", "gauge"),
+            ("mb_outbox_oldest_seconds", "gauge"),
+            ("mb_takeovers_total", "counter"),
+            ("mb_redis_round_trips_total", "counter"),
+            ("mb_redis_seconds", "histogram"),
+            ("mb_redis_errors_total", "counter"),
+            ("mb_games_started_total", "counter"),
+            ("mb_games_finished_total", "counter"),
+            ("mb_shots_total", "counter"),
+            ("process_cpu_seconds_total", "counter"),
+        ];
+        for (name, kind) in expected {
+            let f = families
+                .get(name)
+                .unwrap_or_else(|| panic!("no {name} in\n{text}"));
+            assert_eq!(f.kind, kind, "{name}");
+            assert!(!f.help.is_empty(), "{name} has no HELP");
+            assert!(!f.samples.is_empty(), "{name} has no sample");
+        }
+        assert!(
+            value(
+                &families,
+                "mb_updates_total",
+                &[("kind", "command"), ("outcome", "handled")]
+            ) >= 1.0
+        );
+        assert!(
+            value(
+                &families,
+                "mb_telegram_calls_total",
+                &[("method", "sendMessage")]
+            ) >= 1.0
+        );
+        assert!(value(&families, "mb_redis_errors_total", &[("kind", "timeout")]) >= 1.0);
+        assert!(value(&families, "mb_redis_seconds_count", &[]) >= 1.0);
+        let buckets = value(&families, "mb_redis_seconds_bucket", &[("le", "+Inf")]);
+        assert_eq!(buckets, value(&families, "mb_redis_seconds_count", &[]));
+        assert!(value(&families, "mb_shots_total", &[("by", "player")]) >= 1.0);
+        assert!(value(&families, "process_cpu_seconds_total", &[]) >= 0.0);
+    }
+
+    #[tokio::test]
+    async fn the_worst_mark_of_a_handling_wins_and_none_leaks_outside() {
+        mark(Outcome::Failed);
+        let ((), got) = marking(async {
+            mark(Outcome::TryAgain);
+            mark(Outcome::Refused);
+        })
+        .await;
+        assert_eq!(got, Outcome::TryAgain);
+        let ((), nothing) = marking(async {}).await;
+        assert_eq!(nothing, Outcome::Handled);
+    }
+
+    #[test]
+    fn the_strict_reader_refuses_what_is_not_prometheus_text() {
+        assert!(parse("# TYPE a counter\na 1\n").is_ok());
+        assert!(parse("a 1\n").is_err(), "a sample of no declared family");
+        assert!(parse("# TYPE a counter\na one\n").is_err());
+        assert!(parse("# TYPE a counter\na{b=\"c} 1\n").is_err());
+        assert!(parse("# TYPE a counter\na 1").is_err());
+        assert!(parse("# TYPE a sometimes\n").is_err());
+        assert!(parse("# TYPE a counter\na 1\n# TYPE a counter\n").is_err());
+        let f = parse("# TYPE a counter\na{b=\"x\\\"y\",c=\"z\"} 2\n").unwrap();
+        assert_eq!(f["a"].samples[0].1["b"], "x\"y");
+        assert_eq!(f["a"].samples[0].1["c"], "z");
+    }
+}

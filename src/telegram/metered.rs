@@ -1,0 +1,205 @@
+//! What the adapter counts for `GET /metrics` (the metrics themselves are in
+//! `src/metrics.rs`): each update's kind and how its handling ended, and every Bot API call
+//! with its result.
+//!
+//! An update's outcome is gathered while it is handled: [`dispatch`] runs the handler tree
+//! with a task-local note ([`crate::metrics::mark`]) that a refusal's words ([`refusal`],
+//! which the handlers import in place of the view's), a storage failure's words
+//! (`context::store_error_key`), a duplicate and a "try again" mark; the worst mark, or the
+//! handler's error, is counted once at the end.
+//!
+//! A Bot API call is counted where it is awaited: `.metered().await` in place of `.await`
+//! ([`Metered`]), by the payload's method name (`sendMessage`) and its result
+//! (`tests/layers.rs` checks that no call in `src/telegram/` goes uncounted). Polling's own
+//! getUpdates is counted in `polling.rs`.
+
+use super::context::BotError;
+use crate::metrics::{self, Outcome};
+use crate::view::buttons::Button;
+use std::future::Future;
+use std::ops::ControlFlow;
+use teloxide::dispatching::UpdateHandler;
+use teloxide::requests::{Payload, Request};
+use teloxide::types::{Update, UpdateKind};
+use teloxide::{ApiError, RequestError};
+
+/// An update's kind, for its label: `command`, `text`, a button's kind (`fire`, `join`, …),
+/// `button_unknown`, or `other`.
+pub fn kind(update: &Update) -> &'static str {
+    match &update.kind {
+        UpdateKind::Message(m) if m.text().is_some_and(|t| t.starts_with('/')) => "command",
+        UpdateKind::Message(_) => "text",
+        UpdateKind::CallbackQuery(q) => q
+            .data
+            .as_deref()
+            .and_then(Button::parse)
+            .map_or("button_unknown", |b| button_kind(&b)),
+        _ => "other",
+    }
+}
+
+fn button_kind(button: &Button) -> &'static str {
+    match button {
+        Button::Join(..) => "join",
+        Button::Start(..) => "start",
+        Button::Cancel(..) => "cancel",
+        Button::Bot(..) => "bot_seat",
+        Button::Fire(..) => "fire",
+        Button::View(..) => "view",
+        Button::Target(..) => "target",
+        Button::Salvo(..) => "salvo",
+        Button::GiveUp(..) => "give_up",
+        Button::Rematch(..) => "rematch",
+        Button::Cell(..) => "placement_cell",
+        Button::Block(..) => "placement_block",
+        Button::Edit(..) => "placement_edit",
+        Button::Lang(..) => "lang",
+        Button::Alphabet(..) => "alphabet",
+        Button::AiLevel(..) => "ai_level",
+        Button::Set(..) => "settings",
+        Button::RigaTap(..)
+        | Button::RigaShuffle(..)
+        | Button::RigaLock(..)
+        | Button::RigaMove(..)
+        | Button::RigaToggle(..) => "riga",
+        Button::Noop => "noop",
+    }
+}
+
+/// Runs `handler` on the update in `deps` (of kind `kind`, from [`kind`]) and counts how it
+/// ended. The flow comes back as the handler left it.
+pub async fn dispatch(
+    handler: &UpdateHandler<BotError>,
+    deps: teloxide::dptree::di::DependencyMap,
+    kind: &'static str,
+) -> ControlFlow<Result<(), BotError>, teloxide::dptree::di::DependencyMap> {
+    let (flow, marked) = metrics::marking(handler.dispatch(deps)).await;
+    let outcome = match &flow {
+        ControlFlow::Break(Err(BotError::Store(crate::store::StoreError::Unavailable(_))))
+        | ControlFlow::Break(Err(BotError::Elsewhere)) => Outcome::TryAgain.max(marked),
+        ControlFlow::Break(Err(_)) => Outcome::Failed,
+        ControlFlow::Break(Ok(())) | ControlFlow::Continue(_) => marked,
+    };
+    metrics::update(kind, outcome);
+    flow
+}
+
+/// The view's refusal words, each use marking the update being handled as refused: the
+/// handlers import this in place of `crate::view::refusal`.
+pub mod refusal {
+    use crate::game::lang::Lang;
+    use crate::metrics::Outcome;
+
+    /// [`crate::view::refusal::words`], marked.
+    pub fn words(lang: Lang, r: &crate::game::Refused) -> String {
+        crate::metrics::mark(Outcome::Refused);
+        crate::view::refusal::words(lang, r)
+    }
+
+    /// [`crate::view::refusal::settings`], marked.
+    pub fn settings(lang: Lang, r: &crate::game::settings::Refusal) -> String {
+        crate::metrics::mark(Outcome::Refused);
+        crate::view::refusal::settings(lang, r)
+    }
+}
+
+/// A Bot API request counted when its answer comes: `.metered().await` in place of `.await`.
+pub trait Metered: Request<Err = RequestError> + Sized {
+    /// Sends the request and counts the call with its result.
+    fn metered(
+        self,
+    ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send {
+        let sent = self.send();
+        async move {
+            let result = sent.await;
+            call(<Self::Payload as Payload>::NAME, &result);
+            result
+        }
+    }
+}
+
+impl<R: Request<Err = RequestError>> Metered for R {}
+
+/// Counts one call of `name` (a payload's name, `SendMessage`; counted as the Bot API's
+/// method, `sendMessage`).
+pub fn call<T>(name: &str, result: &Result<T, RequestError>) {
+    let mut method = String::with_capacity(name.len());
+    let mut chars = name.chars();
+    if let Some(first) = chars.next() {
+        method.push(first.to_ascii_lowercase());
+        method.extend(chars);
+    }
+    metrics::telegram_call(&method, result_of(result));
+}
+
+/// A call's result, for its label.
+pub fn result_of<T>(result: &Result<T, RequestError>) -> &'static str {
+    let e = match result {
+        Ok(_) => return "ok",
+        Err(e) => e,
+    };
+    match e {
+        RequestError::Api(api) => match api {
+            ApiError::MessageNotModified | ApiError::ChatDescriptionIsNotModified => "not_modified",
+            ApiError::BotBlocked
+            | ApiError::BotKicked
+            | ApiError::BotKickedFromSupergroup
+            | ApiError::BotKickedFromChannel
+            | ApiError::UserDeactivated
+            | ApiError::CantInitiateConversation
+            | ApiError::CantTalkWithBots => "forbidden",
+            ApiError::InvalidQueryId => "query_invalid",
+            ApiError::MessageToEditNotFound
+            | ApiError::MessageToDeleteNotFound
+            | ApiError::MessageToReplyNotFound
+            | ApiError::MessageIdInvalid
+            | ApiError::MessageCantBeEdited
+            | ApiError::MessageCantBeDeleted
+            | ApiError::ChatNotFound
+            | ApiError::UserNotFound => "not_found",
+            ApiError::InvalidToken => "unauthorized",
+            ApiError::TerminatedByOtherGetUpdates => "conflict",
+            ApiError::Unknown(words) if words.starts_with("Forbidden") => "forbidden",
+            _ => "bad_request",
+        },
+        RequestError::RetryAfter(_) => "retry_after",
+        RequestError::MigrateToChatId(_) => "migrated",
+        RequestError::Network(_) => "network",
+        RequestError::InvalidJson { .. } => "invalid_answer",
+        RequestError::Io(_) => "io",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_calls_result_is_named_by_its_class() {
+        let api = |e| Err::<(), _>(RequestError::Api(e));
+        assert_eq!(result_of(&Ok::<_, RequestError>(())), "ok");
+        assert_eq!(
+            result_of(&api(ApiError::MessageNotModified)),
+            "not_modified"
+        );
+        assert_eq!(result_of(&api(ApiError::BotBlocked)), "forbidden");
+        assert_eq!(
+            result_of(&api(ApiError::Unknown("Forbidden: bot was kicked".into()))),
+            "forbidden"
+        );
+        assert_eq!(result_of(&api(ApiError::InvalidQueryId)), "query_invalid");
+        assert_eq!(
+            result_of(&api(ApiError::MessageToEditNotFound)),
+            "not_found"
+        );
+        assert_eq!(
+            result_of(&api(ApiError::Unknown("Bad Request: x".into()))),
+            "bad_request"
+        );
+        let wait = teloxide::types::Seconds::from_seconds(3);
+        assert_eq!(
+            result_of(&Err::<(), _>(RequestError::RetryAfter(wait))),
+            "retry_after"
+        );
+    }
+}
