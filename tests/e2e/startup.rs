@@ -543,10 +543,8 @@ async fn sigterm_finishes_the_press_in_hand_and_exits_well_and_the_game_goes_on(
     for _ in 0..3 {
         let shot = d.shoot_button(&app).await;
         assert!(
-            !matches!(
-                shot,
-                crate::helpers::Shot::NotYourTurn | crate::helpers::Shot::Known
-            ),
+            // `Known` is a fair answer: a cell beside a sunk ship is known without a shot.
+            !matches!(shot, crate::helpers::Shot::NotYourTurn),
             "{shot:?}"
         );
     }
