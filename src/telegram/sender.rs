@@ -446,9 +446,10 @@ async fn step(
     lease.keep(ctx, id).await?;
     let n = first.n;
     // An effect delivered whose acknowledgement failed (Redis went away) is not sent again.
-    let (ack, at) = match lease.unacked.take() {
-        Some((m, ack, at)) if m == n => (ack, at),
-        _ => match deliver(ctx, id, &rec, &first).await {
+    let kept = lease.unacked.as_ref().filter(|(m, ..)| *m == n).cloned();
+    let (ack, at) = match kept {
+        Some((_, ack, at)) => (ack, at),
+        None => match deliver(ctx, id, &rec, &first).await {
             Ok(ack) => {
                 log::debug!("effect {n} delivered: {:?}", first.effect);
                 crash_point(ctx, "delivered");
