@@ -562,7 +562,7 @@ impl Duel {
             .unwrap_or(0);
         app.tg
             .send_reply(self.group, &self.players[seat], &name, self.battle);
-        let line = format!("{}: {name} — ", self.players[seat].first_name);
+        let shooter = self.players[seat].first_name.clone();
         let battle = self.battle;
         let deadline = std::time::Instant::now() + wait();
         let found = loop {
@@ -570,7 +570,7 @@ impl Duel {
                 .tg
                 .messages(self.group)
                 .into_iter()
-                .find(|m| m.message_id == battle && m.text.contains(&line));
+                .find(|m| m.message_id == battle && shows_result(&m.text, &shooter, &name));
             let refusal = app
                 .tg
                 .messages(dm)
@@ -592,8 +592,17 @@ impl Duel {
         let shot = if found.message_id != battle {
             read_answer(&found.text)
         } else {
-            let after = found.text.split(&line).last().unwrap_or_default();
-            read_answer(after.lines().next().unwrap_or_default())
+            // The line telling it, alone ("Bob: A1 — miss") or in a run ("Bob: …; A1 — miss").
+            let line = found
+                .text
+                .lines()
+                .find(|l| shows_result(l, &shooter, &name))
+                .unwrap_or_default();
+            let part = [format!(": {name} — "), format!("; {name} — ")]
+                .iter()
+                .find_map(|p| line.split_once(p.as_str()).map(|(_, after)| after))
+                .unwrap_or_default();
+            read_answer(part.split(';').next().unwrap_or_default())
         };
         self.follow(seat, cell, shot);
         shot
