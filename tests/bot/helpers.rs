@@ -576,8 +576,12 @@ impl Duel {
                 .messages(dm)
                 .into_iter()
                 .find(|m| m.message_id > last && !m.has_keyboard() && m.photo.is_none());
-            if let Some(m) = in_group.or(refusal) {
-                break m;
+            // Message ids count per chat: which chat it came from tells the two apart.
+            if let Some(m) = in_group {
+                break (true, m);
+            }
+            if let Some(m) = refusal {
+                break (false, m);
             }
             if self.is_over(app) {
                 return Shot::Over;
@@ -589,7 +593,8 @@ impl Duel {
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
-        let shot = if found.message_id != battle {
+        let (in_group, found) = found;
+        let shot = if !in_group {
             read_answer(&found.text)
         } else {
             // The line telling it, alone ("Bob: A1 — miss") or in a run ("Bob: …; A1 — miss").
