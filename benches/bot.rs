@@ -1,21 +1,24 @@
 //! The bot under load, as players see it: the real bot binary against the fake Bot API and a
 //! real Redis, at the production pacing of a group (18 sends and edits a minute, an edit of
-//! the battle message at most every 3.5 s).
+//! the battle message at most every 3.5 s), with the fields as pictures (the default) and as
+//! text alike, each over `MB_BENCH_SEEDS` (3) seeds of the bot's random source: the mean and
+//! the spread (lowest–highest) of every figure.
 //!
-//! Run: `scripts/redis-up && cargo bench --bench bot`. Two parts:
+//! Run: `scripts/redis-up && cargo bench --bench bot` (`MB_BENCH_BOARDS=picture` for one).
+//! Two parts:
 //!
-//! 1. **Fast play.** Two players in one group play for `MB_BENCH_SECS` (90) seconds, each
+//! 1. **Fast play.** Two players in one group play for `MB_BENCH_SECS` (60) seconds, each
 //!    pressing the next cell `MB_BENCH_THINK_MS` (700) ms after the answer to the last press,
 //!    with Rematch between games. For every accepted shot it measures how long after the
-//!    press the group's battle message first showed that cell (read from the message's
-//!    history in the fake, so a result that was never drawn counts as missing); it counts the
+//!    press the group's battle message first showed its result as players read it: the
+//!    result line in the picture's caption, or in the text (read from the message's history
+//!    in the fake, so a result that was never shown counts as missing); it counts the
 //!    rate-limited Bot API calls (sends and edits, every chat) and the bot's Redis round trips
 //!    (`mb_redis_round_trips_total` of its `GET /metrics`) per accepted shot.
 //! 2. **Throughput.** `MB_BENCH_GROUPS` (64) groups play a whole game at once (or for at most
 //!    `MB_BENCH_BURST_SECS`, 20, seconds), every player pressing as soon as the last answer
-//!    came: shots per second of one bot process, with the CPU time the bot (its
-//!    `process_cpu_seconds_total`), the fake with its players and Redis took meanwhile (all on
-//!    this machine), so the bot's own cost a shot.
+//!    came: shots per second of one bot process, with the CPU time the bot, the fake with its
+//!    players and Redis took meanwhile (all on this machine), so the bot's own cost a shot.
 
 #[path = "../tests/fake_telegram/mod.rs"]
 mod fake_telegram;
@@ -23,9 +26,9 @@ mod fake_telegram;
 mod helpers;
 
 use helpers::*;
+use morskoy_boy::game::record::Board;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use teloxide::types::User;
 
 /// The methods Telegram limits per chat: sends and edits.
 const LIMITED: &[&str] = &[
@@ -33,6 +36,7 @@ const LIMITED: &[&str] = &[
     "sendPhoto",
     "editMessageText",
     "editMessageCaption",
+    "editMessageMedia",
     "editMessageReplyMarkup",
 ];
 
@@ -43,59 +47,19 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
         .unwrap_or(default)
 }
 
-/// One accepted shot: where it should show, and when it was pressed.
-struct Pressed {
-    battle: i32,
-    target: String,
-    cell: usize,
-    at: Instant,
-}
-
-/// Whether the group text shows `cell` of the field of `target` as known: the grid follows
-/// the line naming the field, its rows start with the row number, the unknown cell is `·`.
-fn shows(text: &str, target: &str, cell: usize) -> bool {
-    let mut lines = text.lines();
-    if !lines
-        .by_ref()
-        .any(|l| l.contains("Field of") && l.contains(target))
-    {
-        return false;
-    }
-    let (x, y) = (cell % 10, cell / 10);
-    let rows: Vec<&str> = lines
-        .filter(|l| {
-            l.trim_start()
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_digit())
-        })
-        .take(10)
-        .collect();
-    rows.get(y)
-        .and_then(|row| row.split_whitespace().nth(1 + x))
-        .is_some_and(|c| c != "·")
-}
-
 fn rate_limited_calls(app: &App) -> usize {
     LIMITED.iter().map(|m| app.tg.calls(m)).sum()
 }
 
-/// The bot's Redis round trips so far, from its `/metrics`.
+/// The bot's Redis round trips so far: `mb_redis_round_trips_total` of its `GET /metrics`.
 async fn round_trips(metrics: std::net::SocketAddr) -> u64 {
     let (_, text) = scrape(metrics).await;
     metric(&text, "mb_redis_round_trips_total", &[]) as u64
 }
 
-/// The bot's CPU seconds so far, from its `/metrics`.
-async fn bot_cpu_seconds(metrics: std::net::SocketAddr) -> f64 {
-    let (_, text) = scrape(metrics).await;
-    metric(&text, "process_cpu_seconds_total", &[])
-}
-
-/// CPU seconds (user and system) this process (the fake and the players) has used so far,
-/// from `/proc/self/stat`.
-fn own_cpu_seconds() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+/// CPU seconds (user and system) a process has used so far, from `/proc/<pid>/stat`.
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     // The command name (field 2) may hold spaces; the fields after its `)` are plain.
     let fields: Vec<&str> = stat
         .rsplit_once(')')
@@ -134,14 +98,6 @@ async fn redis_cpu_seconds() -> f64 {
         .sum()
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i]
-}
-
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     if std::env::args().any(|a| a == "--list" || a == "--test") {
@@ -149,64 +105,76 @@ async fn main() {
     }
     // The group runs out of its budget of sends and edits: waits are long.
     std::env::set_var("MB_TEST_WAIT_SECS", "150");
-    fast_play().await;
-    throughput().await;
+    let seeds: u64 = env_or("MB_BENCH_SEEDS", 3);
+    let boards: String = env_or("MB_BENCH_BOARDS", "picture,text".to_owned());
+    let boards: Vec<Board> = boards
+        .split(',')
+        .map(|b| match b.trim() {
+            "text" => Board::Text,
+            _ => Board::Picture,
+        })
+        .collect();
+    let parts: String = env_or("MB_BENCH_PARTS", "fast,throughput".to_owned());
+    if parts.contains("fast") {
+        for &board in &boards {
+            let mut runs = Vec::new();
+            for seed in 1..=seeds {
+                runs.push(fast_play_once(board, seed).await);
+            }
+            report(&format!("fast play, {board:?}"), &runs);
+        }
+    }
+    if parts.contains("throughput") {
+        for &board in &boards {
+            let mut runs = Vec::new();
+            for seed in 1..=seeds {
+                runs.push(throughput_once(board, seed).await);
+            }
+            report(&format!("throughput, {board:?}"), &runs);
+        }
+    }
 }
 
-/// A world at the default pacing whose bot serves its counters (`MB_HEALTH_ADDR`): their
-/// address.
-async fn paced_app() -> (App, std::net::SocketAddr) {
+/// One run's figures, by name, in the order printed.
+type Figures = Vec<(&'static str, f64)>;
+
+/// Each figure's mean over the runs, and its lowest and highest.
+fn report(title: &str, runs: &[Figures]) {
+    println!("== {title}: {} seeds (mean, lowest–highest)", runs.len());
+    let Some(first) = runs.first() else { return };
+    for (i, (name, _)) in first.iter().enumerate() {
+        let values: Vec<f64> = runs.iter().map(|r| r[i].1).collect();
+        let mean = values.iter().sum::<f64>() / values.len() as f64;
+        let low = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        println!("  {name}: {mean:.2} ({low:.2}–{high:.2})");
+    }
+}
+
+/// A world at the default pacing whose bot is seeded with `seed` and serves its counters
+/// (`MB_HEALTH_ADDR`): their address.
+async fn paced_app(seed: u64) -> (App, std::net::SocketAddr) {
     let mut app = App::spawn_with_gap(3500).await;
     let metrics = free_port();
     app.kill_bot();
+    app.seed = Some(seed);
     app.env.push(("MB_HEALTH_ADDR".into(), metrics.to_string()));
     app.start_bot().await;
     (app, metrics)
 }
 
-async fn fast_play() {
-    let secs: u64 = env_or("MB_BENCH_SECS", 90);
+async fn fast_play_once(board: Board, seed: u64) -> Figures {
+    let secs: u64 = env_or("MB_BENCH_SECS", 60);
     let think = Duration::from_millis(env_or("MB_BENCH_THINK_MS", 700));
-    let (app, metrics) = paced_app().await;
+    let (app, metrics) = paced_app(seed).await;
     let a = app.player(91, "Alice", "en");
     let b = app.player(92, "Bob", "en");
     let group = -9_000;
+    app.set_board(group, board).await;
     let calls_before = rate_limited_calls(&app);
     let group_before = app.tg.sends_and_edits(group);
     let trips_before = round_trips(metrics).await;
-    let started = Instant::now();
-    let until = started + Duration::from_secs(secs);
-    let mut pressed: Vec<Pressed> = Vec::new();
-    let mut games = 0;
-    while Instant::now() < until {
-        let mut d = if games == 0 {
-            duel(&app, group, a.clone(), b.clone()).await
-        } else {
-            rematch(&app, group, &a, &b).await
-        };
-        games += 1;
-        while Instant::now() < until && !d.is_over(&app) {
-            let seat = d.turn;
-            let Some(cell) = d.next_cell(seat) else { break };
-            let at = Instant::now();
-            let shot = d.shoot_button(&app).await;
-            if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
-                pressed.push(Pressed {
-                    battle: d.battle,
-                    target: d.players[1 - seat].first_name.clone(),
-                    cell,
-                    at,
-                });
-            } else if shot == Shot::Over {
-                break;
-            }
-            tokio::time::sleep(think).await;
-        }
-        if Instant::now() < until {
-            wait_for_rematch(&app, group, d.battle).await;
-        }
-    }
-    let played = started.elapsed();
+    let play = fast_play(&app, group, &a, &b, secs, think).await;
     // The last results wait for the gap and the budget.
     tokio::time::sleep(Duration::from_secs(10)).await;
     let calls = rate_limited_calls(&app) - calls_before;
@@ -215,53 +183,63 @@ async fn fast_play() {
     let messages = app.tg.messages(group);
     let mut latencies = Vec::new();
     let mut missing = 0;
-    for p in &pressed {
-        let seen = messages
-            .iter()
-            .find(|m| m.message_id == p.battle)
-            .and_then(|m| m.history.iter().find(|s| shows(&s.text, &p.target, p.cell)));
-        match seen {
-            Some(s) => latencies.push(s.at.saturating_duration_since(p.at).as_secs_f64()),
+    for p in &play.pressed {
+        match result_seen(&messages, p) {
+            Some(at) => latencies.push(at.saturating_duration_since(p.at).as_secs_f64()),
             None => missing += 1,
         }
     }
+    // The end after the final board: the battle message's last drawing before "Winner".
+    let late_ends = play
+        .games
+        .iter()
+        .filter(|(battle, end)| {
+            messages
+                .iter()
+                .find(|m| m.message_id == *battle)
+                .and_then(|m| m.history.last())
+                .is_some_and(|last| last.at > end.history[0].at)
+        })
+        .count();
     latencies.sort_by(f64::total_cmp);
-    let shots = pressed.len();
+    let shots = play.pressed.len().max(1) as f64;
     println!(
-        "fast play: {games} games, {shots} accepted shots in {:.0} s (a press {} ms after each answer)",
-        played.as_secs_f64(),
-        think.as_millis()
-    );
-    println!(
-        "result visible in the group after the press: p50 {:.2} s, p90 {:.2} s, max {:.2} s; never shown: {missing}",
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.9),
-        latencies.last().copied().unwrap_or(f64::NAN)
-    );
-    println!(
-        "rate-limited Bot API calls (sends and edits, all chats): {calls}, {:.2} per accepted shot",
-        calls as f64 / shots.max(1) as f64
-    );
-    println!(
-        "of them in the group: {group_calls}, {:.2} per accepted shot (the rest: each player's own field, edited in their private chat)",
-        group_calls as f64 / shots.max(1) as f64
-    );
-    println!(
-        "group sends+edits: at most {} in any 60 s (budget 18, Telegram takes about 20)",
+        "fast play, {board:?}, seed {seed}: {} games, {} accepted shots in {:.0} s (a press {} ms after each answer); {} of {} ends before the final board; group sends+edits at most {} in any 60 s",
+        play.games.len(),
+        play.pressed.len(),
+        play.played.as_secs_f64(),
+        think.as_millis(),
+        late_ends,
+        play.games.len(),
         app.tg.max_per_minute(group)
     );
-    println!(
-        "Redis round trips of the bot: {trips}, {:.1} per accepted shot (everything: lobby, placement, sender, timers)",
-        trips as f64 / shots.max(1) as f64
-    );
     report_errors(&app);
+    vec![
+        (
+            "result in the group after the press, p50 (s)",
+            percentile(&latencies, 0.5),
+        ),
+        ("p90 (s)", percentile(&latencies, 0.9)),
+        ("max (s)", latencies.last().copied().unwrap_or(f64::NAN)),
+        ("results never shown", missing as f64),
+        ("accepted shots", play.pressed.len() as f64),
+        (
+            "rate-limited Bot API calls (all chats) per shot",
+            calls as f64 / shots,
+        ),
+        ("of them in the group, per shot", group_calls as f64 / shots),
+        (
+            "Redis round trips of the bot per shot",
+            trips as f64 / shots,
+        ),
+    ]
 }
 
 /// Many groups at once, every press as soon as the last answer came.
-async fn throughput() {
+async fn throughput_once(board: Board, seed: u64) -> Figures {
     let groups: usize = env_or("MB_BENCH_GROUPS", 64);
     let secs: u64 = env_or("MB_BENCH_BURST_SECS", 20);
-    let (app, metrics) = paced_app().await;
+    let (app, metrics) = paced_app(seed).await;
     let app = Arc::new(app);
     let mut duels = tokio::task::JoinSet::new();
     for g in 0..groups {
@@ -270,7 +248,9 @@ async fn throughput() {
             let base = 200 + 10 * g as i64;
             let a = app.player(base, &format!("A{g}"), "en");
             let b = app.player(base + 1, &format!("B{g}"), "en");
-            duel(&app, -20_000 - g as i64, a, b).await
+            let group = -20_000 - g as i64;
+            app.set_board(group, board).await;
+            duel(&app, group, a, b).await
         });
     }
     let mut ready = Vec::new();
@@ -278,9 +258,10 @@ async fn throughput() {
         ready.push(d.expect("a duel begins"));
     }
     let trips_before = round_trips(metrics).await;
+    let bot_pid = app.bot_pid().expect("the bot runs").to_string();
     let cpu_before = [
-        bot_cpu_seconds(metrics).await,
-        own_cpu_seconds(),
+        cpu_seconds(&bot_pid),
+        cpu_seconds("self"),
         redis_cpu_seconds().await,
     ];
     // On stderr, unbuffered: a profiler can start when it shows.
@@ -308,32 +289,37 @@ async fn throughput() {
     }
     let took = started.elapsed().as_secs_f64();
     let cpu = [
-        bot_cpu_seconds(metrics).await - cpu_before[0],
-        own_cpu_seconds() - cpu_before[1],
+        cpu_seconds(&bot_pid) - cpu_before[0],
+        cpu_seconds("self") - cpu_before[1],
         redis_cpu_seconds().await - cpu_before[2],
     ];
     let trips = round_trips(metrics).await - trips_before;
     println!(
-        "throughput: {groups} groups at once: {shots} accepted shots in {took:.1} s, {:.0} shots per second of one bot process",
-        shots as f64 / took
-    );
-    println!(
-        "CPU in those {took:.1} s (2 cores = {:.1} s): the bot {:.2} s, the fake Bot API and the players {:.2} s, Redis {:.2} s",
+        "throughput, {board:?}, seed {seed}: {groups} groups at once: {shots} accepted shots in {took:.1} s; CPU (2 cores = {:.1} s): the bot {:.2} s, the fake Bot API and the players {:.2} s, Redis {:.2} s",
         2.0 * took,
         cpu[0],
         cpu[1],
         cpu[2]
     );
-    println!(
-        "the bot's own cost: {:.0} µs of CPU per accepted shot, {:.0} shots per CPU second",
-        1e6 * cpu[0] / shots.max(1) as f64,
-        shots as f64 / cpu[0].max(1e-9)
-    );
-    println!(
-        "Redis round trips per accepted shot under load: {:.1}",
-        trips as f64 / shots.max(1) as f64
-    );
     report_errors(&app);
+    let n = shots.max(1) as f64;
+    vec![
+        (
+            "accepted shots per second of one bot process",
+            shots as f64 / took,
+        ),
+        ("the bot's CPU per accepted shot (µs)", 1e6 * cpu[0] / n),
+        (
+            "shots per CPU second of the bot",
+            shots as f64 / cpu[0].max(1e-9),
+        ),
+        (
+            "the fake and the players' CPU per shot (µs)",
+            1e6 * cpu[1] / n,
+        ),
+        ("Redis CPU per shot (µs)", 1e6 * cpu[2] / n),
+        ("Redis round trips per shot under load", trips as f64 / n),
+    ]
 }
 
 fn report_errors(app: &App) {
@@ -342,54 +328,4 @@ fn report_errors(app: &App) {
     for e in errors.iter().take(20) {
         println!("  {} {} {}", e.method, e.status, e.description);
     }
-}
-
-/// Waits for the end's announcement after battle message `battle`.
-async fn wait_for_rematch(app: &App, group: i64, battle: i32) {
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id > battle && m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end is announced");
-}
-
-/// Presses Rematch on the last announcement, starts, places and waits for the new battle.
-async fn rematch(app: &App, group: i64, a: &User, b: &User) -> Duel {
-    let end = app.message_with_button(group, "r:").await;
-    let again = data(&end, "r:");
-    app.press(group, a, end.message_id, &again).await;
-    let lobby = app
-        .tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id > end.message_id
-                    && m.callback_data().iter().any(|d| d.starts_with("s:"))
-            },
-            wait(),
-        )
-        .await
-        .expect("a new lobby");
-    // The rematch seats both players again: Alice starts it.
-    let start = data(&lobby, "s:");
-    app.press(group, a, lobby.message_id, &start).await;
-    for p in [a, b] {
-        place_and_ready(app, p).await;
-    }
-    let battle = app
-        .tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id > lobby.message_id
-                    && m.callback_data().iter().any(|d| d.starts_with("f:"))
-            },
-            wait(),
-        )
-        .await
-        .expect("a new battle");
-    Duel::from_battle(&battle, [a.clone(), b.clone()], group)
 }

@@ -8,6 +8,10 @@ battle-legend-mine = * мина
 battle-legend-salvo = + изстрел от залп
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
+battle-more = …и още { $count ->
+        [one] { $count } резултат
+       *[other] { $count } резултата
+    } — при следващото обновяване.
 battle-target-chosen = Цел — полето на { $name }.
 battle-answer-at = { $target } — { $answer }
 battle-eliminated = Флотът на { $name } е потопен!

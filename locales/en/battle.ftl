@@ -8,6 +8,10 @@ battle-legend-mine = * mine
 battle-legend-salvo = + shot in a salvo
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
+battle-more = …and { $count ->
+        [one] { $count } more result
+       *[other] { $count } more results
+    } in the next update.
 battle-target-chosen = Aiming at the field of { $name }.
 battle-answer-at = { $target } — { $answer }
 battle-eliminated = The fleet of { $name } is sunk!

@@ -8,6 +8,11 @@ battle-legend-mine = * мина
 battle-legend-salvo = + выстрел залпа
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }
 battle-log-shots-at = { $name } → { $target }: { $shots }
+battle-more = …и ещё { $count ->
+        [one] { $count } результат
+        [few] { $count } результата
+       *[many] { $count } результатов
+    } — в следующем обновлении.
 battle-target-chosen = Цель — поле игрока { $name }.
 battle-answer-at = { $target } — { $answer }
 battle-eliminated = Флот игрока { $name } потоплен!

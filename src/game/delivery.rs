@@ -61,6 +61,17 @@ impl Effect {
     }
 }
 
+/// Which of the game's results (numbered from the first of the game, `log_total` counting)
+/// a drawing of the live message shows: `from..to`. Every result before `to` has been shown
+/// once it is drawn; the next drawing starts with `to` when some were left for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Shown {
+    /// The first result it shows (or would, when the oldest ones did not fit).
+    pub from: u64,
+    /// One past the last result it shows.
+    pub to: u64,
+}
+
 /// An effect in the outbox, numbered so that its sender removes exactly it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outgoing {
@@ -97,6 +108,9 @@ pub struct Delivery {
     pub generation: u32,
     /// How many of the logged results the group's message has shown.
     pub log_shown: u64,
+    /// The first result the live message's latest drawing showed: drawn again from the
+    /// same results, it shows the same lines.
+    pub shown_from: u64,
     /// The private message of each seat: the placement editor, then the own field.
     pub dms: Vec<Option<i32>>,
     /// A hash of the live message as last drawn, so an unchanged state is not drawn again.

@@ -3,7 +3,7 @@
 //! Every stored type derives serde and carries a schema version `v`; new fields come with
 //! `#[serde(default)]` so records written by an older bot still decode.
 
-use crate::game::delivery::{Delivery, Effect};
+use crate::game::delivery::{Delivery, Effect, Shown};
 use crate::game::lang::Lang;
 use engine::ai::Level;
 use engine::{Alphabet, Coord, Draft, Event, Game, Phase, PlayerId, Ruleset, SeatId};
@@ -122,6 +122,9 @@ struct Stored<'a> {
     log_total: u64,
     #[serde(default)]
     log_shown: u64,
+    // Before it was kept: the last few results, as then.
+    #[serde(default = "shown_from_before")]
+    shown_from: u64,
     #[serde(default)]
     dms: Cow<'a, [Option<i32>]>,
     #[serde(default)]
@@ -176,6 +179,11 @@ fn is_false(b: &bool) -> bool {
     !*b
 }
 
+/// A record from before `shown_from` was kept: none, so the last few results show.
+fn shown_from_before() -> u64 {
+    u64::MAX
+}
+
 /// Whether a stored list is empty (serde hands `skip_serializing_if` the field itself).
 #[allow(clippy::ptr_arg)]
 fn is_empty<T: Clone>(list: &Cow<'_, [T]>) -> bool {
@@ -210,6 +218,7 @@ impl Serialize for GameRecord {
             log: Cow::Borrowed(&self.log),
             log_total: self.log_total,
             log_shown: d.log_shown,
+            shown_from: d.shown_from,
             dms: Cow::Borrowed(&d.dms),
             drawn: d.drawn,
             announced: self.announced,
@@ -271,6 +280,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 message: w.message,
                 generation: w.generation,
                 log_shown: w.log_shown,
+                shown_from: w.shown_from,
                 dms: w.dms.into_owned(),
                 drawn: w.drawn,
                 mine_dm: w.mine_dm,
@@ -574,9 +584,23 @@ impl GameRecord {
         self.log.drain(..over);
     }
 
-    /// Notes that the group has been shown the first `total` results.
+    /// Notes that the group has been shown the first `total` results (and the live message
+    /// shows the last few of them).
     pub fn mark_shown(&mut self, total: u64) {
-        self.delivery.log_shown = self.delivery.log_shown.max(total.min(self.log_total));
+        self.mark_drawn(Shown {
+            from: u64::MAX,
+            to: total,
+        });
+    }
+
+    /// Notes that the live message was drawn showing the results `shown`: the group has
+    /// seen every one before `shown.to`.
+    pub fn mark_drawn(&mut self, shown: Shown) {
+        let to = shown.to.min(self.log_total);
+        if to >= self.delivery.log_shown {
+            self.delivery.log_shown = to;
+            self.delivery.shown_from = shown.from;
+        }
         self.trim_log();
     }
 }

@@ -3,6 +3,7 @@
 //! question. The sender delivers an effect, then acknowledges it here, in a transition
 //! fenced by its lease.
 
+use super::delivery::Shown;
 use super::record::{GameRecord, Settlement};
 
 /// A delivered effect, as the record keeps it.
@@ -10,9 +11,9 @@ use super::record::{GameRecord, Settlement};
 pub enum Sent {
     /// Nothing to keep.
     Done,
-    /// The live message was sent anew: its id, the hash of what it shows and how many
-    /// results it shows.
-    Live(i32, u64, u64),
+    /// The live message was sent anew: its id, the hash of what it shows and the results
+    /// it shows.
+    Live(i32, u64, Shown),
     /// A seat's private message: its id (when new) and the hash of what it shows.
     Dm(u8, Option<i32>, u64),
     /// A seat's own field as a picture: its id (when new) and the hash of what it shows.
@@ -31,10 +32,9 @@ pub enum Sent {
 pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms: u64) {
     match *sent {
         Sent::Done => {}
-        Sent::Live(message, hash, total) => {
+        Sent::Live(message, hash, shown) => {
             r.delivery.message = Some(message);
-            // The results the sent message showed: those of the record it was drawn from.
-            drawn(r, hash, version, total, now_ms);
+            drawn(r, hash, version, shown, now_ms);
         }
         Sent::Dm(seat, message, hash) => {
             let i = usize::from(seat);
@@ -90,13 +90,13 @@ pub fn chat_gone(r: &mut GameRecord) {
 }
 
 /// The live message was redrawn from the record at `version`: the hash of what it shows now,
-/// and the `total` results it shows.
-pub fn drawn(r: &mut GameRecord, hash: u64, version: u64, total: u64, now_ms: u64) {
+/// and the results it shows.
+pub fn drawn(r: &mut GameRecord, hash: u64, version: u64, shown: Shown, now_ms: u64) {
     r.delivery.editing = None;
     r.delivery.drawn = hash;
     r.delivery.drawn_version = r.delivery.drawn_version.max(version);
     r.delivery.drawn_at = now_ms;
-    r.mark_shown(total);
+    r.mark_drawn(shown);
 }
 
 /// The sender holding `token` is about to edit the live message to show `hash`.

@@ -386,6 +386,7 @@ async fn step(
         } else {
             lease.keep(ctx, id).await?;
             let mut gone = false;
+            let shown = drawing.shown;
             if lease.edited == hash {
                 // Edited already; only the acknowledgement failed (Redis went away).
             } else if sent::edited_by_another(&rec, hash, &lease.token) {
@@ -421,14 +422,13 @@ async fn step(
                     }
                 }
             }
-            let total = rec.log_total;
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
                     if gone {
                         sent::chat_gone(r);
                     } else {
-                        sent::drawn(r, hash, version, total, now_ms());
+                        sent::drawn(r, hash, version, shown, now_ms());
                     }
                     Ok::<_, ()>(())
                 })
@@ -437,7 +437,10 @@ async fn step(
             return Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))));
         }
     }
-    let Some(first) = next_effect(ctx, &rec, &mut wait).await? else {
+    // A redraw of the live message is due but waits: the end's announcement waits behind it,
+    // so the group reads the final board before "Winner" (and every result before the end).
+    let redraw_waits = wait.is_some();
+    let Some(first) = next_effect(ctx, &rec, &mut wait, redraw_waits).await? else {
         return Ok(match wait {
             Some(w) => Step::Wait(w),
             None => Step::Idle(version),
@@ -474,16 +477,23 @@ async fn step(
 /// The first effect that can go now, its chat's budget taken; `wait` learns how long the
 /// ones held back wait. Effects go in order, except that a private field does not wait
 /// behind a group's budget: the players see their own fields at once, whatever the group's
-/// pace (a private field draws from the latest record, so its order does not matter).
+/// pace (a private field draws from the latest record, so its order does not matter). While
+/// `redraw_waits` (the live message is to be redrawn), the end's announcement is held back,
+/// and everything after it.
 async fn next_effect(
     ctx: &Ctx,
     rec: &GameRecord,
     wait: &mut Option<Duration>,
+    redraw_waits: bool,
 ) -> Result<Option<Outgoing>, BotError> {
     let mut held: Vec<i64> = Vec::new();
     for o in &rec.delivery.outbox {
         let overtakes = matches!(o.effect, Effect::Dm { .. });
         if !held.is_empty() && !overtakes {
+            continue;
+        }
+        if redraw_waits && o.effect == Effect::Announce {
+            held.push(rec.chat);
             continue;
         }
         let chat = target_chat(rec, &o.effect);
@@ -542,13 +552,14 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
         Effect::LiveMessage => {
             let drawing = live_drawing(rec, id, &ctx.username);
             let hash = drawing.hash();
+            let shown = drawing.shown;
             match send_live(ctx, chat, drawing).await {
                 Ok(m) => {
                     // The battle's message (a lobby's comes before the battle begun).
                     if rec.delivery.begun {
                         crate::metrics::game_started();
                     }
-                    Ok(Sent::Live(m, hash, rec.log_total))
+                    Ok(Sent::Live(m, hash, shown))
                 }
                 Err(e) => given_up(e),
             }
@@ -697,6 +708,7 @@ async fn dm_picture(
         text: caption,
         keyboard: None,
         picture: Some(picture),
+        shown: Default::default(),
     };
     let hash = drawing.hash();
     let chat = ChatId(user as i64);

@@ -9,6 +9,7 @@ use super::buttons::{join_payload, Button};
 use super::keyboard::{Key, Keyboard};
 use super::render::{self, escape, field_text, grid_keyboard, Viewport};
 use crate::game::battle::{is_aimed, Cell, Picked};
+pub use crate::game::delivery::Shown;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::GameId;
@@ -47,13 +48,34 @@ fn is_variant(r: &engine::Ruleset) -> bool {
 
 /// The live message's text and keyboard, for the game's phase.
 pub fn live_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Option<Keyboard>) {
+    let (text, keyboard, _) = live_message_shown(rec, id, username);
+    (text, keyboard)
+}
+
+/// [`live_message`], with the results it shows (all of them, but for a long burst of the
+/// battle).
+pub fn live_message_shown(
+    rec: &GameRecord,
+    id: GameId,
+    username: &str,
+) -> (String, Option<Keyboard>, Shown) {
+    let all = Shown {
+        from: rec.log_total,
+        to: rec.log_total,
+    };
     if rec.is_riga() && *rec.game.phase() != Phase::Lobby {
-        return super::riga::live_message(rec, id);
+        let (text, keyboard) = super::riga::live_message(rec, id);
+        return (text, keyboard, all);
     }
     match rec.game.phase() {
-        Phase::Lobby | Phase::Placement => lobby_message(rec, id, username),
-        Phase::Battle => battle_message(rec, id),
-        Phase::Finished { .. } => (battle_text(rec), None),
+        Phase::Lobby | Phase::Placement => {
+            let (text, keyboard) = lobby_message(rec, id, username);
+            (text, keyboard, all)
+        }
+        Phase::Battle | Phase::Finished { .. } => {
+            let (text, shown) = battle_text_shown(rec);
+            (text, battle_keyboard(rec, id), shown)
+        }
     }
 }
 
@@ -140,27 +162,46 @@ fn lobby_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Optio
 }
 
 /// The battle message's text: every field as the public sees it, whose turn, the latest
-/// results, and the fleet commitments; within Telegram's 4096 characters (the largest field
-/// with four players included), the oldest results and then the commitments' tails give way.
+/// results, and the fleet commitments whole; within Telegram's 4096 characters (the largest
+/// field with four players included): a burst too long to fit shows its oldest results and
+/// "+N more", the rest waits for the next redraw (see [`results`]).
 pub fn battle_text(rec: &GameRecord) -> String {
+    battle_words(rec, true, MAX_TEXT).0
+}
+
+/// [`battle_text`], with the results it shows.
+pub fn battle_text_shown(rec: &GameRecord) -> (String, Shown) {
     battle_words(rec, true, MAX_TEXT)
 }
 
 /// The battle picture's caption: the battle message without its fields, within Telegram's
-/// 1024 characters of a caption.
-pub fn battle_caption(rec: &GameRecord) -> String {
+/// 1024 characters of a caption, names cut to [`NAME_IN_CAPTION`] characters so that the
+/// commitments always fit whole; with the results it shows.
+pub fn battle_caption(rec: &GameRecord) -> (String, Shown) {
     battle_words(rec, false, MAX_CAPTION)
 }
 
 /// Telegram's most characters in a photo's caption.
 pub const MAX_CAPTION: usize = 1024;
 
+/// The most characters of a name in a caption: with four players, the commitments, the turn
+/// and a result line of the longest names take about half of the caption.
+pub const NAME_IN_CAPTION: usize = 32;
+
 /// The battle message's words, with the fields drawn as text or not, within `max` characters.
-fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
+fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
     let lang = rec.lang;
     let game = &rec.game;
     let view = game.public_view();
-    let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
+    // A caption cuts long names: it has a quarter of a text's room.
+    let names: Vec<String> = if fields {
+        rec.names.clone()
+    } else {
+        (0..rec.names.len())
+            .map(|i| rec.short_name(SeatId(i as u8), NAME_IN_CAPTION))
+            .collect()
+    };
+    let name = |s: SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
     let teams = game.ruleset().players == engine::Players::Teams;
     let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
     if fields && is_variant(game.ruleset()) {
@@ -239,48 +280,25 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> String {
         }
         _ => {}
     }
-    let commitments = |short: bool| {
-        let mut out = String::new();
-        if matches!(game.phase(), Phase::Battle) {
-            out.push_str(&format!("\n\n{}", t(lang, "battle-commitments")));
-            for s in 0..game.seats().len() as u8 {
-                if let Some(c) = game.commitment(SeatId(s)) {
-                    let c = if short { format!("{}…", &c[..16]) } else { c };
-                    out.push_str(&format!("\n{}: <code>{c}</code>", name(SeatId(s))));
-                }
+    // The commitments, whole: a player checks the end's reveal against them.
+    let mut commitments = String::new();
+    if matches!(game.phase(), Phase::Battle) {
+        commitments.push_str(&format!("\n\n{}", t(lang, "battle-commitments")));
+        for s in 0..game.seats().len() as u8 {
+            if let Some(c) = game.commitment(SeatId(s)) {
+                commitments.push_str(&format!("\n{}: <code>{c}</code>", name(SeatId(s))));
             }
         }
-        out
-    };
-    let log = recent_lines(rec);
-    let join = |log: &[String], commitments: &str| {
-        let mut text = head.clone();
-        for line in log {
-            text.push_str(&format!("\n{line}"));
-        }
-        text.push_str(&tail);
-        text.push_str(commitments);
-        text
-    };
-    let full = join(&log, &commitments(false));
-    if visible_len(&full) <= max {
-        return full;
     }
-    // The commitments shortened to 64 bits (still binding), then the oldest results give way.
-    let short = commitments(true);
-    // The oldest lines give way first; lengths add up, as no markup spans two lines.
-    let mut len = visible_len(&join(&[], &short));
-    let lines: Vec<usize> = log.iter().map(|l| visible_len(l) + 1).collect();
-    len += lines.iter().sum::<usize>();
-    let mut skip = 0;
-    while len > max && skip < log.len() {
-        len -= lines[skip];
-        skip += 1;
+    let fixed = visible_len(&head) + visible_len(&tail) + visible_len(&commitments);
+    let (log, shown) = results(rec, &names, max.saturating_sub(fixed));
+    let mut text = head;
+    for line in &log {
+        text.push_str(&format!("\n{line}"));
     }
-    if len <= max {
-        return join(&log[skip..], &short);
-    }
-    join(&[], "")
+    text.push_str(&tail);
+    text.push_str(&commitments);
+    (text, shown)
 }
 
 /// Who won, or how the game ended.
@@ -330,37 +348,119 @@ pub fn visible_len(html: &str) -> usize {
 /// How many results the battle message shows once the group has seen them.
 pub const SHOWN: usize = 4;
 
-/// The latest results as lines, for the battle message (or a picture's caption): the last
-/// [`SHOWN`], one a result; or, when more came since the last redraw, every one of those in
-/// one line for each run of shots by the same player (at the same field), so a burst of any
-/// size loses none.
-pub(crate) fn recent_lines(rec: &GameRecord) -> Vec<String> {
-    let unshown = usize::try_from(rec.log_total.saturating_sub(rec.delivery.log_shown))
-        .unwrap_or(usize::MAX)
-        .min(rec.log.len());
-    if unshown > SHOWN {
-        return run_lines(rec, &rec.log[rec.log.len() - unshown..]);
+/// The total length of lines, each on its own line; lengths add up, as no markup spans two
+/// lines.
+fn lines_len(lines: &[String]) -> usize {
+    lines.iter().map(|l| visible_len(l) + 1).sum()
+}
+
+/// The latest results as lines for the battle message (or a picture's caption), within
+/// `room` characters, and which results they are.
+///
+/// When at most [`SHOWN`] came since the last redraw: the last [`SHOWN`], one a result.
+/// When more came (a burst): every one of those, one line for each run of shots by the same
+/// player at the same field, oldest first; if they do not all fit, as many as fit and
+/// "+N more", and the rest wait for the next redraw, so none is ever left out. Once all are
+/// shown, the same lines stay (the drawing does not change just because it was drawn).
+pub(crate) fn results(rec: &GameRecord, names: &[String], room: usize) -> (Vec<String>, Shown) {
+    let total = rec.log_total;
+    let base = total - rec.log.len() as u64;
+    let seen = rec.delivery.log_shown.clamp(base, total);
+    let index = |n: u64| usize::try_from(n - base).unwrap_or(usize::MAX);
+    if total - seen > SHOWN as u64 {
+        let events = &rec.log[index(seen)..];
+        let all = run_lines(rec, names, events);
+        if lines_len(&all) <= room {
+            return (
+                all,
+                Shown {
+                    from: seen,
+                    to: total,
+                },
+            );
+        }
+        // The most results from the oldest on that fit with the line saying how many wait.
+        let fits = |k: usize| {
+            let mut lines = run_lines(rec, names, &events[..k]);
+            lines.push(more_line(rec, events.len() - k));
+            (lines_len(&lines) <= room).then_some(lines)
+        };
+        let (mut lo, mut hi) = (0, events.len() - 1);
+        let mut best = fits(0);
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            match fits(mid) {
+                Some(lines) => {
+                    lo = mid;
+                    best = Some(lines);
+                }
+                None => hi = mid - 1,
+            }
+        }
+        return match best {
+            Some(lines) if lo > 0 => (
+                lines,
+                Shown {
+                    from: seen,
+                    to: seen + lo as u64,
+                },
+            ),
+            // Not one result fits (cannot happen with names cut short): the oldest is left
+            // to the end's announcement, so the message still moves on.
+            _ => (
+                vec![more_line(rec, events.len())],
+                Shown {
+                    from: seen,
+                    to: seen + 1,
+                },
+            ),
+        };
     }
-    let from = rec.log.len().saturating_sub(SHOWN);
-    let size = rec.game.ruleset().size();
-    let aimed = is_aimed(rec);
-    rec.log[from..]
-        .iter()
-        .filter_map(|e| render::log_line(rec.lang, e, &rec.names, rec.alphabet, size, aimed))
-        .collect()
+    // Everything shown: what the last drawing showed (from the first result it showed, or
+    // the last few); else the last few.
+    let last_few = total.saturating_sub(SHOWN as u64).max(base);
+    let from = if seen == total {
+        rec.delivery.shown_from.clamp(base, last_few)
+    } else {
+        last_few
+    };
+    let events = &rec.log[index(from)..];
+    let mut lines = if events.len() > SHOWN {
+        run_lines(rec, names, events)
+    } else {
+        let size = rec.game.ruleset().size();
+        let aimed = is_aimed(rec);
+        events
+            .iter()
+            .filter_map(|e| render::log_line(rec.lang, e, names, rec.alphabet, size, aimed))
+            .collect()
+    };
+    // Lines the group has seen give way, the oldest first.
+    while lines_len(&lines) > room && !lines.is_empty() {
+        lines.remove(0);
+    }
+    (lines, Shown { from, to: total })
+}
+
+/// "+N more": results that wait for the next redraw.
+fn more_line(rec: &GameRecord, n: usize) -> String {
+    format!(
+        "<i>{}</i>",
+        ta(rec.lang, "battle-more", &[("count", n.into())])
+    )
 }
 
 /// Results as lines: one for each run of shots by the same player at the same field, one
 /// for each other result.
-fn run_lines(rec: &GameRecord, events: &[Event]) -> Vec<String> {
+fn run_lines(rec: &GameRecord, names: &[String], events: &[Event]) -> Vec<String> {
     let lang = rec.lang;
     let size = rec.game.ruleset().size();
     let aimed = is_aimed(rec);
-    let one = |e: &Event| render::log_line(lang, e, &rec.names, rec.alphabet, size, aimed);
+    let one = |e: &Event| render::log_line(lang, e, names, rec.alphabet, size, aimed);
     type Run = Option<((SeatId, SeatId), Vec<String>)>;
     let mut lines: Vec<String> = Vec::new();
     let mut run: Run = None;
-    let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
+    let name = |s: SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
     let flush = |run: &mut Run, lines: &mut Vec<String>| {
         if let Some(((seat, target), parts)) = run.take() {
             lines.push(ta(
@@ -410,12 +510,15 @@ fn run_lines(rec: &GameRecord, events: &[Event]) -> Vec<String> {
     lines
 }
 
-fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) {
+/// The battle message's keyboard: the cells of the field being shot at (none once the
+/// battle is over).
+pub fn battle_keyboard(rec: &GameRecord, id: GameId) -> Option<Keyboard> {
     let game = &rec.game;
     let lang = rec.lang;
-    let Some(aim) = rec.current_aim() else {
-        return (battle_text(rec), None);
-    };
+    if *game.phase() != Phase::Battle {
+        return None;
+    }
+    let aim = rec.current_aim()?;
     let target = aim.target;
     let view = game.public_view();
     let field = view.field(target);
@@ -467,7 +570,7 @@ fn battle_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) {
             .collect();
         keyboard.inline_keyboard.insert(0, row);
     }
-    (battle_text(rec), Some(keyboard))
+    Some(keyboard)
 }
 
 /// Each rated player's rating before and after the game, on the game's own board (the
@@ -516,7 +619,7 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
     }
     let lang = rec.lang;
     let mut blocks = vec![format!("<b>{}</b>", end_words(rec))];
-    let mut log = run_lines(rec, &rec.log);
+    let mut log = run_lines(rec, &rec.names, &rec.log);
     if (rec.log.len() as u64) < rec.log_total {
         // A record from before the log kept the whole game: its oldest results are gone.
         log.insert(0, "…".to_owned());
@@ -755,7 +858,7 @@ mod tests {
                 assert!(!line.contains(','), "the border shows: {line}");
                 assert!(!line.contains(['O', 'm']), "a ship or a mine shows: {line}");
             }
-            let (_, kb) = battle_message(&rec, GameId(u64::MAX));
+            let kb = battle_keyboard(&rec, GameId(u64::MAX));
             if let Some(kb) = kb {
                 let buttons: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
                 assert!(buttons <= render::MAX_BUTTONS);
@@ -822,7 +925,7 @@ mod tests {
     #[test]
     fn the_classic_duel_has_no_target_row_legend_or_fire_button() {
         let (rec, _) = record(Ruleset::default(), 3);
-        let (text, kb) = battle_message(&rec, GameId(1));
+        let (text, kb) = (battle_text(&rec), battle_keyboard(&rec, GameId(1)));
         assert!(!text.contains(&t(Lang::En, "battle-legend")));
         let kb = kb.unwrap();
         let data: Vec<String> = kb
@@ -889,7 +992,7 @@ mod tests {
                 .collect();
             let latest = &all[all.len().saturating_sub(SHOWN)..];
             assert_eq!(shown, latest, "after {n} moves");
-            assert_eq!(recent_lines(&rec), latest);
+            assert_eq!(results(&rec, &rec.names, usize::MAX).0, latest);
         }
         assert_eq!(
             rec.log.len() as u64,
@@ -912,7 +1015,7 @@ mod tests {
         let burst = &rec.log[before..];
         assert!(burst.len() > SHOWN);
         let text = battle_text(&rec);
-        let lines = recent_lines(&rec);
+        let lines = results(&rec, &rec.names, usize::MAX).0;
         for e in burst {
             let part = shot_part(&rec, e).expect("a duel logs shots only");
             assert!(
@@ -1068,7 +1171,7 @@ mod tests {
         // Long names make every line long: the whole log takes more than one message.
         let texts = end_texts(&rec);
         assert!(texts.len() > 1, "{}", texts.len());
-        let lines = run_lines(&rec, &rec.log);
+        let lines = run_lines(&rec, &rec.names, &rec.log);
         for text in &texts {
             assert!(visible_len(text) <= MAX_TEXT);
         }
@@ -1133,6 +1236,163 @@ mod tests {
             }
             // The classic duel rules out the corners of its hits.
             assert_eq!(ruled_out > 0, n == 2, "ruleset {n}");
+        }
+    }
+
+    /// The names a caption uses: cut to [`NAME_IN_CAPTION`].
+    fn caption_names(rec: &GameRecord) -> Vec<String> {
+        (0..rec.names.len())
+            .map(|i| rec.short_name(SeatId(i as u8), NAME_IN_CAPTION))
+            .collect()
+    }
+
+    /// Draws captions of `rec` as the sender does, each marked drawn, until the group has
+    /// seen every result; checks each one and gives back the ranges they showed.
+    fn draw_until_all_shown(rec: &mut GameRecord) -> Vec<Shown> {
+        let mut drawn = Vec::new();
+        for _ in 0..1000 {
+            let (caption, shown) = battle_caption(rec);
+            assert!(
+                visible_len(&caption) <= MAX_CAPTION,
+                "{}",
+                visible_len(&caption)
+            );
+            if rec.game.phase() == &Phase::Battle {
+                for s in 0..rec.game.seats().len() as u8 {
+                    let c = rec.game.commitment(SeatId(s)).unwrap();
+                    assert_eq!(c.len(), 64);
+                    assert!(caption.contains(&format!("<code>{c}</code>")), "{caption}");
+                }
+                assert!(!caption.contains("…</code>"), "{caption}");
+            }
+            let waiting = rec.log_total - shown.to;
+            let more = ta(
+                rec.lang,
+                "battle-more",
+                &[("count", (waiting as usize).into())],
+            );
+            assert_eq!(caption.contains(&more), waiting > 0, "{caption}");
+            let base = rec.log_total - rec.log.len() as u64;
+            let from = usize::try_from(shown.from.max(base) - base).unwrap();
+            let to = usize::try_from(shown.to - base).unwrap();
+            if shown.to > rec.delivery.log_shown {
+                // The new results it shows, each in its line.
+                let seen = usize::try_from(rec.delivery.log_shown - base).unwrap();
+                let names = caption_names(rec);
+                for line in run_lines(rec, &names, &rec.log[seen..to]) {
+                    assert!(caption.contains(&line), "{line} in {caption}");
+                }
+                assert!(from <= seen);
+            }
+            let done = shown.to == rec.log_total;
+            rec.mark_drawn(shown);
+            drawn.push(shown);
+            if done {
+                return drawn;
+            }
+        }
+        panic!("the results never all show");
+    }
+
+    #[test]
+    fn a_burst_too_long_for_the_caption_shows_its_oldest_results_then_the_rest_and_keeps_the_commitments_whole(
+    ) {
+        let ruleset = Ruleset {
+            field: Field::LandSeaAir,
+            players: Players::FreeForAll(4),
+            mines: 2,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 31);
+        // Names of 64 letters, in Russian: long lines.
+        rec.lang = Lang::Ru;
+        for _ in 0..120 {
+            step(&mut rec, &mut rng);
+        }
+        assert!(!rec.game.is_finished());
+        // More than a caption holds: the first one says how many wait.
+        let (first, shown) = battle_caption(&rec);
+        assert!(shown.to < rec.log_total, "{first}");
+        let more = ta(
+            Lang::Ru,
+            "battle-more",
+            &[("count", ((rec.log_total - shown.to) as usize).into())],
+        );
+        assert!(first.contains(&more), "{first}");
+        let drawn = draw_until_all_shown(&mut rec);
+        assert!(drawn.len() > 2, "{drawn:?}");
+        // One after the other, from the first result to the last: none left out (the last
+        // few, when few are new, show with those before them).
+        assert_eq!(drawn[0].from, 0);
+        for pair in drawn.windows(2) {
+            assert!(pair[1].from <= pair[0].to, "{drawn:?}");
+            assert!(pair[1].to > pair[0].to, "{drawn:?}");
+        }
+        assert_eq!(drawn.last().unwrap().to, rec.log_total);
+    }
+
+    #[test]
+    fn every_result_of_a_fast_game_shows_in_some_caption_whatever_the_bursts() {
+        for (n, ruleset) in [
+            Ruleset {
+                field: Field::LandSeaAir,
+                players: Players::FreeForAll(4),
+                mines: 2,
+                ..Ruleset::default()
+            },
+            Ruleset {
+                salvo: Some(3),
+                players: Players::FreeForAll(3),
+                ..Ruleset::default()
+            },
+            Ruleset::default(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let (mut rec, mut rng) = record(ruleset, 40 + n as u64);
+            let mut next = 0;
+            while !rec.game.is_finished() {
+                // A burst of 1 to 60 moves between two redraws.
+                for _ in 0..rng.gen_range(1..=60) {
+                    step(&mut rec, &mut rng);
+                    if rec.game.is_finished() {
+                        break;
+                    }
+                }
+                // One redraw, or more till the group caught up at the end.
+                let (_, shown) = battle_caption(&rec);
+                let drawn = if rec.game.is_finished() {
+                    draw_until_all_shown(&mut rec)
+                } else {
+                    rec.mark_drawn(shown);
+                    vec![shown]
+                };
+                for d in drawn {
+                    // What it shows new starts where the group stopped.
+                    assert!(d.to >= next, "{d:?} after {next}");
+                    assert!(d.from <= next || d.to == next, "{d:?} after {next}");
+                    next = d.to;
+                }
+            }
+            assert_eq!(next, rec.log_total, "ruleset {n}");
+        }
+    }
+
+    #[test]
+    fn a_drawn_caption_is_drawn_the_same_until_a_new_result_comes() {
+        let (mut rec, mut rng) = russian_duel(32);
+        for burst in [1, 3, 9, 2, 30] {
+            for _ in 0..burst {
+                step(&mut rec, &mut rng);
+            }
+            let (first, shown) = battle_caption(&rec);
+            let (text, text_shown) = battle_text_shown(&rec);
+            assert_eq!(shown, text_shown);
+            rec.mark_drawn(shown);
+            // Drawn again with nothing new: the same words, so the sender edits nothing.
+            assert_eq!(battle_caption(&rec).0, first, "after a burst of {burst}");
+            assert_eq!(battle_text(&rec), text, "after a burst of {burst}");
         }
     }
 

@@ -6,7 +6,7 @@
 //! show), so the sender decides whether to redraw without rendering; the PNG is rendered
 //! only when it is sent.
 
-use super::group::{battle_caption, live_message};
+use super::group::{battle_caption, battle_keyboard, live_message_shown, Shown};
 use super::keyboard::Keyboard;
 use super::render::ruled_out;
 use crate::game::record::{Board, GameRecord};
@@ -24,6 +24,8 @@ pub struct Drawing {
     pub keyboard: Option<Keyboard>,
     /// The picture, in a chat that sees the fields as one.
     pub picture: Option<Picture>,
+    /// The results it shows: once it is drawn, the group has seen every one before `to`.
+    pub shown: Shown,
 }
 
 /// What a picture of the fields shows: enough to render it and to tell two apart.
@@ -97,18 +99,21 @@ impl Drawing {
 /// The live message for the record as it stands: a picture from the battle on in a Sea
 /// Battle game of a chat that sees pictures, else text.
 pub fn live_drawing(rec: &GameRecord, id: GameId, username: &str) -> Drawing {
-    let (text, keyboard) = live_message(rec, id, username);
     if !shows_picture(rec) {
+        let (text, keyboard, shown) = live_message_shown(rec, id, username);
         return Drawing {
             text,
             keyboard,
             picture: None,
+            shown,
         };
     }
+    let (text, shown) = battle_caption(rec);
     Drawing {
-        text: battle_caption(rec),
-        keyboard,
+        text,
+        keyboard: battle_keyboard(rec, id),
         picture: Some(battle_picture(rec)),
+        shown,
     }
 }
 

@@ -585,7 +585,7 @@ impl Duel {
             .unwrap_or(0);
         app.tg
             .send_reply(self.group, &self.players[seat], &name, self.battle);
-        let line = format!("{}: {name} — ", self.players[seat].first_name);
+        let shooter = self.players[seat].first_name.clone();
         let battle = self.battle;
         let deadline = std::time::Instant::now() + wait();
         let found = loop {
@@ -593,14 +593,18 @@ impl Duel {
                 .tg
                 .messages(self.group)
                 .into_iter()
-                .find(|m| m.message_id == battle && m.text.contains(&line));
+                .find(|m| m.message_id == battle && shows_result(&m.text, &shooter, &name));
             let refusal = app
                 .tg
                 .messages(dm)
                 .into_iter()
                 .find(|m| m.message_id > last && !m.has_keyboard() && m.photo.is_none());
-            if let Some(m) = in_group.or(refusal) {
-                break m;
+            // Message ids count per chat: which chat it came from tells the two apart.
+            if let Some(m) = in_group {
+                break (true, m);
+            }
+            if let Some(m) = refusal {
+                break (false, m);
             }
             if self.is_over(app) {
                 return Shot::Over;
@@ -612,11 +616,21 @@ impl Duel {
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
-        let shot = if found.message_id != battle {
+        let (in_group, found) = found;
+        let shot = if !in_group {
             read_answer(&found.text)
         } else {
-            let after = found.text.split(&line).last().unwrap_or_default();
-            read_answer(after.lines().next().unwrap_or_default())
+            // The line telling it, alone ("Bob: A1 — miss") or in a run ("Bob: …; A1 — miss").
+            let line = found
+                .text
+                .lines()
+                .find(|l| shows_result(l, &shooter, &name))
+                .unwrap_or_default();
+            let part = [format!(": {name} — "), format!("; {name} — ")]
+                .iter()
+                .find_map(|p| line.split_once(p.as_str()).map(|(_, after)| after))
+                .unwrap_or_default();
+            read_answer(part.split(';').next().unwrap_or_default())
         };
         self.follow(seat, cell, shot);
         shot
@@ -812,4 +826,164 @@ pub fn metric(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
             all.then(|| value.parse::<f64>().ok()).flatten()
         })
         .sum()
+}
+
+/// Waits for the end's announcement (the message with Rematch) after battle message
+/// `battle`.
+pub async fn wait_for_rematch(app: &App, group: i64, battle: i32) -> SentMessage {
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id > battle && m.callback_data().iter().any(|c| c.starts_with("r:")),
+            wait(),
+        )
+        .await
+        .expect("the end is announced")
+}
+
+/// Presses Rematch on the last announcement, starts, places and waits for the new battle.
+pub async fn rematch(app: &App, group: i64, a: &User, b: &User) -> Duel {
+    let end = app.message_with_button(group, "r:").await;
+    let again = data(&end, "r:");
+    app.press(group, a, end.message_id, &again).await;
+    let lobby = app
+        .tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id > end.message_id
+                    && m.callback_data().iter().any(|d| d.starts_with("s:"))
+            },
+            wait(),
+        )
+        .await
+        .expect("a new lobby");
+    // The rematch seats both players again: Alice starts it.
+    let start = data(&lobby, "s:");
+    app.press(group, a, lobby.message_id, &start).await;
+    for p in [a, b] {
+        place_and_ready(app, p).await;
+    }
+    let battle = app
+        .tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id > lobby.message_id
+                    && m.callback_data().iter().any(|d| d.starts_with("f:"))
+            },
+            wait(),
+        )
+        .await
+        .expect("a new battle");
+    Duel::from_battle(&battle, [a.clone(), b.clone()], group)
+}
+
+/// One accepted shot of fast play: where its result should show, and when it was pressed.
+#[derive(Clone, Debug)]
+pub struct Pressed {
+    /// The battle message.
+    pub battle: i32,
+    /// The shooter's first name.
+    pub shooter: String,
+    /// The cell, as the group reads it (`A1`).
+    pub cell: String,
+    /// When it was pressed.
+    pub at: std::time::Instant,
+}
+
+/// What fast play did.
+pub struct FastPlay {
+    /// Every accepted shot.
+    pub pressed: Vec<Pressed>,
+    /// Each game's battle message, with its end's announcement.
+    pub games: Vec<(i32, SentMessage)>,
+    /// How long the players played.
+    pub played: Duration,
+}
+
+/// A cell's name as the group reads it in English: `A1`.
+pub fn cell_name(index: usize) -> String {
+    format!(
+        "{}{}",
+        char::from(b'A' + (index % 10) as u8),
+        index / 10 + 1
+    )
+}
+
+/// Two players in `group` play duel after duel (Rematch between them) for `secs` seconds,
+/// each pressing the next cell `think` after the answer to the last press; at least one game,
+/// the last one played to its end. Waits for each game's announcement.
+pub async fn fast_play(
+    app: &App,
+    group: i64,
+    a: &User,
+    b: &User,
+    secs: u64,
+    think: Duration,
+) -> FastPlay {
+    let started = std::time::Instant::now();
+    let until = started + Duration::from_secs(secs);
+    let mut pressed = Vec::new();
+    let mut games = Vec::new();
+    // At least one game.
+    while games.is_empty() || std::time::Instant::now() < until {
+        let mut d = if games.is_empty() {
+            duel(app, group, a.clone(), b.clone()).await
+        } else {
+            rematch(app, group, a, b).await
+        };
+        let mut n = 0;
+        while !d.is_over(app) {
+            n += 1;
+            assert!(n < 600, "the game does not end");
+            let seat = d.turn;
+            let Some(cell) = d.next_cell(seat) else { break };
+            let at = std::time::Instant::now();
+            let shot = d.shoot_button(app).await;
+            if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+                pressed.push(Pressed {
+                    battle: d.battle,
+                    shooter: d.players[seat].first_name.clone(),
+                    cell: cell_name(cell),
+                    at,
+                });
+            } else if shot == Shot::Over {
+                break;
+            }
+            if !think.is_zero() {
+                tokio::time::sleep(think).await;
+            }
+        }
+        let end = wait_for_rematch(app, group, d.battle).await;
+        games.push((d.battle, end));
+    }
+    FastPlay {
+        pressed,
+        games,
+        played: started.elapsed(),
+    }
+}
+
+/// When the group's battle message first showed the result of `p` (its caption, or its
+/// text: the result lines as players read them), or `None`.
+pub fn result_seen(messages: &[SentMessage], p: &Pressed) -> Option<std::time::Instant> {
+    messages
+        .iter()
+        .find(|m| m.message_id == p.battle)
+        .and_then(|m| {
+            m.history
+                .iter()
+                .find(|s| shows_result(&s.text, &p.shooter, &p.cell))
+        })
+        .map(|s| s.at)
+}
+
+/// The value at fraction `p` of `sorted` (nearest rank).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i]
 }

@@ -642,6 +642,15 @@ async fn seeded_game_transcript(lang: &str, names: [&str; 2], board: Board) -> S
         )
         .await
         .expect("the battle message shows the end");
+    // The announcement comes after the final board.
+    app.tg
+        .wait_for(
+            d.group,
+            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+            wait(),
+        )
+        .await
+        .expect("the end is announced");
     for p in [&a, &b] {
         let chat = p.id.0 as i64;
         let deadline = std::time::Instant::now() + wait();
