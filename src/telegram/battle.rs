@@ -66,6 +66,10 @@ pub async fn on_cell(
     let Button::Fire(id, generation, target, index) = *button else {
         return Ok(());
     };
+    // Posted again while this process handles it (its answer is on the way): not twice.
+    let Some(_hand) = ctx.take_in_hand(update_id) else {
+        return Err(BotError::Elsewhere);
+    };
     let player = PlayerId(q.from.id.0);
     let on = pressed_on(q);
     let rng = ctx.fork();
@@ -111,18 +115,27 @@ pub async fn on_cell(
         }
         // A refusal changes nothing, so nothing claimed the update: it is claimed now, so
         // that one process answers it (two polling processes both get every update).
-        Ok(Err(_)) => match ctx.claim(update_id).await {
-            Ok(Claim::Mine) | Err(_) => {}
+        Ok(Err(_)) => match ctx
+            .store
+            .claim_update(update_id, &ctx.replica, ctx.config.claim_stale)
+            .await
+        {
+            // Again: this process's own earlier claim, whose handling failed (it holds the
+            // update in hand now).
+            Ok(Claim::Mine | Claim::Again) | Err(_) => {}
             Ok(Claim::Handled) => return Ok(()),
-            Ok(Claim::Elsewhere | Claim::Again) => return Err(BotError::Elsewhere),
+            Ok(Claim::Elsewhere) => return Err(BotError::Elsewhere),
         },
         _ => {}
     }
-    let refused = matches!(done, Ok(Err(ref r)) if !matches!(r, Refused::Again(_)));
+    let again = matches!(done, Ok(Err(Refused::Again(_))));
+    let refused = matches!(done, Ok(Err(_))) && !again;
     let Some(done) = pressed(ctx, q, lang, done).await? else {
         if refused {
             let _ = ctx.store.finish_update(update_id).await;
-            ctx.hold_update(update_id, false);
+        }
+        if again {
+            answered(ctx, id, update_id).await;
         }
         return Ok(());
     };
@@ -130,7 +143,7 @@ pub async fn on_cell(
         shot_taken(ctx, &done.record);
     }
     answer(ctx, q, cell_answer(lang, &done.record, &done.value), false).await?;
-    answered(ctx, id, update_id);
+    answered(ctx, id, update_id).await;
     follow_up(ctx, id, &done.record);
     Ok(())
 }
@@ -146,24 +159,16 @@ async fn answer_again(ctx: &Ctx, id: GameId, update_id: u32) -> Result<bool, Bot
         Some(owner) if owner != ctx.replica.as_str() && ctx.store.alive(owner).await? => {
             Err(BotError::Elsewhere)
         }
-        _ => {
-            let answered = ctx.clone();
-            tokio::spawn(async move {
-                let _ = answered.store.press_answered(id, update_id).await;
-            });
-            Ok(true)
-        }
+        _ => Ok(true),
     }
 }
 
-/// Notes, off the shot's path, that a press's answer went.
-fn answered(ctx: &Ctx, id: GameId, update_id: u32) {
-    let store = ctx.store.clone();
-    tokio::spawn(async move {
-        if let Err(e) = store.press_answered(id, update_id).await {
-            log::debug!("press {update_id} of {id}: {e}");
-        }
-    });
+/// Notes that a press's answer went (after the answer, so it does not wait for this), before
+/// the update is let go: a copy of it posted again finds it answered.
+async fn answered(ctx: &Ctx, id: GameId, update_id: u32) {
+    if let Err(e) = ctx.store.press_answered(id, update_id).await {
+        log::debug!("press {update_id} of {id}: {e}");
+    }
 }
 
 /// "Show another block of the field" under the battle message: the shooter's view moves.

@@ -47,7 +47,33 @@ pub struct Ctx {
     pub webhook: bool,
 }
 
+/// An update this process has in hand, let go when dropped (see [`Ctx::take_in_hand`]).
+pub struct InHand {
+    ctx: Ctx,
+    update_id: u32,
+}
+
+impl Drop for InHand {
+    fn drop(&mut self) {
+        self.ctx.hold_update(self.update_id, false);
+    }
+}
+
 impl Ctx {
+    /// Takes update `update_id` in hand for as long as the guard lives; `None` while this
+    /// process has it in hand already (Telegram posted it again while it was being handled).
+    pub fn take_in_hand(&self, update_id: u32) -> Option<InHand> {
+        let fresh = self
+            .in_hand
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(update_id);
+        fresh.then(|| InHand {
+            ctx: self.clone(),
+            update_id,
+        })
+    }
+
     /// Notes an update as in hand (`true`) or done with (`false`).
     pub fn hold_update(&self, update_id: u32, in_hand: bool) {
         let mut held = self

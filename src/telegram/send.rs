@@ -259,12 +259,21 @@ pub fn pressed_on(q: &CallbackQuery) -> Option<crate::game::On> {
 
 /// Answers a button press with a short text (an alert when `alert`).
 pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> HandlerResult {
-    ctx.bot
+    let sent = ctx
+        .bot
         .answer_callback_query(q.id.clone())
-        .text(text)
+        .text(text.clone())
         .show_alert(alert)
         .metered()
-        .await?;
+        .await;
+    if let Err(e) = &sent {
+        log::warn!(
+            "the answer {text:?} to press {} ({:?}) failed: {e}",
+            q.id.0,
+            q.data
+        );
+    }
+    sent?;
     Ok(())
 }
 
