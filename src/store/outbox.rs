@@ -91,6 +91,7 @@ impl Store {
     ) -> Result<Option<(GameRecord, u64)>, StoreError> {
         let mut expected = String::new();
         let (got, v, c, d) = loop {
+            let mine = token;
             let (key, game, token, from) = (
                 self.keys.send_lease(id),
                 self.keys.game(id),
@@ -127,6 +128,11 @@ impl Store {
                 .get(1)
                 .and_then(|h| redis::from_redis_value(h.clone()).ok());
             match held {
+                // A sender of this same process that ended without letting go (it gave up
+                // after many failures): one process runs one sender a game at a time.
+                Some(h) if super::life::holder(&h) == super::life::holder(mine) => {
+                    expected = h;
+                }
                 Some(h) if !self.alive(super::life::holder(&h)).await? => {
                     log::info!("game {id}: its sender {h} is no longer alive; taken over");
                     expected = h;
