@@ -104,13 +104,14 @@ pub fn editing(r: &mut GameRecord, hash: u64, token: &str) {
     r.delivery.editing = Some((hash, token.to_owned()));
 }
 
-/// Whether the live message is being edited to show `hash` by a sender other than the one
-/// holding `token` (one that died with the edit on its way).
-pub fn edited_by_another(r: &GameRecord, hash: u64, token: &str) -> bool {
+/// The token of another sender than the one holding `token` that was editing the live
+/// message to show `hash` (and has not acknowledged it), if any.
+pub fn edited_by_another<'a>(r: &'a GameRecord, hash: u64, token: &str) -> Option<&'a str> {
     r.delivery
         .editing
         .as_ref()
-        .is_some_and(|(h, t)| *h == hash && t != token)
+        .filter(|(h, t)| *h == hash && t != token)
+        .map(|(_, t)| t.as_str())
 }
 
 /// The mine question went to the shooter's private chat as `message`.

@@ -245,6 +245,19 @@ async fn drain(ctx: &Ctx, id: GameId) {
     }
 }
 
+/// Whether a sender of another process, now dead, was editing the live message to show
+/// `hash` when it died. One that lives (or one of this process) may have failed: its edit is
+/// made again.
+async fn died_editing(ctx: &Ctx, rec: &GameRecord, hash: u64, token: &str) -> bool {
+    use crate::store::life::holder;
+    match sent::edited_by_another(rec, hash, token) {
+        Some(other) if holder(other) != holder(token) => {
+            matches!(ctx.store.alive(holder(other)).await, Ok(false))
+        }
+        _ => false,
+    }
+}
+
 /// Unix milliseconds.
 pub fn now_ms() -> u64 {
     std::time::SystemTime::now()
@@ -389,7 +402,7 @@ async fn step(
             let shown = drawing.shown;
             if lease.edited == hash {
                 // Edited already; only the acknowledgement failed (Redis went away).
-            } else if sent::edited_by_another(&rec, hash, &lease.token) {
+            } else if died_editing(ctx, &rec, hash, &lease.token).await {
                 // A sender that died had this very edit on its way: it landed (or Telegram
                 // would call a repeat "not modified"); only its acknowledgement is missing.
                 log::info!("live message of {id}: the edit of a sender that died is taken as made");
