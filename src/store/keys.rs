@@ -22,6 +22,7 @@
 //! | `mb:v1:chat:CHAT:layouts:RULESET` | list | the layouts revealed in the chat's games of a ruleset, newest first | none |
 //! | `mb:v1:layouts:RULESET` | list | the same over every chat | none |
 //! | `mb:v1:{g:ID}:presses` | hash | update id of a press → the process whose change claimed it, or `done` once answered | a day after its last change |
+//! | `mb:v1:answered:QUERY` | string | a button press (callback query id) was answered, so it is never answered twice | fifteen minutes |
 //! | `mb:v1:life:NAME/BOOT` | string | a bot process is alive (renewed every half second) | two seconds |
 //! | `mb:v1:outbox` | sorted set | game ids with something maybe to send, by when marked | none |
 //! | `mb:v1:{c:CHAT}:rating` | hash | user → `mu|sigma|games|name`: ratings from the chat's games between people | none |
@@ -129,6 +130,12 @@ impl Keys {
     /// the game's hash slot so the change's script writes it.
     pub fn presses(&self, id: GameId) -> String {
         format!("{}:{}:presses", self.ns, Self::game_tag(id))
+    }
+
+    /// A button press (its callback query id) was answered: Telegram refuses a second
+    /// answer, which a process taking over a dead one's update would otherwise send.
+    pub fn answered(&self, query: &str) -> String {
+        format!("{}:answered:{query}", self.ns)
     }
 
     /// A bot process's life key (see `life.rs`): `claimant` is `name/boot`.
@@ -270,6 +277,7 @@ mod tests {
             k.update(9).0,
             k.life("NAME/BOOT"),
             k.presses(GameId(7)),
+            k.answered("QUERY"),
         ];
         let table = table();
         assert!(table.len() >= 20, "{table:?}");

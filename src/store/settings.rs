@@ -163,10 +163,6 @@ impl Store {
         Ok(set)
     }
 
-    /// Sets `key` for `secs` unless it is set: `true` when this call set it.
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
     /// Notes that the `/settings` panel `message` of `chat` shows what hashes to `drawn`:
     /// `false` when it showed that already (nothing to edit).
     ///
@@ -204,6 +200,21 @@ impl Store {
             .await
     }
 
+    /// Notes that button press `query` (a callback query id) is being answered: `false` when
+    /// it was answered before, by this process or one that died before it let the update go
+    /// (Telegram refuses a second answer). Kept fifteen minutes, far longer than Telegram
+    /// takes an answer.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn first_answer(&self, query: &str) -> Result<bool, StoreError> {
+        self.set_once(self.keys.answered(query), 900).await
+    }
+
+    /// Sets `key` for `secs` unless it is set: `true` when this call set it.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
     pub(super) async fn set_once(&self, key: String, secs: u64) -> Result<bool, StoreError> {
         let set: Option<String> = self
             .run(|mut c| async move {

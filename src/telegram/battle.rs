@@ -6,7 +6,7 @@
 use super::context::{crash_point, now, store_error_key, user_lang, BotError, Ctx, HandlerResult};
 use super::metered::refusal;
 use super::metered::Metered;
-use super::send::{answer, pressed, pressed_on, reply};
+use super::send::{answer, answer_once, pressed, pressed_on, reply};
 use super::{bot_turns, sender};
 use crate::game::battle::{self as rules, Cell};
 use crate::game::lang::Lang;
@@ -142,8 +142,10 @@ pub async fn on_cell(
     if let Cell::Shot(_) = done.value {
         shot_taken(ctx, &done.record);
     }
-    answer(ctx, q, cell_answer(lang, &done.record, &done.value), false).await?;
+    // Noted as answered before the answer goes: a copy posted again after a kill between the
+    // two is not answered twice (Telegram refuses that), at the cost of no answer at all.
     answered(ctx, id, update_id).await;
+    answer_once(ctx, q, cell_answer(lang, &done.record, &done.value), false).await?;
     follow_up(ctx, id, &done.record);
     Ok(())
 }
@@ -163,8 +165,8 @@ async fn answer_again(ctx: &Ctx, id: GameId, update_id: u32) -> Result<bool, Bot
     }
 }
 
-/// Notes that a press's answer went (after the answer, so it does not wait for this), before
-/// the update is let go: a copy of it posted again finds it answered.
+/// Notes that a press is answered (before its answer goes, and before the update is let
+/// go): a copy of it posted again finds it answered.
 async fn answered(ctx: &Ctx, id: GameId, update_id: u32) {
     if let Err(e) = ctx.store.press_answered(id, update_id).await {
         log::debug!("press {update_id} of {id}: {e}");

@@ -257,8 +257,26 @@ pub fn pressed_on(q: &CallbackQuery) -> Option<crate::game::On> {
     })
 }
 
-/// Answers a button press with a short text (an alert when `alert`).
+/// Answers a button press with a short text (an alert when `alert`), once: a press whose
+/// answer was sent before (by a process that died before it let the update go, whose update
+/// this one took over) is not answered again, as Telegram refuses that. Noted before the
+/// answer goes, so a process killed between the two leaves the press unanswered rather than
+/// answered twice; answered anyway while Redis cannot say (the polite "try again").
 pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> HandlerResult {
+    match ctx.store.first_answer(&q.id.0).await {
+        Ok(true) => {}
+        Ok(false) => {
+            log::info!("press {} was answered before; not again", q.id.0);
+            return Ok(());
+        }
+        Err(e) => log::debug!("press {}: whether it was answered: {e}", q.id.0),
+    }
+    answer_once(ctx, q, text, alert).await
+}
+
+/// [`answer`] for a press whose answering was noted otherwise (a shot press's, in its
+/// game's hash of presses: see `battle::on_cell`).
+pub async fn answer_once(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> HandlerResult {
     let sent = ctx
         .bot
         .answer_callback_query(q.id.clone())
@@ -274,6 +292,8 @@ pub async fn answer(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool) -> 
         );
     }
     sent?;
+    // The tests' crash point between a press's answer and its update let go.
+    super::context::crash_point(ctx, "answered");
     Ok(())
 }
 

@@ -399,6 +399,8 @@ pub struct Duel {
     pub battle: i32,
     pub turn: usize,
     known: [HashSet<usize>; 2],
+    /// The cells each seat hit (or sank): their neighbours may be known without a shot.
+    hits: [HashSet<usize>; 2],
     pub shots: usize,
 }
 
@@ -538,6 +540,7 @@ impl Duel {
             players,
             turn,
             known: [HashSet::new(), HashSet::new()],
+            hits: [HashSet::new(), HashSet::new()],
             shots: 0,
         }
     }
@@ -550,6 +553,19 @@ impl Duel {
     /// The next cell `seat` has not shot at.
     pub fn next_cell(&self, seat: usize) -> Option<usize> {
         (0..100).find(|i| !self.known[seat].contains(i))
+    }
+
+    /// The next cell `seat` has not shot at and that touches no cell it hit: a shot there is
+    /// never refused as known (a cell beside a sunk ship is), on a 10×10 field.
+    pub fn next_open_cell(&self, seat: usize) -> Option<usize> {
+        let near_a_hit = |i: usize| {
+            let (x, y) = ((i % 10) as i32, (i / 10) as i32);
+            self.hits[seat].iter().any(|&h| {
+                let (hx, hy) = ((h % 10) as i32, (h / 10) as i32);
+                (hx - x).abs() <= 1 && (hy - y).abs() <= 1
+            })
+        };
+        (0..100).find(|&i| !self.known[seat].contains(&i) && !near_a_hit(i))
     }
 
     /// One shot by whoever is to move, by button; follows the answer.
@@ -645,6 +661,7 @@ impl Duel {
             }
             Shot::Hit | Shot::Sunk => {
                 self.known[seat].insert(cell);
+                self.hits[seat].insert(cell);
                 self.shots += 1;
             }
             Shot::Known => {
