@@ -37,10 +37,16 @@ impl Store {
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
+    ///
+    /// Just after Redis came back from an outage (as this process saw it), every process's
+    /// key has expired meanwhile: until the live ones have had [`LIFE`] and a beat to say
+    /// so again, nobody is taken for dead (a live sender's delivery would be made twice).
     pub async fn alive(&self, claimant: &str) -> Result<bool, StoreError> {
         let key = self.keys.life(claimant);
-        self.run(|mut c| async move { redis::AsyncCommands::exists(&mut c, key).await })
-            .await
+        let alive: bool = self
+            .run(|mut c| async move { redis::AsyncCommands::exists(&mut c, key).await })
+            .await?;
+        Ok(alive || self.back_within(LIFE + BEAT))
     }
 
     /// `claimant` stops: what it claimed or held is anybody's at once.

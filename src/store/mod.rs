@@ -267,6 +267,8 @@ pub struct Store {
     known: Known,
     /// Since when (Unix ms) Redis has not answered; 0 while it does.
     down_since: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// When (Unix ms) Redis last came back after not answering; 0 if it never went away.
+    back_at: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl Store {
@@ -288,6 +290,7 @@ impl Store {
             outbox: scripts::Scripts::new(),
             known: Known::default(),
             down_since: std::sync::Arc::default(),
+            back_at: std::sync::Arc::default(),
         })
     }
 
@@ -359,11 +362,21 @@ impl Store {
             _ => {
                 let since = self.down_since.swap(0, Ordering::SeqCst);
                 if since != 0 {
+                    self.back_at.store(now(), Ordering::SeqCst);
                     let secs = now().saturating_sub(since) as f64 / 1000.0;
                     log::info!("Redis is back after {secs:.1} s away");
                 }
             }
         }
+    }
+
+    /// Whether Redis came back within `d` after not answering (to this process).
+    pub fn back_within(&self, d: std::time::Duration) -> bool {
+        let back = self.back_at.load(std::sync::atomic::Ordering::SeqCst);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |t| t.as_millis() as u64);
+        back != 0 && now.saturating_sub(back) < d.as_millis() as u64
     }
 
     /// Whether Redis failed to answer the last operation (and none has succeeded since).

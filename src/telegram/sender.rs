@@ -42,8 +42,11 @@ use teloxide::{ApiError, RequestError};
 
 /// How long a sender holds a game: renewed before every send, so a live sender stuck longer
 /// than this loses it. A dead sender's lease is taken over as soon as its process's life key
-/// is gone (`store/life.rs`), within two seconds.
-const HOLD: Duration = Duration::from_secs(20);
+/// is gone (`store/life.rs`), within two seconds. Longer than a Redis outage a replica lives
+/// through (it exits after `MB_UNHEALTHY_EXIT_SECS`, 60 s by default): a lease that ran out
+/// while Redis was away would go to another sender, which cannot know what this one sent
+/// and could not acknowledge.
+const HOLD: Duration = Duration::from_secs(60);
 
 /// The longest a sender sleeps at once while it waits for a budget or the gap.
 const MAX_NAP: Duration = Duration::from_secs(5);
@@ -388,6 +391,29 @@ async fn step(
         Some(found) => found,
         None => ctx.store.load_game(id).await?,
     };
+    // An effect delivered whose acknowledgement failed (Redis went away) is acknowledged
+    // before anything else goes, not sent again. While it waits, a private field's effect
+    // asked for again gets a new number: what the delivery left (the picture's message) is
+    // kept all the same, or the next drawing would send the player a second field. Other
+    // acknowledgements count (an announcement's parts), so they are made only while their
+    // effect waits (one stored already, its reply lost, is not made twice).
+    if let Some((n, ack, at)) = lease.unacked.clone() {
+        let waits = rec.delivery.outbox.iter().any(|o| o.n == n);
+        if waits || matches!(ack, Sent::Dm(..) | Sent::DmPicture(..)) {
+            lease.keep(ctx, id).await?;
+            let stored = ctx
+                .store
+                .transition_fenced(id, &lease.token, |r| {
+                    sent::acknowledge(r, &ack, at, n, now_ms());
+                    Ok::<_, ()>(())
+                })
+                .await?
+                .ok();
+            lease.delivered_and_acknowledged();
+            return Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))));
+        }
+        lease.delivered_and_acknowledged();
+    }
     let mut wait: Option<Duration> = None;
     if let Some((message, drawing, hash)) = live_due(ctx, &rec, id) {
         let since = now_ms().saturating_sub(rec.delivery.drawn_at);
@@ -461,19 +487,15 @@ async fn step(
     };
     lease.keep(ctx, id).await?;
     let n = first.n;
-    // An effect delivered whose acknowledgement failed (Redis went away) is not sent again.
-    let kept = lease.unacked.as_ref().filter(|(m, ..)| *m == n).cloned();
-    let (ack, at) = match kept {
-        Some((_, ack, at)) => (ack, at),
-        None => match deliver(ctx, id, &rec, &first).await {
-            Ok(ack) => {
-                log::debug!("effect {n} delivered: {:?}", first.effect);
-                crash_point(ctx, "delivered");
-                (ack, version)
-            }
-            Err(w) => return Ok(Step::Wait(w)),
-        },
+    let ack = match deliver(ctx, id, &rec, &first).await {
+        Ok(ack) => {
+            log::debug!("effect {n} delivered: {:?}", first.effect);
+            crash_point(ctx, "delivered");
+            ack
+        }
+        Err(w) => return Ok(Step::Wait(w)),
     };
+    let at = version;
     lease.delivered(n, ack.clone(), at);
     let stored = ctx
         .store

@@ -91,6 +91,8 @@ pub(super) async fn call(shared: &Shared, method: &str, params: Params) -> Reply
             status: reply.status,
             description: reply.description(),
             injected: reply.injected,
+            chat: params.i64("chat_id"),
+            message: params.i64("message_id"),
         };
         shared.update(|st| st.errors.push(record));
     }

@@ -191,6 +191,9 @@ pub struct ApiErrorRecord {
     pub description: String,
     /// A 429 the test asked for with [`FakeTelegram::inject_429`].
     pub injected: bool,
+    /// The call's `chat_id` and `message_id`, when it had them: which message it was.
+    pub chat: Option<i64>,
+    pub message: Option<i64>,
 }
 
 /// One attempt to deliver an update to the webhook.
