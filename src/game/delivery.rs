@@ -141,6 +141,9 @@ pub struct Delivery {
     /// Each seat's own field as a picture, in a game whose fields are pictures: sent when the
     /// battle begins, after the placement's message.
     pub dm_pictures: Vec<Option<i32>>,
+    /// A hash of the picture alone of each seat's own field as last drawn: when only its
+    /// caption changes (whose turn it is), the caption is edited and nothing is uploaded.
+    pub dm_picture_drawn: Vec<u64>,
     /// An edit of the live message on its way: the hash of what it shows, and the sender's
     /// lease token. Stored just before the request, cleared when it is acknowledged: a sender
     /// that takes over a dead one's game and finds it editing to what it would draw itself

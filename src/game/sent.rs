@@ -16,8 +16,9 @@ pub enum Sent {
     Live(i32, u64, Shown),
     /// A seat's private message: its id (when new) and the hash of what it shows.
     Dm(u8, Option<i32>, u64),
-    /// A seat's own field as a picture: its id (when new) and the hash of what it shows.
-    DmPicture(u8, Option<i32>, u64),
+    /// A seat's own field as a picture: its id (when new), the hash of what it shows, and of
+    /// its picture alone.
+    DmPicture(u8, Option<i32>, u64, u64),
     /// One part of the announcement went; `true` when it was the last.
     Part(bool),
     /// The end's settlement, worked out: stored, and the effect stays to write it.
@@ -43,12 +44,13 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             }
             put(&mut r.delivery.dm_drawn, i, hash);
         }
-        Sent::DmPicture(seat, message, hash) => {
+        Sent::DmPicture(seat, message, hash, picture) => {
             let i = usize::from(seat);
             if let Some(m) = message {
                 put(&mut r.delivery.dm_pictures, i, Some(m));
             }
             put(&mut r.delivery.dm_drawn, i, hash);
+            put(&mut r.delivery.dm_picture_drawn, i, picture);
         }
         Sent::Part(last) => {
             r.delivery.announced_parts = r.delivery.announced_parts.saturating_add(1);

@@ -746,12 +746,29 @@ async fn dm_picture(
         shown: Default::default(),
     };
     let hash = drawing.hash();
+    let pic = drawing.picture_hash();
     let chat = ChatId(user as i64);
     match rec.delivery.dm_pictures.get(i).copied().flatten() {
         Some(_) if rec.delivery.dm_drawn.get(i) == Some(&hash) => Ok(Sent::Done),
+        // Only the words under it changed (whose turn it is): the caption is edited, and
+        // the picture is neither drawn nor uploaded again.
+        Some(m) if rec.delivery.dm_picture_drawn.get(i) == Some(&pic) => {
+            let done = ctx
+                .bot
+                .edit_message_caption(chat, MessageId(m))
+                .caption(drawing.text)
+                .parse_mode(ParseMode::Html)
+                .metered()
+                .await;
+            match done {
+                Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+                Err(e) => return Err(e),
+            }
+            Ok(Sent::DmPicture(seat, None, hash, pic))
+        }
         Some(m) => {
             edit_live(ctx, chat, MessageId(m), drawing).await?;
-            Ok(Sent::DmPicture(seat, None, hash))
+            Ok(Sent::DmPicture(seat, None, hash, pic))
         }
         // A player who never had the placement's message (never started the bot) gets none.
         None if placement.is_none() => Ok(Sent::Done),
@@ -767,7 +784,7 @@ async fn dm_picture(
                     log::debug!("placement message of seat {seat}: {e}");
                 }
             }
-            Ok(Sent::DmPicture(seat, Some(sent), hash))
+            Ok(Sent::DmPicture(seat, Some(sent), hash, pic))
         }
     }
 }

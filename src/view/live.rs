@@ -82,6 +82,19 @@ impl Picture {
 }
 
 impl Drawing {
+    /// A hash of the picture alone (0 for none): a drawing whose picture did not change
+    /// needs only its caption edited.
+    pub fn picture_hash(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        match &self.picture {
+            Some(p) => {
+                p.key(&mut h);
+                h.finish().max(1)
+            }
+            None => 0,
+        }
+    }
+
     /// A hash of everything shown: 0 is kept for "nothing drawn yet".
     pub fn hash(&self) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();

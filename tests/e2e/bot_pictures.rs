@@ -372,3 +372,64 @@ async fn a_game_at_full_speed_shows_every_result_and_the_final_board_before_the_
         );
     }
 }
+
+/// A player's own field whose picture did not change (its owner shot and missed: only whose
+/// turn it is changed) gets its caption edited: the picture is neither drawn nor uploaded
+/// again. Its next change of picture (a shot at it) is uploaded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_own_field_whose_picture_did_not_change_gets_only_its_caption_edited() {
+    let app = App::spawn().await;
+    let a = app.player(14_011, "Alice", "en");
+    let b = app.player(14_012, "Bob", "en");
+    let mut d = duel(&app, -14_011, a, b).await;
+    let seat = d.turn;
+    let chat = d.players[seat].id.0 as i64;
+    let own = |app: &App| -> SentMessage {
+        app.tg
+            .messages(chat)
+            .into_iter()
+            .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
+            .expect("the shooter's own field")
+    };
+    let shown = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.photo.is_some() && m.text.contains("Your turn"),
+            wait(),
+        )
+        .await
+        .expect("the shooter's own field says it is their turn");
+    let uploads = shown.photos.len();
+    let captions = app.tg.calls("editMessageCaption");
+    // The shooter shoots until a miss: nothing hit their own field meanwhile.
+    while d.turn == seat {
+        match d.shoot_button(&app).await {
+            Shot::Over => panic!("the game ended before a miss"),
+            _ => {}
+        }
+    }
+    let message = shown.message_id;
+    let now = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.message_id == message && m.text.contains("The enemy is shooting"),
+            wait(),
+        )
+        .await
+        .expect("the own field says the enemy is shooting");
+    assert_eq!(now.photos.len(), uploads, "the same picture uploaded again");
+    assert!(app.tg.calls("editMessageCaption") > captions);
+    // The enemy's shot changes the picture: a new one is uploaded.
+    d.shoot_button(&app).await;
+    let deadline = std::time::Instant::now() + wait();
+    while own(&app).photos.len() == uploads {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the shot at the field is not drawn"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}

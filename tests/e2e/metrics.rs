@@ -184,3 +184,101 @@ async fn the_metrics_endpoint_counts_the_updates_calls_shots_and_games_of_a_game
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Webhook mode, two replicas behind one URL, each with its own `GET /metrics`: every update
+/// is counted once between them (by the replica that took its post), each press's answer is
+/// counted where it was made, and the shots and the game add up over the two.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_webhook_replicas_count_every_update_once_between_them() {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.webhook_listen = vec![free_port(), free_port()];
+    let addrs = [free_port(), free_port()];
+    app.env
+        .push(("MB_HEALTH_ADDR".into(), addrs[0].to_string()));
+    app.start_bot().await;
+    app.env.retain(|(k, _)| k != "MB_HEALTH_ADDR");
+    app.env
+        .push(("MB_HEALTH_ADDR".into(), addrs[1].to_string()));
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    let a = app.player(403, "Alice", "en");
+    let b = app.player(404, "Bob", "en");
+    let group = -4_002;
+    let mut d = duel(&app, group, a, b).await;
+    let mut shots = 0;
+    while shots < 8 {
+        match d.shoot_button(&app).await {
+            Shot::Miss | Shot::Hit | Shot::Sunk => shots += 1,
+            Shot::Known => {}
+            other => panic!("a shot not taken: {other:?}"),
+        }
+    }
+    // Summed over both replicas, once every post taken is counted.
+    let sum = |texts: &[String], name: &str, labels: &[(&str, &str)]| -> f64 {
+        texts.iter().map(|t| metric(t, name, labels)).sum()
+    };
+    let deadline = Instant::now() + wait();
+    let (texts, taken) = loop {
+        let mut texts = Vec::new();
+        for addr in addrs {
+            let (code, text) = scrape(addr).await;
+            assert_eq!(code, 200, "{text}");
+            families(&text);
+            texts.push(text);
+        }
+        let taken = app
+            .tg
+            .webhook_deliveries()
+            .iter()
+            .filter(|d| d.delivered())
+            .count() as f64;
+        // The last press is answered before its handling ends (and is counted).
+        let fired = sum(
+            &texts,
+            "mb_updates_total",
+            &[("kind", "fire"), ("outcome", "handled")],
+        );
+        let counted = sum(&texts, "mb_updates_total", &[]);
+        if (fired >= f64::from(shots) && counted >= taken) || Instant::now() > deadline {
+            break (texts, taken);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(
+        sum(&texts, "mb_updates_total", &[]),
+        taken,
+        "every update taken is counted once between the replicas:\n{}\n---\n{}",
+        texts[0],
+        texts[1]
+    );
+    for (i, text) in texts.iter().enumerate() {
+        assert!(
+            metric(text, "mb_updates_total", &[]) > 0.0,
+            "replica {i} took no post:\n{text}"
+        );
+    }
+    assert!(
+        sum(
+            &texts,
+            "mb_updates_total",
+            &[("kind", "fire"), ("outcome", "handled")]
+        ) >= f64::from(shots),
+        "{}\n---\n{}",
+        texts[0],
+        texts[1]
+    );
+    assert_eq!(
+        sum(&texts, "mb_shots_total", &[("by", "player")]),
+        f64::from(shots)
+    );
+    assert_eq!(
+        sum(
+            &texts,
+            "mb_telegram_calls_total",
+            &[("method", "answerCallbackQuery")]
+        ),
+        app.tg.calls("answerCallbackQuery") as f64,
+        "each press's answer is counted where it was made"
+    );
+    assert_eq!(sum(&texts, "mb_games_started_total", &[]), 1.0);
+}
