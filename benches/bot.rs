@@ -302,6 +302,18 @@ async fn throughput_once(board: Board, seed: u64) -> Figures {
         cpu[2]
     );
     report_errors(&app);
+    let calls: Vec<String> = [
+        "sendMessage",
+        "sendPhoto",
+        "editMessageText",
+        "editMessageMedia",
+        "editMessageCaption",
+        "answerCallbackQuery",
+    ]
+    .iter()
+    .map(|m| format!("{m} {}", app.tg.calls(m)))
+    .collect();
+    println!("Bot API calls of the whole run: {}", calls.join(", "));
     let n = shots.max(1) as f64;
     vec![
         (

@@ -77,6 +77,14 @@ impl Default for BotConfig {
 }
 
 impl BotConfig {
+    /// The least time between two redraws of a player's own field as a picture: two seconds
+    /// (or the group's gap, when shorter). Its chat takes about one message a second; a field
+    /// under fire is drawn half as often as that allows, which leaves the chat room for the
+    /// editor, answers and refusals, and halves the pictures drawn and uploaded in fast play.
+    pub fn own_field_gap(&self) -> Duration {
+        self.group_gap.min(Duration::from_secs(2))
+    }
+
     /// The least time between two redraws of a chat's live message: a group's gap, and at
     /// most a second in a private chat (Telegram takes about one message a second there).
     pub fn gap(&self, chat: i64) -> Duration {

@@ -144,6 +144,9 @@ pub struct Delivery {
     /// A hash of the picture alone of each seat's own field as last drawn: when only its
     /// caption changes (whose turn it is), the caption is edited and nothing is uploaded.
     pub dm_picture_drawn: Vec<u64>,
+    /// When each seat's own field was last drawn as a picture (Unix milliseconds), for the
+    /// gap between its redraws.
+    pub dm_drawn_at: Vec<u64>,
     /// An edit of the live message on its way: the hash of what it shows, and the sender's
     /// lease token. Stored just before the request, cleared when it is acknowledged: a sender
     /// that takes over a dead one's game and finds it editing to what it would draw itself

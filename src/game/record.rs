@@ -161,6 +161,8 @@ struct Stored<'a> {
     dm_pictures: Cow<'a, [Option<i32>]>,
     #[serde(default, skip_serializing_if = "is_empty")]
     dm_picture_drawn: Cow<'a, [u64]>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    dm_drawn_at: Cow<'a, [u64]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     editing: Option<Cow<'a, (u64, String)>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -239,6 +241,7 @@ impl Serialize for GameRecord {
             dm_drawn: Cow::Borrowed(&d.dm_drawn),
             dm_pictures: Cow::Borrowed(&d.dm_pictures),
             dm_picture_drawn: Cow::Borrowed(&d.dm_picture_drawn),
+            dm_drawn_at: Cow::Borrowed(&d.dm_drawn_at),
             editing: d.editing.as_ref().map(Cow::Borrowed),
             rematch: self.rematch,
             riga,
@@ -297,6 +300,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 dm_drawn: w.dm_drawn.into_owned(),
                 dm_pictures: w.dm_pictures.into_owned(),
                 dm_picture_drawn: w.dm_picture_drawn.into_owned(),
+                dm_drawn_at: w.dm_drawn_at.into_owned(),
                 editing: w.editing.map(Cow::into_owned),
                 chat_gone: w.chat_gone,
             },

@@ -51,6 +51,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             }
             put(&mut r.delivery.dm_drawn, i, hash);
             put(&mut r.delivery.dm_picture_drawn, i, picture);
+            put(&mut r.delivery.dm_drawn_at, i, now_ms);
         }
         Sent::Part(last) => {
             r.delivery.announced_parts = r.delivery.announced_parts.saturating_add(1);

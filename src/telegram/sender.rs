@@ -531,6 +531,10 @@ async fn next_effect(
             held.push(rec.chat);
             continue;
         }
+        if let Some(w) = own_field_waits(ctx, rec, &o.effect) {
+            *wait = Some(wait.map_or(w, |l| l.min(w)));
+            continue;
+        }
         let chat = target_chat(rec, &o.effect);
         if let Some(chat) = chat {
             if held.contains(&chat) {
@@ -545,6 +549,22 @@ async fn next_effect(
         return Ok(Some(o.clone()));
     }
     Ok(None)
+}
+
+/// How long a player's own field, drawn as a picture during the battle, waits for the gap
+/// since its last redraw ([`crate::config::BotConfig::own_field_gap`]); `None` when it can
+/// go (or the effect is no own field's).
+fn own_field_waits(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> Option<Duration> {
+    let Effect::Dm { seat } = effect else {
+        return None;
+    };
+    if *rec.game.phase() != Phase::Battle {
+        return None;
+    }
+    let at = rec.delivery.dm_drawn_at.get(usize::from(*seat)).copied()?;
+    let gap = ctx.config.own_field_gap().as_millis() as u64;
+    let since = now_ms().saturating_sub(at);
+    (since < gap).then(|| Duration::from_millis(gap - since))
 }
 
 /// The chat an effect sends to or edits in (its budget), or none.
