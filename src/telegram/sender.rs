@@ -401,16 +401,7 @@ async fn step(
         let waits = rec.delivery.outbox.iter().any(|o| o.n == n);
         if waits || matches!(ack, Sent::Dm(..) | Sent::DmPicture(..)) {
             lease.keep(ctx, id).await?;
-            let stored = ctx
-                .store
-                .transition_fenced(id, &lease.token, |r| {
-                    sent::acknowledge(r, &ack, at, n, now_ms());
-                    Ok::<_, ()>(())
-                })
-                .await?
-                .ok();
-            lease.delivered_and_acknowledged();
-            return Ok(Step::Sent(stored.map(|c| Box::new((c.record, c.version)))));
+            return acknowledged(ctx, id, lease, n, &ack, at).await;
         }
         lease.delivered_and_acknowledged();
     }
@@ -495,12 +486,24 @@ async fn step(
         }
         Err(w) => return Ok(Step::Wait(w)),
     };
-    let at = version;
-    lease.delivered(n, ack.clone(), at);
+    lease.delivered(n, ack.clone(), version);
+    acknowledged(ctx, id, lease, n, &ack, version).await
+}
+
+/// Stores what the delivery of effect `n` (of the record at `version`) left, fenced by the
+/// lease; the lease forgets it once stored (until then it is kept, not sent again).
+async fn acknowledged(
+    ctx: &Ctx,
+    id: GameId,
+    lease: &mut Lease,
+    n: u64,
+    ack: &Sent,
+    version: u64,
+) -> Result<Step, BotError> {
     let stored = ctx
         .store
         .transition_fenced(id, &lease.token, |r| {
-            sent::acknowledge(r, &ack, at, n, now_ms());
+            sent::acknowledge(r, ack, version, n, now_ms());
             Ok::<_, ()>(())
         })
         .await?
