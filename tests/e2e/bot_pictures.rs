@@ -445,7 +445,9 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
     let mut d = duel(&app, -14_021, a, b).await;
     let chats = d.players.clone().map(|p| p.id.0 as i64);
     // Each player's own field and when each new picture of it arrived.
-    let uploads = |app: &App, seat: usize| -> Vec<Instant> {
+    // Each new picture of a player's own field: when it came, and whether it is the end's
+    // (the fleets revealed: that one goes at once, gap or not).
+    let changes = |app: &App, seat: usize| -> Vec<(Instant, bool)> {
         let Some(own) = app
             .tg
             .messages(chats[seat])
@@ -457,10 +459,18 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
         own.history
             .windows(2)
             .filter(|w| w[1].photo != w[0].photo)
-            .map(|w| w[1].at)
+            .map(|w| (w[1].at, w[1].text.contains("The game is over")))
             .collect()
     };
-    // Shooting as fast as the answers come until each field was redrawn three times.
+    let uploads = |app: &App, seat: usize| -> Vec<Instant> {
+        changes(app, seat)
+            .into_iter()
+            .filter(|(_, end)| !end)
+            .map(|(at, _)| at)
+            .collect()
+    };
+    // Shooting a shot every quarter of a second or so (faster than the gap) until each field
+    // was redrawn three times during the battle.
     let started = Instant::now();
     let mut last_shot_at = [started; 2];
     while (0..2).any(|seat| uploads(&app, seat).len() < 3) {
@@ -468,6 +478,7 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
             started.elapsed() < Duration::from_secs(90) && !d.is_over(&app),
             "the fields were hardly redrawn"
         );
+        tokio::time::sleep(Duration::from_millis(250)).await;
         let target = 1 - d.turn;
         let pressed = Instant::now();
         if matches!(
@@ -477,27 +488,45 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
             last_shot_at[target] = pressed;
         }
     }
-    for seat in 0..2 {
+    for (seat, shot_at) in last_shot_at.into_iter().enumerate() {
         let name = &d.players[seat].first_name;
         // The last shot at the field is drawn, after the gap at most (a loaded machine may
         // take longer).
         let deadline = Instant::now() + wait();
-        let at = loop {
-            let at = uploads(&app, seat);
-            if at.last().is_some_and(|&t| t > last_shot_at[seat]) {
-                break at;
+        loop {
+            if changes(&app, seat)
+                .last()
+                .is_some_and(|&(t, _)| t > shot_at)
+            {
+                break;
             }
             assert!(
                 Instant::now() < deadline,
                 "{name}'s field does not show the last shot at it"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
-        };
-        for w in at.windows(2) {
+        }
+        for w in uploads(&app, seat).windows(2) {
             let apart = w[1] - w[0];
             assert!(
                 apart >= Duration::from_millis(1900),
-                "{name}'s field was uploaded twice within {apart:?}"
+                "{name}'s field was uploaded twice within {apart:?}: {:?}",
+                app.tg
+                    .messages(chats[seat])
+                    .into_iter()
+                    .filter(|m| m.photo.is_some())
+                    .map(|m| (
+                        m.message_id,
+                        m.history
+                            .iter()
+                            .map(|h| (
+                                h.at - started,
+                                h.text.clone(),
+                                h.photo.as_ref().map(|p| p.len())
+                            ))
+                            .collect::<Vec<_>>()
+                    ))
+                    .collect::<Vec<_>>()
             );
         }
     }
