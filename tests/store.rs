@@ -116,13 +116,22 @@ async fn every_stored_type_round_trips(target: Target) {
         (3, 5, 2)
     );
 
-    store.set_chat_game(-5, id).await.unwrap();
+    store.set_chat_game(-5, None, id).await.unwrap();
     store.set_user_game(7, id).await.unwrap();
-    assert_eq!(store.chat_game(-5).await.unwrap(), Some(id));
+    assert_eq!(store.chat_game(-5, None).await.unwrap(), Some(id));
     assert_eq!(store.user_game(7).await.unwrap(), Some(id));
-    assert!(!store.clear_chat_game(-5, GameId(id.0 + 1)).await.unwrap());
-    assert!(store.clear_chat_game(-5, id).await.unwrap());
-    assert_eq!(store.chat_game(-5).await.unwrap(), None);
+    assert!(!store
+        .clear_chat_game(-5, None, GameId(id.0 + 1))
+        .await
+        .unwrap());
+    assert!(store.clear_chat_game(-5, None, id).await.unwrap());
+    assert_eq!(store.chat_game(-5, None).await.unwrap(), None);
+    // A forum topic has a game of its own, apart from General's.
+    store.set_chat_game(-5, Some(3), id).await.unwrap();
+    assert_eq!(store.chat_game(-5, Some(3)).await.unwrap(), Some(id));
+    assert_eq!(store.chat_game(-5, None).await.unwrap(), None);
+    assert_eq!(store.chat_game(-5, Some(4)).await.unwrap(), None);
+    assert!(store.clear_chat_game(-5, Some(3), id).await.unwrap());
 
     let r = Ruleset::default();
     let (kind, draft) = store

@@ -94,6 +94,7 @@ btn-open-bot = Отвори бота
 btn-rematch = Реванш
 newgame-in-group = Играта се започва в група: добавете ме там и напишете /newgame.
 newgame-running = В този чат вече тече игра.
+newgame-running-topic = В тази тема вече тече игра.
 join-done = Вие сте в играта.
 join-already = Вече сте в тази игра.
 join-full = Всички места са заети.

@@ -85,6 +85,7 @@ btn-open-bot = Open the bot
 btn-rematch = Rematch
 newgame-in-group = Start a game in a group: add me there and send /newgame.
 newgame-running = A game is already going on in this chat.
+newgame-running-topic = A game is already going on in this topic.
 join-done = You are in the game.
 join-already = You are already in this game.
 join-full = All seats are taken.

@@ -99,6 +99,7 @@ btn-open-bot = Открыть бота
 btn-rematch = Реванш
 newgame-in-group = Игра начинается в группе: добавьте меня туда и отправьте /newgame.
 newgame-running = В этом чате уже идёт игра.
+newgame-running-topic = В этой теме уже идёт игра.
 join-done = Вы в игре.
 join-already = Вы уже в этой игре.
 join-full = Все места заняты.

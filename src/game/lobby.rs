@@ -16,6 +16,8 @@ use rand::rngs::StdRng;
 pub struct Setup {
     /// The chat the game belongs to.
     pub chat: i64,
+    /// Its forum topic, if any (see [`GameRecord::topic`]).
+    pub topic: Option<i32>,
     /// Who creates it (may start and cancel it).
     pub creator: u64,
     /// The game's language.
@@ -49,6 +51,7 @@ fn record(setup: &Setup, now: u64) -> GameRecord {
         setup.ruleset.clone()
     };
     let mut rec = GameRecord::new(Game::new(ruleset), setup.chat, now);
+    rec.topic = setup.topic;
     rec.lang = setup.lang;
     rec.alphabet = setup.alphabet;
     rec.board = setup.board;
@@ -335,6 +338,7 @@ mod tests {
     fn setup(riga: bool) -> Setup {
         Setup {
             chat: -100,
+            topic: None,
             creator: 7,
             lang: Lang::En,
             alphabet: Lang::En.alphabet(),

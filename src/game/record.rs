@@ -30,6 +30,9 @@ pub struct GameRecord {
     pub play: Play,
     /// The chat the game belongs to (a group, or a private chat for a game against the AI).
     pub chat: i64,
+    /// The forum topic of the chat the game lives in (its thread id); `None` outside forums
+    /// and in a forum's General topic.
+    pub topic: Option<i32>,
     /// When the record was created (Unix seconds).
     pub created: u64,
     /// Display names of the players, by seat.
@@ -97,6 +100,8 @@ struct Stored<'a> {
     v: u16,
     game: Cow<'a, Game>,
     chat: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    topic: Option<i32>,
     created: u64,
     #[serde(default)]
     names: Cow<'a, [String]>,
@@ -211,6 +216,7 @@ impl Serialize for GameRecord {
             v: self.v,
             game: Cow::Borrowed(&self.game),
             chat: self.chat,
+            topic: self.topic,
             created: self.created,
             names: Cow::Borrowed(&self.names),
             lang: self.lang,
@@ -269,6 +275,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             game: w.game.into_owned(),
             play,
             chat: w.chat,
+            topic: w.topic,
             created: w.created,
             names: w.names.into_owned(),
             lang: w.lang,
@@ -420,6 +427,7 @@ impl GameRecord {
             game,
             play: Play::SeaBattle(SeaBattle::default()),
             chat,
+            topic: None,
             created,
             names: Vec::new(),
             lang: Lang::En,

@@ -9,7 +9,8 @@
 //! | `mb:v1:{g:ID}` | hash | `v` version, `c` codec, `d` the game record (JSON) | by phase |
 //! | `mb:v1:{g:ID}:draft:SEAT` | hash | `v`, `c`, `d`: a seat's placement draft (JSON) | one day |
 //! | `mb:v1:seq:game` | string | the last game id handed out | none |
-//! | `mb:v1:chat:CHAT:game` | string | the active game of a chat | as its game |
+//! | `mb:v1:chat:CHAT:game` | string | the active game of a chat (of a forum's General topic) | as its game |
+//! | `mb:v1:chat:CHAT:topic:TOPIC:game` | string | the active game of a forum topic | as its game |
 //! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
@@ -92,8 +93,11 @@ impl Keys {
     }
 
     /// The active game of a chat.
-    pub fn chat_game(&self, chat: i64) -> String {
-        format!("{}:chat:{chat}:game", self.ns)
+    pub fn chat_game(&self, chat: i64, topic: Option<i32>) -> String {
+        match topic {
+            Some(topic) => format!("{}:chat:{chat}:topic:{topic}:game", self.ns),
+            None => format!("{}:chat:{chat}:game", self.ns),
+        }
     }
 
     /// The active game of a user.
@@ -253,7 +257,8 @@ mod tests {
             k.draft(GameId(7), 1),
             k.ai_lease(GameId(7)),
             k.game_seq(),
-            k.chat_game(-100),
+            k.chat_game(-100, None),
+            k.chat_game(-100, Some(3)),
             k.user_game(5),
             k.chat_settings(-100),
             k.user_settings(5),
@@ -307,7 +312,7 @@ mod tests {
         for key in [
             k.game(GameId(7)),
             k.game_seq(),
-            k.chat_game(-100),
+            k.chat_game(-100, None),
             k.user_game(5),
             k.chat_settings(-100),
             k.user_settings(5),

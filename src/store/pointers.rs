@@ -28,28 +28,45 @@ impl Store {
         Ok(removed == 1)
     }
 
-    /// The active game of a chat.
+    /// The active game of a chat, or of one of its forum topics (`topic`): one at a time in
+    /// each.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn chat_game(&self, chat: i64) -> Result<Option<GameId>, StoreError> {
-        self.get_pointer(self.keys.chat_game(chat)).await
+    pub async fn chat_game(
+        &self,
+        chat: i64,
+        topic: Option<i32>,
+    ) -> Result<Option<GameId>, StoreError> {
+        self.get_pointer(self.keys.chat_game(chat, topic)).await
     }
 
-    /// Makes `id` the active game of a chat.
+    /// Makes `id` the active game of a chat (or of its forum topic).
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn set_chat_game(&self, chat: i64, id: GameId) -> Result<(), StoreError> {
-        self.set_pointer(self.keys.chat_game(chat), id).await
+    pub async fn set_chat_game(
+        &self,
+        chat: i64,
+        topic: Option<i32>,
+        id: GameId,
+    ) -> Result<(), StoreError> {
+        self.set_pointer(self.keys.chat_game(chat, topic), id).await
     }
 
-    /// Forgets the chat's active game if it is still `id`; returns whether it was.
+    /// Forgets the active game of a chat (or of its forum topic) if it is still `id`;
+    /// returns whether it was.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn clear_chat_game(&self, chat: i64, id: GameId) -> Result<bool, StoreError> {
-        self.clear_pointer(self.keys.chat_game(chat), id).await
+    pub async fn clear_chat_game(
+        &self,
+        chat: i64,
+        topic: Option<i32>,
+        id: GameId,
+    ) -> Result<bool, StoreError> {
+        self.clear_pointer(self.keys.chat_game(chat, topic), id)
+            .await
     }
 
     /// The active game of a user.

@@ -4,7 +4,7 @@ use super::battle;
 use super::context::{store_error_key, user_lang, Ctx, HandlerResult};
 use super::lobby;
 use super::metered::Metered;
-use super::send::reply;
+use super::send::{reply, topic_of};
 use crate::game::lang::Lang;
 use crate::game::settings::{self as choices, Choice};
 use crate::view::bot as ai;
@@ -132,11 +132,14 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
             if !super::context::pace(&ctx, msg.chat.id).await {
                 return Ok(());
             }
-            ctx.bot
+            let mut req = ctx
+                .bot
                 .send_message(msg.chat.id, t(lang, "lang-choose"))
-                .reply_markup(kb)
-                .metered()
-                .await?;
+                .reply_markup(kb);
+            if let Some(topic) = topic_of(&msg) {
+                req = req.message_thread_id(super::send::thread(topic));
+            }
+            req.metered().await?;
             Ok(())
         }
     }
@@ -181,7 +184,7 @@ async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Hand
     let id = if msg.chat.is_private() {
         ctx.store.user_game(user.id.0).await
     } else {
-        ctx.store.chat_game(msg.chat.id.0).await
+        ctx.store.chat_game(msg.chat.id.0, topic_of(msg)).await
     };
     let id = match id {
         Ok(Some(id)) => id,

@@ -4,7 +4,7 @@
 
 use super::context::{store_error_key, user_lang, BotError, Ctx, HandlerResult};
 use super::metered::Metered;
-use super::send::{answer, reply};
+use super::send::{answer, reply, topic_of};
 use super::{battle, commands, lobby, placement, riga, settings};
 use crate::game::lang::Lang;
 use crate::store::life::LIFE;
@@ -164,12 +164,14 @@ pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
                 Some(user) => user_lang(ctx, user).await,
                 None => Lang::default(),
             };
-            let sent = ctx
+            let mut req = ctx
                 .bot
                 .send_message(msg.chat.id, words(lang))
-                .reply_parameters(teloxide::types::ReplyParameters::new(msg.id))
-                .metered()
-                .await;
+                .reply_parameters(teloxide::types::ReplyParameters::new(msg.id));
+            if let Some(t) = topic_of(msg) {
+                req = req.message_thread_id(super::send::thread(t));
+            }
+            let sent = req.metered().await;
             if let Err(e) = sent {
                 log::warn!("\"try again\" to update {}: {e}", update.id.0);
             }
@@ -249,7 +251,7 @@ async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
     if !typed || msg.chat.is_private() {
         return Ok(());
     }
-    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0).await else {
+    let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0, topic_of(msg)).await else {
         return Ok(());
     };
     let Ok((rec, _)) = ctx.store.load_game(id).await else {

@@ -5,7 +5,7 @@
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::refusal;
 use super::metered::Metered;
-use super::send::{active_game, answer, answer_store_error, pressed, reply};
+use super::send::{active_game, answer, answer_store_error, pressed, reply, topic_of};
 use super::sender;
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
@@ -47,6 +47,7 @@ fn setup(
     let lang = settings.lang.unwrap_or(lang);
     Setup {
         chat,
+        topic: None,
         creator,
         lang,
         alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
@@ -62,7 +63,7 @@ fn setup(
 #[allow(clippy::too_many_arguments)]
 async fn create(
     ctx: &Ctx,
-    chat: i64,
+    (chat, topic): (i64, Option<i32>),
     creator: &User,
     lang: Lang,
     ruleset: Ruleset,
@@ -86,6 +87,7 @@ async fn create(
         ruleset,
         riga,
     );
+    let setup = Setup { topic, ..setup };
     let creator_name = display_name(creator);
     let rec = lobby::open(
         &setup,
@@ -96,7 +98,7 @@ async fn create(
         now(),
     );
     let id = ctx.store.create_game(&rec).await?;
-    ctx.store.set_chat_game(chat, id).await?;
+    ctx.store.set_chat_game(chat, topic, id).await?;
     if creator_seated {
         ctx.store.set_user_game(creator.id.0, id).await?;
     }
@@ -123,8 +125,17 @@ pub async fn on_newgame(
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
     }
     let chat = msg.chat.id.0;
-    match active_game(ctx, chat).await {
-        Ok(Some(_)) => return reply(ctx, msg, t(lang, "newgame-running")).await,
+    // In a forum, the game lives in the topic it was started in: one at a time a topic.
+    let topic = topic_of(msg);
+    match active_game(ctx, chat, topic).await {
+        Ok(Some(_)) => {
+            let key = if topic.is_some() {
+                "newgame-running-topic"
+            } else {
+                "newgame-running"
+            };
+            return reply(ctx, msg, t(lang, key)).await;
+        }
         Ok(None) => {}
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
@@ -140,7 +151,7 @@ pub async fn on_newgame(
         .await
         .is_ok_and(|s| s.started);
     let seated = started && !busy_elsewhere(ctx, user.id.0, None).await.unwrap_or(true);
-    match create(ctx, chat, user, lang, ruleset, riga, seated, bot).await {
+    match create(ctx, (chat, topic), user, lang, ruleset, riga, seated, bot).await {
         Ok(_) => Ok(()),
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
@@ -305,7 +316,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
 
 /// `/cancel`: the creator calls the chat's game off before the battle.
 pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
-    let game = match active_game(ctx, msg.chat.id.0).await {
+    let game = match active_game(ctx, msg.chat.id.0, topic_of(msg)).await {
         Ok(g) => g,
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
@@ -342,7 +353,7 @@ async fn rematch(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) -> Handle
     if old.game.seat_of(PlayerId(q.from.id.0)).is_none() {
         return answer(ctx, q, t(lang, "error-not-a-player"), true).await;
     }
-    match active_game(ctx, old.chat).await {
+    match active_game(ctx, old.chat, old.topic).await {
         // The game this Rematch made (its update again, after a crash) is no other game.
         Ok(Some((running, _))) if old.rematch != Some(running.0) => {
             return answer(ctx, q, t(lang, "newgame-running"), true).await
@@ -407,9 +418,13 @@ async fn recreate(
         ruleset,
         riga,
     );
+    let setup = Setup {
+        topic: old.topic,
+        ..setup
+    };
     let rec = lobby::rematch(old, &setup, now());
     ctx.store.create_game_at(new, &rec).await?;
-    ctx.store.set_chat_game(old.chat, new).await?;
+    ctx.store.set_chat_game(old.chat, old.topic, new).await?;
     for seat in old.game.seats() {
         if !is_ai(seat.player) {
             ctx.store.set_user_game(seat.player.0, new).await?;
@@ -549,7 +564,7 @@ async fn play_private(
         }
     };
     let id = ctx.store.create_game(&rec).await?;
-    ctx.store.set_chat_game(chat, id).await?;
+    ctx.store.set_chat_game(chat, None, id).await?;
     ctx.store.set_user_game(uid, id).await?;
     if let Ok(mut s) = ctx.store.user_settings(uid).await {
         if s.ai_level != level {

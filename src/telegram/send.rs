@@ -63,7 +63,7 @@ async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>)
         }
         if !super::context::try_pace(ctx, chat).await {
             if user != 0 && super::context::try_pace(ctx, ChatId(user as i64)).await {
-                if let Err(e) = send_reply(ctx, ChatId(user as i64), text, picture).await {
+                if let Err(e) = send_reply(ctx, ChatId(user as i64), None, text, picture).await {
                     log::debug!("a reply to {user} in private: {e}");
                 }
             }
@@ -72,14 +72,16 @@ async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>)
     } else if !super::context::pace(ctx, chat).await {
         return Ok(());
     }
-    send_reply(ctx, chat, text, picture).await?;
+    send_reply(ctx, chat, topic_of(msg), text, picture).await?;
     Ok(())
 }
 
-/// Sends a reply's text, or its picture with the text as the caption.
+/// Sends a reply's text, or its picture with the text as the caption (in forum topic
+/// `topic`, if any).
 async fn send_reply(
     ctx: &Ctx,
     chat: ChatId,
+    topic: Option<i32>,
     text: String,
     picture: Option<Drawn>,
 ) -> Result<(), RequestError> {
@@ -94,21 +96,24 @@ async fn send_reply(
         None => None,
     };
     match png {
-        Some((name, png)) => ctx
-            .bot
-            .send_photo(chat, InputFile::memory(png).file_name(name))
-            .caption(text)
-            .parse_mode(ParseMode::Html)
-            .metered()
-            .await
-            .map(|_| ()),
-        None => ctx
-            .bot
-            .send_message(chat, text)
-            .parse_mode(ParseMode::Html)
-            .metered()
-            .await
-            .map(|_| ()),
+        Some((name, png)) => {
+            let mut req = ctx
+                .bot
+                .send_photo(chat, InputFile::memory(png).file_name(name))
+                .caption(text)
+                .parse_mode(ParseMode::Html);
+            if let Some(t) = topic {
+                req = req.message_thread_id(thread(t));
+            }
+            req.metered().await.map(|_| ())
+        }
+        None => {
+            let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
+            if let Some(t) = topic {
+                req = req.message_thread_id(thread(t));
+            }
+            req.metered().await.map(|_| ())
+        }
     }
 }
 
@@ -163,9 +168,29 @@ pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Optio
     }
 }
 
-/// The chat's game if it is still going.
-pub async fn active_game(ctx: &Ctx, chat: i64) -> Result<Option<(GameId, GameRecord)>, StoreError> {
-    let Some(id) = ctx.store.chat_game(chat).await? else {
+/// The thread of forum topic `topic`, as a send names it.
+pub fn thread(topic: i32) -> teloxide::types::ThreadId {
+    teloxide::types::ThreadId(MessageId(topic))
+}
+
+/// The forum topic a message was written in: its thread counts only when Telegram marks it
+/// a topic's message (a reply in General carries a thread id too); `None` in General and
+/// outside forums.
+pub fn topic_of(msg: &Message) -> Option<i32> {
+    if msg.is_topic_message {
+        msg.thread_id.map(|t| t.0 .0)
+    } else {
+        None
+    }
+}
+
+/// The game of a chat (or of its forum topic) if it is still going.
+pub async fn active_game(
+    ctx: &Ctx,
+    chat: i64,
+    topic: Option<i32>,
+) -> Result<Option<(GameId, GameRecord)>, StoreError> {
+    let Some(id) = ctx.store.chat_game(chat, topic).await? else {
         return Ok(None);
     };
     match ctx.store.load_game(id).await {

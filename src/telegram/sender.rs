@@ -17,7 +17,7 @@
 
 use super::context::{crash_point, BotError, Ctx};
 use super::metered::Metered;
-use super::send::{group_gone, user_lang_by_id};
+use super::send::{group_gone, thread, user_lang_by_id};
 use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
@@ -340,8 +340,13 @@ async fn edit_live(
     }
 }
 
-/// Sends `drawing` as a new live message: its id.
-async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, RequestError> {
+/// Sends `drawing` as a new live message (in forum topic `topic`, if any): its id.
+async fn send_live(
+    ctx: &Ctx,
+    chat: ChatId,
+    topic: Option<i32>,
+    drawing: Drawing,
+) -> Result<i32, RequestError> {
     if let Some((file, caption)) = photo_media(&drawing).await {
         let mut req = ctx
             .bot
@@ -351,6 +356,9 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
         }
+        if let Some(t) = topic {
+            req = req.message_thread_id(thread(t));
+        }
         return req.metered().await.map(|m| m.id.0);
     }
     let mut req = ctx
@@ -359,6 +367,9 @@ async fn send_live(ctx: &Ctx, chat: ChatId, drawing: Drawing) -> Result<i32, Req
         .parse_mode(ParseMode::Html);
     if let Some(kb) = drawing.keyboard {
         req = req.reply_markup(super::send::markup(kb));
+    }
+    if let Some(t) = topic {
+        req = req.message_thread_id(thread(t));
     }
     req.metered().await.map(|m| m.id.0)
 }
@@ -611,7 +622,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             let drawing = live_drawing(rec, id, &ctx.username);
             let hash = drawing.hash();
             let shown = drawing.shown;
-            match send_live(ctx, chat, drawing).await {
+            match send_live(ctx, chat, rec.topic, drawing).await {
                 Ok(m) => {
                     // The battle's message (a lobby's comes before the battle begun).
                     if rec.delivery.begun {
@@ -632,10 +643,13 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
         }
         Effect::Notice { chat, text } => {
-            let req = ctx
+            let mut req = ctx
                 .bot
                 .send_message(ChatId(*chat), text.clone())
                 .parse_mode(ParseMode::Html);
+            if let Some(t) = rec.topic.filter(|_| *chat == rec.chat) {
+                req = req.message_thread_id(thread(t));
+            }
             match req.metered().await {
                 Ok(_) => Ok(Sent::Done),
                 Err(e) => given_up(e),
@@ -680,6 +694,9 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .bot
                 .send_message(chat, text.clone())
                 .parse_mode(ParseMode::Html);
+            if let Some(t) = rec.topic {
+                req = req.message_thread_id(thread(t));
+            }
             if last {
                 req = req.reply_markup(InlineKeyboardMarkup::new(vec![vec![
                     InlineKeyboardButton::callback(
@@ -796,7 +813,7 @@ async fn dm_picture(
         // A player who never had the placement's message (never started the bot) gets none.
         None if placement.is_none() => Ok(Sent::Done),
         None => {
-            let sent = send_live(ctx, chat, drawing).await?;
+            let sent = send_live(ctx, chat, None, drawing).await?;
             if let Some(old) = placement {
                 // The placement's message points to the picture instead of showing the fleet
                 // as it was before the battle (a failure leaves it as it was).
@@ -900,7 +917,7 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
         }
     }
     crash_point(ctx, "rated");
-    let _ = ctx.store.clear_chat_game(rec.chat, id).await;
+    let _ = ctx.store.clear_chat_game(rec.chat, rec.topic, id).await;
     let _ = ctx.store.schedule(id, None).await;
     for seat in rec.game.seats() {
         if !crate::game::record::is_ai(seat.player) {

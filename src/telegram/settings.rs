@@ -9,7 +9,7 @@
 use super::context::{now, pace, store_error_key, user_lang, Ctx, HandlerResult};
 use super::metered::refusal;
 use super::metered::Metered;
-use super::send::{active_game, answer, answer_store_error, edit_live, markup, reply};
+use super::send::{active_game, answer, answer_store_error, edit_live, markup, reply, topic_of};
 use super::sender;
 use crate::game::lang::Lang;
 use crate::game::record::{GameRecord, SettingsPage};
@@ -302,7 +302,7 @@ pub async fn refresh_chat_panel(ctx: &Ctx, q: &CallbackQuery) -> HandlerResult {
 pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
     let chat = msg.chat.id.0;
     if !msg.chat.is_private() {
-        let game = match active_game(ctx, chat).await {
+        let game = match active_game(ctx, chat, topic_of(msg)).await {
             Ok(g) => g,
             Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
         };
@@ -333,13 +333,15 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         return Ok(());
     }
     let hash = sender::drawing_hash(&text, &Some(kb.clone()));
-    let sent = ctx
+    let mut req = ctx
         .bot
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
-        .reply_markup(markup(kb))
-        .metered()
-        .await?;
+        .reply_markup(markup(kb));
+    if let Some(topic) = topic_of(msg) {
+        req = req.message_thread_id(super::send::thread(topic));
+    }
+    let sent = req.metered().await?;
     // What it shows, so that a first tap that changes nothing edits nothing.
     if let Err(e) = ctx.store.panel_drawn(chat, sent.id.0, hash).await {
         log::debug!("settings panel {} in {chat}: {e}", sent.id.0);

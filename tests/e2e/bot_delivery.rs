@@ -702,7 +702,7 @@ async fn an_anonymous_admin_is_told_to_write_as_themselves_and_gets_no_lobby() {
         "a lobby was opened"
     );
     let store = app.store().await;
-    assert_eq!(store.chat_game(group).await.unwrap(), None);
+    assert_eq!(store.chat_game(group, None).await.unwrap(), None);
 }
 
 /// Updates a webhook replica took (answered 2xx).
@@ -892,7 +892,7 @@ async fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_o
         assert_eq!(store.user_game(u).await.unwrap(), None);
         assert!(store.all_stats(u).await.unwrap().is_empty());
     }
-    assert_eq!(store.chat_game(group).await.unwrap(), None);
+    assert_eq!(store.chat_game(group, None).await.unwrap(), None);
     // (A join refused as "busy in another game" fails here.)
     lobby_of_two(&app, -6302, &a, &b).await;
     // The only refusals were the group's.

@@ -162,7 +162,7 @@ async fn a_game_called_off_during_the_placement_counts_for_nobody() {
     app.tg.send_command(group, &a, "/cancel");
     let store = app.store().await;
     let deadline = std::time::Instant::now() + wait();
-    while store.chat_game(group).await.unwrap().is_some() {
+    while store.chat_game(group, None).await.unwrap().is_some() {
         assert!(std::time::Instant::now() < deadline, "the game is not over");
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }

@@ -29,6 +29,7 @@ mod bot_pictures;
 mod bot_riga;
 mod bot_settings;
 mod bot_stats;
+mod bot_topics;
 mod bot_variants;
 mod fake_telegram_selftest;
 mod metrics;

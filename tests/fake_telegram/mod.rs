@@ -120,6 +120,8 @@ pub struct SentMessage {
     /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
     pub photos: Vec<Arc<Vec<u8>>>,
     pub reply_to_message_id: Option<i32>,
+    /// The forum topic it was sent to (its thread id); `None` in General and elsewhere.
+    pub thread: Option<i32>,
 }
 
 impl SentMessage {
@@ -316,6 +318,44 @@ impl FakeTelegram {
     /// A supergroup (`type: "supergroup"`, ids like -100…) with the bot in it.
     pub fn supergroup(&self, chat_id: i64, title: &str) {
         self.add_group(chat_id, title, ChatKind::Supergroup);
+    }
+
+    /// A forum supergroup (topics on) with the bot in it: only its General topic, open, until
+    /// [`FakeTelegram::create_topic`].
+    pub fn forum(&self, chat_id: i64, title: &str) {
+        self.add_group(chat_id, title, ChatKind::Supergroup);
+        self.shared.update(|st| {
+            st.chats.get_mut(&chat_id).expect("added").forum = true;
+        });
+    }
+
+    /// A new topic of forum `chat_id`: its thread id (the id of the service message that
+    /// opens it, as Telegram numbers it).
+    pub fn create_topic(&self, chat_id: i64) -> i32 {
+        self.shared.update(|st| {
+            let chat = st.chats.get_mut(&chat_id).expect("a forum");
+            assert!(chat.forum, "fake_telegram: chat {chat_id} is no forum");
+            let id = chat.next_id();
+            chat.topics.insert(id, false);
+            id
+        })
+    }
+
+    /// Closes (`true`) or reopens a topic of forum `chat_id`: sends to a closed one are
+    /// refused with `TOPIC_CLOSED`.
+    pub fn close_topic(&self, chat_id: i64, topic: i32, closed: bool) {
+        self.shared.update(|st| {
+            let chat = st.chats.get_mut(&chat_id).expect("a forum");
+            *chat.topics.get_mut(&topic).expect("a topic") = closed;
+        });
+    }
+
+    /// Closes (`true`) or reopens the General topic of forum `chat_id`: sends without a
+    /// thread are refused with `TOPIC_CLOSED` while it is closed.
+    pub fn close_general(&self, chat_id: i64, closed: bool) {
+        self.shared.update(|st| {
+            st.chats.get_mut(&chat_id).expect("a forum").general_closed = closed;
+        });
     }
 
     fn add_group(&self, chat_id: i64, title: &str, kind: ChatKind) {

@@ -76,6 +76,31 @@ pub(super) fn chat_for_send(st: &State, p: &Params) -> Result<i64, Reply> {
     Ok(chat_id)
 }
 
+/// The forum topic a send goes to (`message_thread_id`), checked as Telegram does: only in a
+/// forum, only a topic that exists, not a closed one; a send without a thread goes to
+/// General, refused while General is closed.
+fn topic_for_send(st: &State, chat_id: i64, p: &Params) -> Result<Option<i32>, Reply> {
+    let chat = &st.chats[&chat_id];
+    let closed = || Err(Reply::bad_request("Bad Request: TOPIC_CLOSED"));
+    match p.i64("message_thread_id") {
+        None | Some(0) => {
+            if chat.forum && chat.general_closed {
+                return closed();
+            }
+            Ok(None)
+        }
+        Some(t) => {
+            let t = i32::try_from(t).unwrap_or(-1);
+            match chat.topics.get(&t) {
+                _ if !chat.forum => Ok(None),
+                None => Err(Reply::bad_request("Bad Request: message thread not found")),
+                Some(true) => closed(),
+                Some(false) => Ok(Some(t)),
+            }
+        }
+    }
+}
+
 /// Answers an injected 429, or a real one when a flood limit is set and reached.
 fn flood_gate(st: &mut State, chat_id: i64) -> Result<(), Reply> {
     let limit = st.flood_limit;
@@ -157,6 +182,7 @@ struct NewMessage {
     photo: Option<String>,
     photos: Vec<std::sync::Arc<Vec<u8>>>,
     reply_to: Option<i32>,
+    thread: Option<i32>,
 }
 
 /// Stores a message from the bot and counts it as delivered.
@@ -188,6 +214,7 @@ fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
             photo: m.photo,
             photos: m.photos,
             reply_to: m.reply_to,
+            thread: m.thread,
             edits: 0,
             deleted: false,
         },
@@ -208,6 +235,7 @@ pub(super) fn send_message(st: &mut State, p: &Params) -> Answer {
     }
     let markup = reply_markup(p)?;
     let reply_to = reply_to(st, chat_id, p)?;
+    let thread = topic_for_send(st, chat_id, p)?;
     let parse_mode = p.str("parse_mode");
     let m = NewMessage {
         content,
@@ -217,6 +245,7 @@ pub(super) fn send_message(st: &mut State, p: &Params) -> Answer {
         photo: None,
         photos: Vec::new(),
         reply_to,
+        thread,
     };
     Ok(store_bot_message(st, chat_id, m))
 }
@@ -290,6 +319,7 @@ pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
     }
     let markup = reply_markup(p)?;
     let reply_to = reply_to(st, chat_id, p)?;
+    let thread = topic_for_send(st, chat_id, p)?;
     let parse_mode = p.str("parse_mode");
     let m = NewMessage {
         content,
@@ -299,6 +329,7 @@ pub(super) fn send_photo(st: &mut State, p: &Params) -> Answer {
         photo: Some(photo),
         photos: bytes.into_iter().map(std::sync::Arc::new).collect(),
         reply_to,
+        thread,
     };
     Ok(store_bot_message(st, chat_id, m))
 }

@@ -153,6 +153,8 @@ pub(super) struct Msg {
     /// Every picture uploaded for it, in order: the one sent, then one per editMessageMedia.
     pub photos: Vec<std::sync::Arc<Vec<u8>>>,
     pub reply_to: Option<i32>,
+    /// The forum topic it is in (its thread id); `None` in General and outside forums.
+    pub thread: Option<i32>,
     pub edits: usize,
     pub versions: Vec<String>,
     /// Every state the message was shown in, the first as sent, one for every edit.
@@ -184,6 +186,12 @@ pub(super) struct Chat {
     pub pinned: Vec<i32>,
     /// Reactions the bot set: (message id, emoji), in order.
     pub reactions: Vec<(i32, String)>,
+    /// A forum supergroup (topics on).
+    pub forum: bool,
+    /// A forum's topics by thread id: whether each is closed.
+    pub topics: BTreeMap<i32, bool>,
+    /// A forum's General topic is closed: sends without a thread are refused.
+    pub general_closed: bool,
 }
 
 impl Chat {
@@ -203,6 +211,9 @@ impl Chat {
             inject_429: (0, 0),
             pinned: Vec::new(),
             reactions: Vec::new(),
+            forum: false,
+            topics: BTreeMap::new(),
+            general_closed: false,
         }
     }
 
@@ -368,6 +379,9 @@ impl State {
                 v
             }
             ChatKind::Group => json!({"id": chat.id, "type": "group", "title": chat.title}),
+            ChatKind::Supergroup if chat.forum => {
+                json!({"id": chat.id, "type": "supergroup", "title": chat.title, "is_forum": true})
+            }
             ChatKind::Supergroup => {
                 json!({"id": chat.id, "type": "supergroup", "title": chat.title})
             }
@@ -386,6 +400,10 @@ impl State {
         });
         if let Some(edit_date) = m.edit_date {
             v["edit_date"] = json!(edit_date);
+        }
+        if let Some(thread) = m.thread {
+            v["message_thread_id"] = json!(thread);
+            v["is_topic_message"] = json!(true);
         }
         let (text_key, entities_key) = if m.photo.is_some() {
             let n = m.id as u64;
@@ -474,6 +492,7 @@ impl State {
             photo: m.photo.clone(),
             photos: m.photos.clone(),
             reply_to_message_id: m.reply_to,
+            thread: m.thread,
         }
     }
 

@@ -38,6 +38,22 @@ impl FakeTelegram {
         self.incoming(chat_id, user, command, None)
     }
 
+    /// A user sends a command in topic `topic` of a forum (its thread id, see
+    /// [`FakeTelegram::create_topic`]).
+    pub fn send_command_in_topic(
+        &self,
+        chat_id: i64,
+        user: &User,
+        command: &str,
+        topic: i32,
+    ) -> Message {
+        assert!(
+            command.starts_with('/'),
+            "fake_telegram: a command starts with '/'"
+        );
+        self.incoming_in(chat_id, user, command, None, false, Some(topic))
+    }
+
     /// An anonymous administrator writes `text` in a group: Telegram sends it from its
     /// GroupAnonymousBot, with the group itself as `sender_chat`.
     pub fn send_anonymous(&self, chat_id: i64, text: &str) -> Message {
@@ -59,6 +75,20 @@ impl FakeTelegram {
         text: &str,
         reply_to: Option<i32>,
         as_chat: bool,
+    ) -> Message {
+        self.incoming_in(chat_id, user, text, reply_to, as_chat, None)
+    }
+
+    /// A message in topic `topic` (or, for a reply, in the topic of the message it replies
+    /// to, as Telegram puts it).
+    fn incoming_in(
+        &self,
+        chat_id: i64,
+        user: &User,
+        text: &str,
+        reply_to: Option<i32>,
+        as_chat: bool,
+        topic: Option<i32>,
     ) -> Message {
         assert!(
             !text.trim().is_empty(),
@@ -97,6 +127,13 @@ impl FakeTelegram {
                     "fake_telegram: no message {r} to reply to in chat {chat_id}"
                 );
             }
+            let thread = topic.or_else(|| reply_to.and_then(|r| chat.messages[&r].thread));
+            if let Some(t) = topic {
+                assert!(
+                    chat.topics.contains_key(&t),
+                    "fake_telegram: chat {chat_id} has no topic {t}"
+                );
+            }
             let id = chat.next_id();
             let content = markup::Formatted {
                 text: text.to_owned(),
@@ -117,6 +154,7 @@ impl FakeTelegram {
                     photo: None,
                     photos: Vec::new(),
                     reply_to,
+                    thread,
                     edits: 0,
                     versions: vec![text.to_owned()],
                     history: Vec::new(),
