@@ -61,22 +61,11 @@ impl FakeTelegram {
         let mut anonymous = anonymous;
         anonymous.is_bot = true;
         anonymous.username = Some("GroupAnonymousBot".into());
-        self.incoming_as(chat_id, &anonymous, text, None, true)
+        self.incoming_in(chat_id, &anonymous, text, None, true, None)
     }
 
     fn incoming(&self, chat_id: i64, user: &User, text: &str, reply_to: Option<i32>) -> Message {
-        self.incoming_as(chat_id, user, text, reply_to, false)
-    }
-
-    fn incoming_as(
-        &self,
-        chat_id: i64,
-        user: &User,
-        text: &str,
-        reply_to: Option<i32>,
-        as_chat: bool,
-    ) -> Message {
-        self.incoming_in(chat_id, user, text, reply_to, as_chat, None)
+        self.incoming_in(chat_id, user, text, reply_to, false, None)
     }
 
     /// A message in topic `topic` (or, for a reply, in the topic of the message it replies
