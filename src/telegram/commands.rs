@@ -136,9 +136,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
                 .bot
                 .send_message(msg.chat.id, t(lang, "lang-choose"))
                 .reply_markup(kb);
-            if let Some(topic) = topic_of(&msg) {
-                req = req.message_thread_id(super::send::thread(topic));
-            }
+            req = super::send::in_topic(req, topic_of(&msg));
             req.metered().await?;
             Ok(())
         }

@@ -168,9 +168,7 @@ pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
                 .bot
                 .send_message(msg.chat.id, words(lang))
                 .reply_parameters(teloxide::types::ReplyParameters::new(msg.id));
-            if let Some(t) = topic_of(msg) {
-                req = req.message_thread_id(super::send::thread(t));
-            }
+            req = super::send::in_topic(req, topic_of(msg));
             let sent = req.metered().await;
             if let Err(e) = sent {
                 log::warn!("\"try again\" to update {}: {e}", update.id.0);

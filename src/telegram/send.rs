@@ -102,16 +102,12 @@ async fn send_reply(
                 .send_photo(chat, InputFile::memory(png).file_name(name))
                 .caption(text)
                 .parse_mode(ParseMode::Html);
-            if let Some(t) = topic {
-                req = req.message_thread_id(thread(t));
-            }
+            req = in_topic(req, topic);
             req.metered().await.map(|_| ())
         }
         None => {
             let mut req = ctx.bot.send_message(chat, text).parse_mode(ParseMode::Html);
-            if let Some(t) = topic {
-                req = req.message_thread_id(thread(t));
-            }
+            req = in_topic(req, topic);
             req.metered().await.map(|_| ())
         }
     }
@@ -168,9 +164,34 @@ pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Optio
     }
 }
 
-/// The thread of forum topic `topic`, as a send names it.
-pub fn thread(topic: i32) -> teloxide::types::ThreadId {
-    teloxide::types::ThreadId(MessageId(topic))
+/// A send that can go to a forum topic (a text or a photo).
+pub trait Threaded {
+    /// Sends it to `topic`'s thread.
+    fn set_topic(&mut self, topic: i32);
+}
+
+impl Threaded for teloxide::payloads::SendMessage {
+    fn set_topic(&mut self, topic: i32) {
+        self.message_thread_id = Some(teloxide::types::ThreadId(MessageId(topic)));
+    }
+}
+
+impl Threaded for teloxide::payloads::SendPhoto {
+    fn set_topic(&mut self, topic: i32) {
+        self.message_thread_id = Some(teloxide::types::ThreadId(MessageId(topic)));
+    }
+}
+
+/// `req` sent to forum topic `topic`; with none, to the chat (a forum's General).
+pub fn in_topic<R>(mut req: R, topic: Option<i32>) -> R
+where
+    R: teloxide::requests::HasPayload,
+    R::Payload: Threaded,
+{
+    if let Some(topic) = topic {
+        req.payload_mut().set_topic(topic);
+    }
+    req
 }
 
 /// The forum topic a message was written in: its thread counts only when Telegram marks it

@@ -17,7 +17,7 @@
 
 use super::context::{crash_point, BotError, Ctx};
 use super::metered::Metered;
-use super::send::{group_gone, thread, user_lang_by_id};
+use super::send::{group_gone, in_topic, user_lang_by_id};
 use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
@@ -356,9 +356,7 @@ async fn send_live(
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
         }
-        if let Some(t) = topic {
-            req = req.message_thread_id(thread(t));
-        }
+        req = in_topic(req, topic);
         return req.metered().await.map(|m| m.id.0);
     }
     let mut req = ctx
@@ -368,9 +366,7 @@ async fn send_live(
     if let Some(kb) = drawing.keyboard {
         req = req.reply_markup(super::send::markup(kb));
     }
-    if let Some(t) = topic {
-        req = req.message_thread_id(thread(t));
-    }
+    req = in_topic(req, topic);
     req.metered().await.map(|m| m.id.0)
 }
 
@@ -647,9 +643,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .bot
                 .send_message(ChatId(*chat), text.clone())
                 .parse_mode(ParseMode::Html);
-            if let Some(t) = rec.topic.filter(|_| *chat == rec.chat) {
-                req = req.message_thread_id(thread(t));
-            }
+            req = in_topic(req, rec.topic.filter(|_| *chat == rec.chat));
             match req.metered().await {
                 Ok(_) => Ok(Sent::Done),
                 Err(e) => given_up(e),
@@ -694,9 +688,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .bot
                 .send_message(chat, text.clone())
                 .parse_mode(ParseMode::Html);
-            if let Some(t) = rec.topic {
-                req = req.message_thread_id(thread(t));
-            }
+            req = in_topic(req, rec.topic);
             if last {
                 req = req.reply_markup(InlineKeyboardMarkup::new(vec![vec![
                     InlineKeyboardButton::callback(

@@ -338,9 +338,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         .send_message(msg.chat.id, text)
         .parse_mode(ParseMode::Html)
         .reply_markup(markup(kb));
-    if let Some(topic) = topic_of(msg) {
-        req = req.message_thread_id(super::send::thread(topic));
-    }
+    req = super::send::in_topic(req, topic_of(msg));
     let sent = req.metered().await?;
     // What it shows, so that a first tap that changes nothing edits nothing.
     if let Err(e) = ctx.store.panel_drawn(chat, sent.id.0, hash).await {
