@@ -41,6 +41,13 @@ pub enum Effect {
     Settle,
     /// The end's announcement: the winner, every fleet and salt, and the Rematch button.
     Announce,
+    /// Words for a seat's private chat, in its player's language: a localisation key.
+    Tell {
+        /// The seat.
+        seat: u8,
+        /// The words, a localisation key.
+        key: String,
+    },
     /// Words for a chat, already localised (HTML).
     Notice {
         /// The chat.
@@ -56,7 +63,7 @@ impl Effect {
         match self {
             Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => true,
             Effect::Notice { chat: c, .. } => *c == chat,
-            Effect::Dm { .. } | Effect::Mine { .. } | Effect::Settle => false,
+            Effect::Dm { .. } | Effect::Tell { .. } | Effect::Mine { .. } | Effect::Settle => false,
         }
     }
 }
@@ -153,9 +160,11 @@ pub struct Delivery {
     /// takes that edit as landed rather than send it again (Telegram would call a repeat
     /// "not modified").
     pub editing: Option<(u64, String)>,
-    /// The game's chat is gone (the bot was removed from the group): nothing more is sent
-    /// there.
+    /// The game's chat is gone (the bot was removed from the group), or its forum topic
+    /// (closed or deleted): nothing more is sent there.
     pub chat_gone: bool,
+    /// What went of the place: its forum topic, not the whole chat.
+    pub topic_gone: bool,
 }
 
 impl Delivery {

@@ -180,6 +180,8 @@ struct Stored<'a> {
     board: Board,
     #[serde(default, skip_serializing_if = "is_false")]
     chat_gone: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    topic_gone: bool,
 }
 
 /// Whether a stored flag is off (not written then).
@@ -254,6 +256,7 @@ impl Serialize for GameRecord {
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
             board: self.board,
             chat_gone: d.chat_gone,
+            topic_gone: d.topic_gone,
         }
         .serialize(s)
     }
@@ -310,6 +313,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 dm_drawn_at: w.dm_drawn_at.into_owned(),
                 editing: w.editing.map(Cow::into_owned),
                 chat_gone: w.chat_gone,
+                topic_gone: w.topic_gone,
             },
         })
     }

@@ -3,7 +3,7 @@
 //! question. The sender delivers an effect, then acknowledges it here, in a transition
 //! fenced by its lease.
 
-use super::delivery::Shown;
+use super::delivery::{Effect, Shown};
 use super::record::{GameRecord, Settlement};
 
 /// A delivered effect, as the record keeps it.
@@ -26,6 +26,8 @@ pub enum Sent {
     /// Telegram says the bot can no more write in the game's group (it was removed, or the
     /// group is gone): see [`chat_gone`].
     ChatGone,
+    /// Telegram says the game's forum topic is closed or gone: see [`topic_gone`].
+    TopicGone,
 }
 
 /// Keeps what the delivery of effect `n` (of the record at `version`, at `now_ms`) left, and
@@ -60,6 +62,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             }
         }
         Sent::ChatGone => chat_gone(r),
+        Sent::TopicGone => topic_gone(r),
         Sent::Settlement(ref s) => {
             if r.settlement.is_none() {
                 r.settlement = Some((**s).clone());
@@ -73,8 +76,21 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
 /// The game's chat is gone (the bot was removed from the group, or the group deleted): the
 /// game ends, called off in whatever phase (no rating moves, no statistics count), nothing
 /// waiting for that chat is sent, nor anything after, and the end's settlement frees the
-/// players for other games as at any end. Their private chats are told as at any end.
+/// players for other games as at any end. Their private chats are told as at any end, and,
+/// when the game was still on, told why.
 pub fn chat_gone(r: &mut GameRecord) {
+    place_gone(r, "called-off-chat");
+}
+
+/// The game's forum topic was closed or deleted: the game ends as when its chat is gone
+/// ([`chat_gone`]); the chat's other topics play on.
+pub fn topic_gone(r: &mut GameRecord) {
+    r.delivery.topic_gone = true;
+    place_gone(r, "called-off-topic");
+}
+
+fn place_gone(r: &mut GameRecord, why: &str) {
+    let was_on = !r.game.is_finished() || r.riga().is_some_and(|g| g.end.is_none());
     r.delivery.chat_gone = true;
     r.delivery.message = None;
     if let Some(riga) = r.riga_mut() {
@@ -90,6 +106,14 @@ pub fn chat_gone(r: &mut GameRecord) {
     let chat = r.chat;
     r.delivery.outbox.retain(|o| !o.effect.in_chat(chat));
     r.derive_effects();
+    if was_on {
+        for s in r.human_seats() {
+            r.push_effect(Effect::Tell {
+                seat: s.0,
+                key: why.to_owned(),
+            });
+        }
+    }
 }
 
 /// The live message was redrawn from the record at `version`: the hash of what it shows now,
@@ -175,13 +199,20 @@ mod tests {
         ));
         assert_eq!(r.delivery.message, None);
         let kinds: Vec<Effect> = r.delivery.outbox.iter().map(|o| o.effect.clone()).collect();
-        // Settled (the players freed), the private fields told; no announcement, no notice.
+        // Settled (the players freed), the private fields drawn and told why; no
+        // announcement, no notice.
+        let told = |seat| Effect::Tell {
+            seat,
+            key: "called-off-chat".into(),
+        };
         assert_eq!(
             kinds,
             vec![
                 Effect::Dm { seat: 0 },
                 Effect::Settle,
-                Effect::Dm { seat: 1 }
+                Effect::Dm { seat: 1 },
+                told(0),
+                told(1)
             ]
         );
         assert!(crate::game::rating::outcome(&r).is_none());
@@ -195,6 +226,15 @@ mod tests {
         let json = serde_json::to_string(&r).unwrap();
         let back: GameRecord = serde_json::from_str(&json).unwrap();
         assert!(back.delivery.chat_gone);
+        // Gone again (a late refusal), nobody is told twice.
+        chat_gone(&mut r);
+        let tells = r
+            .delivery
+            .outbox
+            .iter()
+            .filter(|o| matches!(o.effect, Effect::Tell { .. }))
+            .count();
+        assert_eq!(tells, 2);
     }
 
     #[test]

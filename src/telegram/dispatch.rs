@@ -230,6 +230,10 @@ async fn on_message_command(
 async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResult {
     let span = update_span(&update);
     async move {
+        if msg.forum_topic_closed().is_some() {
+            let result = on_topic_closed(&ctx, &msg).await;
+            return handled(&ctx, &update, result).await;
+        }
         if msg.reply_to_message().is_some() {
             if let Some(result) = from_a_chat(&ctx, &msg).await {
                 return handled(&ctx, &update, result).await;
@@ -240,6 +244,38 @@ async fn on_message_text(ctx: Ctx, update: Update, msg: Message) -> HandlerResul
     }
     .instrument(span)
     .await
+}
+
+/// A forum topic was closed (Telegram tells the group so, in the topic): the topic's game
+/// ends, called off, and its players are told in their private chats. The topic takes new
+/// games once reopened.
+async fn on_topic_closed(ctx: &Ctx, msg: &Message) -> HandlerResult {
+    let Some(topic) = topic_of(msg) else {
+        return Ok(());
+    };
+    let Some(id) = ctx.store.chat_game(msg.chat.id.0, Some(topic)).await? else {
+        return Ok(());
+    };
+    let due = battle::due(ctx);
+    match ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            if r.is_finished() {
+                return Err(());
+            }
+            crate::game::sent::topic_gone(r);
+            Ok(())
+        })
+        .await
+    {
+        Ok(Ok(done)) => {
+            log::info!("game {id}: its topic was closed: called off");
+            battle::follow_up(ctx, id, &done.record);
+        }
+        Ok(Err(())) | Err(StoreError::NotFound) => {}
+        Err(e) => return Err(e.into()),
+    }
+    Ok(())
 }
 
 /// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game

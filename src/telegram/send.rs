@@ -276,6 +276,21 @@ pub fn group_gone(e: &RequestError) -> bool {
     }
 }
 
+/// Whether Telegram refuses a request because the forum topic it goes to is closed or
+/// deleted.
+pub fn topic_gone(e: &RequestError) -> bool {
+    match e {
+        RequestError::Api(ApiError::Unknown(d)) => [
+            "Bad Request: TOPIC_CLOSED",
+            "Bad Request: TOPIC_DELETED",
+            "Bad Request: message thread not found",
+        ]
+        .iter()
+        .any(|p| d.starts_with(p)),
+        _ => false,
+    }
+}
+
 /// A view's keyboard as the Bot API's inline keyboard.
 pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
     use crate::view::keyboard::KeyKind;

@@ -17,7 +17,7 @@
 
 use super::context::{crash_point, BotError, Ctx};
 use super::metered::Metered;
-use super::send::{group_gone, in_topic, user_lang_by_id};
+use super::send::{group_gone, in_topic, topic_gone, user_lang_by_id};
 use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
@@ -422,7 +422,7 @@ async fn step(
             wait = Some(w);
         } else {
             lease.keep(ctx, id).await?;
-            let mut gone = false;
+            let mut gone = None;
             let shown = drawing.shown;
             if lease.edited == hash {
                 // Edited already; only the acknowledgement failed (Redis went away).
@@ -449,9 +449,15 @@ async fn step(
                             log::warn!("live message of {id}: {e}");
                             return Ok(Step::Wait(w));
                         }
-                        gone = rec.chat < 0 && group_gone(&e);
-                        if gone {
-                            log::warn!("live message of {id}: {e}; the group is gone: called off");
+                        // A deleted topic takes its messages with it: the live message of a
+                        // game in a topic not found is the topic gone.
+                        let not_found =
+                            matches!(e, RequestError::Api(ApiError::MessageToEditNotFound));
+                        gone = place_gone(&rec, &e).or_else(|| {
+                            (rec.topic.is_some() && not_found).then_some(Sent::TopicGone)
+                        });
+                        if gone.is_some() {
+                            log::warn!("live message of {id}: {e}; its place is gone: called off");
                         } else {
                             // The message is gone (deleted): nothing to draw on.
                             log::warn!("live message of {id}: {e}; not drawn again");
@@ -462,10 +468,9 @@ async fn step(
             let stored = ctx
                 .store
                 .transition_fenced(id, &lease.token, |r| {
-                    if gone {
-                        sent::chat_gone(r);
-                    } else {
-                        sent::drawn(r, hash, version, shown, now_ms());
+                    match &gone {
+                        Some(gone) => sent::acknowledge(r, gone, version, 0, now_ms()),
+                        None => sent::drawn(r, hash, version, shown, now_ms()),
                     }
                     Ok::<_, ()>(())
                 })
@@ -577,12 +582,25 @@ fn own_field_waits(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> Option<Durat
     (since < gap).then(|| Duration::from_millis(gap - since))
 }
 
+/// Whether a refusal of a send to (or an edit in) the game's place says that place is gone
+/// for good: the group (the bot removed, the group deleted), or the game's forum topic
+/// (closed or deleted). What the acknowledgement is then.
+fn place_gone(rec: &GameRecord, e: &RequestError) -> Option<Sent> {
+    if rec.chat < 0 && group_gone(e) {
+        Some(Sent::ChatGone)
+    } else if rec.topic.is_some() && topic_gone(e) {
+        Some(Sent::TopicGone)
+    } else {
+        None
+    }
+}
+
 /// The chat an effect sends to or edits in (its budget), or none.
 fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
     match effect {
         Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => Some(rec.chat),
         Effect::Notice { chat, .. } => Some(*chat),
-        Effect::Dm { seat } => rec
+        Effect::Dm { seat } | Effect::Tell { seat, .. } => rec
             .game
             .seats()
             .get(usize::from(*seat))
@@ -595,12 +613,12 @@ fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
 /// an effect Telegram refuses for good is given up (logged) and acknowledged.
 async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Sent, Duration> {
     let chat = ChatId(rec.chat);
-    let to_group = rec.chat < 0 && o.effect.in_chat(rec.chat);
+    let to_group = o.effect.in_chat(rec.chat);
     let given_up = |e: RequestError| -> Result<Sent, Duration> {
-        if to_group && group_gone(&e) {
+        if let Some(gone) = place_gone(rec, &e).filter(|_| to_group) {
             // Nothing more goes there, and the game is called off.
-            log::warn!("effect {} of {id}: {e}; the group is gone: called off", o.n);
-            return Ok(Sent::ChatGone);
+            log::warn!("effect {} of {id}: {e}; its place is gone: called off", o.n);
+            return Ok(gone);
         }
         match retry_after(&e) {
             Some(w) => {
@@ -650,6 +668,21 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
         }
         Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
+        Effect::Tell { seat, key } => {
+            let Some(player) = rec.game.seats().get(usize::from(*seat)) else {
+                return Ok(Sent::Done);
+            };
+            let user = player.player.0;
+            let lang = user_lang_by_id(ctx, user).await;
+            let req = ctx
+                .bot
+                .send_message(ChatId(user as i64), t(lang, key))
+                .parse_mode(ParseMode::Html);
+            match req.metered().await {
+                Ok(_) => Ok(Sent::Done),
+                Err(e) => given_up(e),
+            }
+        }
         Effect::Mine { events } => {
             super::mine_dm::follow(ctx, id, rec, events).await;
             Ok(Sent::Done)
@@ -700,7 +733,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             match req.metered().await {
                 Ok(_) => Ok(Sent::Part(last)),
                 Err(e) => given_up(e).map(|s| match s {
-                    Sent::ChatGone => s,
+                    Sent::ChatGone | Sent::TopicGone => s,
                     _ => Sent::Part(last),
                 }),
             }

@@ -22,6 +22,43 @@ async fn in_topic(app: &App, group: i64, topic: i32, prefix: &str) -> SentMessag
         .unwrap_or_else(|| panic!("no message in topic {topic} of {group} with a button"))
 }
 
+/// A duel of `a` and `b` begun in topic `topic` of forum `group`: its lobby's message, and
+/// the battle (both fleets placed).
+async fn battle_in_topic(
+    app: &App,
+    group: i64,
+    topic: i32,
+    a: &teloxide::types::User,
+    b: &teloxide::types::User,
+) -> (SentMessage, Duel) {
+    app.tg.send_command_in_topic(group, a, "/newgame", topic);
+    let lobby = in_topic(app, group, topic, "j:").await;
+    app.press(group, b, lobby.message_id, &data(&lobby, "j:"))
+        .await;
+    let second_seat = format!("2. {}", b.first_name);
+    let lobby = app
+        .tg
+        .wait_for(
+            group,
+            |m| m.message_id == lobby.message_id && m.text.contains(&second_seat),
+            wait(),
+        )
+        .await
+        .expect("the second player is seated");
+    let answer = app
+        .press(group, a, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    assert!(!answer.show_alert, "the start is refused: {answer:?}");
+    for p in [a, b] {
+        place_and_ready(app, p).await;
+    }
+    let battle = in_topic(app, group, topic, "f:").await;
+    (
+        lobby,
+        Duel::from_battle(&battle, [a.clone(), b.clone()], group),
+    )
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its_own() {
     let app = App::spawn().await;
@@ -38,29 +75,7 @@ async fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its
         app.welcomed(p).await;
     }
 
-    app.tg.send_command_in_topic(group, &a, "/newgame", first);
-    let lobby = in_topic(&app, group, first, "j:").await;
-    app.press(group, &b, lobby.message_id, &data(&lobby, "j:"))
-        .await;
-    let second_seat = format!("2. {}", b.first_name);
-    let lobby = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains(&second_seat),
-            wait(),
-        )
-        .await
-        .expect("Bob is seated");
-    let answer = app
-        .press(group, &a, lobby.message_id, &data(&lobby, "s:"))
-        .await;
-    assert!(!answer.show_alert, "the start is refused: {answer:?}");
-    for p in [&a, &b] {
-        place_and_ready(&app, p).await;
-    }
-    let battle = in_topic(&app, group, first, "f:").await;
-    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+    let (lobby, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
 
     // The topic has its game: a second /newgame there is refused, in that topic.
     app.tg.send_command_in_topic(group, &c, "/newgame", first);
@@ -112,4 +127,199 @@ async fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its
         );
     }
     assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
+}
+
+/// The topic of a game is closed by an admin mid-battle: the game is called off (nobody
+/// rated, the players free), each player is told in their private chat in their own language,
+/// nothing is left to send and nothing more goes to the topic; another topic of the group
+/// takes a game meanwhile, and the topic, reopened, takes a new one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
+    use morskoy_boy::store::{GameId, Leaderboard};
+    let app = App::spawn().await;
+    let group = -1_002_800_002;
+    app.tg.forum(group, "Closing forum");
+    let first = app.tg.create_topic(group);
+    let second = app.tg.create_topic(group);
+    app.tg.close_general(group, true);
+    let a = app.player(28_011, "Alisa", "ru");
+    let b = app.player(28_012, "Boris", "bg");
+    let admin = app.player(28_013, "Admin", "en");
+    for p in [&a, &b] {
+        app.welcomed(p).await;
+    }
+    let (_, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
+    for _ in 0..3 {
+        d.shoot_button(&app).await;
+    }
+    let store = app.store().await;
+    let in_first = |app: &App| {
+        app.tg
+            .messages(group)
+            .into_iter()
+            .filter(|m| m.thread == Some(first))
+            .map(|m| (m.message_id, m.text.clone(), m.edits))
+            .collect::<Vec<_>>()
+    };
+
+    app.tg.close_topic(group, first, true, &admin);
+    // Each player is told, in their language.
+    for (p, words) in [
+        (&a, "тему в группе закрыли"),
+        (&b, "темата ѝ в групата беше затворена"),
+    ] {
+        app.tg
+            .wait_for(p.id.0 as i64, |m| m.text.contains(words), wait())
+            .await
+            .unwrap_or_else(|| {
+                panic!(
+                    "{} is not told: {:?}",
+                    p.first_name,
+                    app.tg.messages(p.id.0 as i64)
+                )
+            });
+    }
+    let deadline = tokio::time::Instant::now() + wait();
+    let rec = loop {
+        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
+        if rec.is_finished() && rec.delivery.outbox.is_empty() {
+            break rec;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the game goes on: {:?}, {:?}",
+            rec.game.phase(),
+            rec.delivery.outbox
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        matches!(
+            rec.game.phase(),
+            engine::Phase::Finished { winners, reason: engine::EndReason::Cancelled }
+                if winners.is_empty()
+        ),
+        "{:?}",
+        rec.game.phase()
+    );
+    let closed_at = in_first(&app);
+    // A press on the old battle message changes nothing and sends nothing there.
+    let answer = app
+        .press(
+            group,
+            &d.players[d.turn],
+            d.battle,
+            &d.fire_data(d.turn, 99),
+        )
+        .await;
+    assert_eq!(read_answer(&said(&answer)), Shot::Over, "{answer:?}");
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(in_first(&app), closed_at, "the closed topic got more");
+    let ids = [a.id.0, b.id.0];
+    for board in [Leaderboard::Chat(group), Leaderboard::People] {
+        let ratings = store.ratings(board, &ids).await.unwrap();
+        assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
+    }
+    for u in ids {
+        assert_eq!(store.user_game(u).await.unwrap(), None);
+    }
+    assert_eq!(store.chat_game(group, Some(first)).await.unwrap(), None);
+
+    // The same players start a game in the other topic.
+    let (_, other) = battle_in_topic(&app, group, second, &b, &a).await;
+    assert_ne!(other.game, d.game);
+    // The first topic, reopened, takes a new game.
+    app.tg.close_topic(group, first, false, &admin);
+    app.tg
+        .send_command_in_topic(group, &admin, "/newgame", first);
+    let _ = in_topic(&app, group, first, "j:").await;
+    assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
+}
+
+/// A topic deleted mid-battle (Telegram says nothing, and its messages go with it), in a game
+/// against the bot at its real pause: the bot's next move finds no message to draw on, and
+/// the game is called off as for a closed topic, the player told; the sender does not try
+/// again and again, and another topic plays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_topic_deleted_mid_battle_calls_its_game_off_at_the_next_move() {
+    use morskoy_boy::store::GameId;
+    let app = App::spawn_at_ai_pause(1200).await;
+    let group = -1_002_800_003;
+    app.tg.forum(group, "Deleting forum");
+    let first = app.tg.create_topic(group);
+    let second = app.tg.create_topic(group);
+    app.tg.close_general(group, true);
+    let alice = app.player(28_021, "Alice", "en");
+    app.welcomed(&alice).await;
+    app.tg
+        .send_command_in_topic(group, &alice, "/newgame", first);
+    let lobby = in_topic(&app, group, first, "b:").await;
+    let seated = app
+        .press(group, &alice, lobby.message_id, &data(&lobby, "b:"))
+        .await;
+    assert!(!seated.show_alert, "{seated:?}");
+    let started = app
+        .press(group, &alice, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    assert!(!started.show_alert, "{started:?}");
+    place_and_ready(&app, &alice).await;
+    let battle = in_topic(&app, group, first, "f:").await;
+    let d = Duel::from_battle(&battle, [alice.clone(), alice.clone()], group);
+    // Alice shoots until she misses: the bot's turn comes, at its pause.
+    let mut next = 0;
+    loop {
+        let answer = app
+            .press(group, &alice, battle.message_id, &d.fire_data(0, next))
+            .await;
+        match read_answer(&said(&answer)) {
+            Shot::Miss => break,
+            Shot::Hit | Shot::Sunk | Shot::Known => next += 1,
+            Shot::NotYourTurn => tokio::time::sleep(Duration::from_millis(50)).await,
+            Shot::Over => panic!("the game ended before a miss"),
+        }
+    }
+    app.tg.delete_topic(group, first);
+    app.tg
+        .wait_for(
+            alice.id.0 as i64,
+            |m| {
+                m.text
+                    .contains("its topic in the group was closed or deleted")
+            },
+            wait(),
+        )
+        .await
+        .unwrap_or_else(|| panic!("Alice is not told: {:?}", app.tg.errors()));
+    let store = app.store().await;
+    let deadline = tokio::time::Instant::now() + wait();
+    loop {
+        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
+        if rec.is_finished() && rec.delivery.outbox.is_empty() {
+            assert!(
+                matches!(
+                    rec.game.phase(),
+                    engine::Phase::Finished {
+                        reason: engine::EndReason::Cancelled,
+                        ..
+                    }
+                ),
+                "{:?}",
+                rec.game.phase()
+            );
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the game goes on");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let refusals = app.tg.errors().len();
+    assert!(
+        refusals <= 2,
+        "the sender kept trying: {:#?}",
+        app.tg.errors()
+    );
+    assert_eq!(store.user_game(alice.id.0).await.unwrap(), None);
+    app.tg
+        .send_command_in_topic(group, &alice, "/newgame", second);
+    let _ = in_topic(&app, group, second, "j:").await;
 }

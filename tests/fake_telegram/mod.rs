@@ -341,12 +341,48 @@ impl FakeTelegram {
         })
     }
 
-    /// Closes (`true`) or reopens a topic of forum `chat_id`: sends to a closed one are
-    /// refused with `TOPIC_CLOSED`.
-    pub fn close_topic(&self, chat_id: i64, topic: i32, closed: bool) {
+    /// `admin` closes (`true`) or reopens a topic of forum `chat_id`: sends to a closed one are
+    /// refused with `TOPIC_CLOSED`. Telegram posts a service message in the topic
+    /// (`forum_topic_closed` / `forum_topic_reopened`), which the bot gets whatever its
+    /// privacy mode. (Edits of the bot's messages there are left alone: the Bot API does not
+    /// say they are refused.)
+    pub fn close_topic(&self, chat_id: i64, topic: i32, closed: bool, admin: &User) {
+        let admin = serde_json::to_value(admin).expect("a user serialises");
         self.shared.update(|st| {
+            st.register_user(admin.clone());
             let chat = st.chats.get_mut(&chat_id).expect("a forum");
             *chat.topics.get_mut(&topic).expect("a topic") = closed;
+            let id = chat.next_id();
+            let mut json = serde_json::json!({
+                "message_id": id,
+                "from": admin,
+                "date": state::unix_now(),
+                "message_thread_id": topic,
+                "is_topic_message": true,
+            });
+            json["chat"] = st.chat_json(&st.chats[&chat_id]);
+            let what = if closed {
+                "forum_topic_closed"
+            } else {
+                "forum_topic_reopened"
+            };
+            json[what] = serde_json::json!({});
+            st.enqueue("message", json);
+        });
+    }
+
+    /// Topic `topic` of forum `chat_id` is deleted, and every message in it with it: sends
+    /// there are refused ("message thread not found"), edits find no message. Telegram
+    /// posts nothing about it.
+    pub fn delete_topic(&self, chat_id: i64, topic: i32) {
+        self.shared.update(|st| {
+            let chat = st.chats.get_mut(&chat_id).expect("a forum");
+            chat.topics.remove(&topic).expect("a topic");
+            for m in chat.messages.values_mut() {
+                if m.thread == Some(topic) {
+                    m.deleted = true;
+                }
+            }
         });
     }
 
