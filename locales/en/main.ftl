@@ -235,3 +235,15 @@ editor-too-many-cells = { $count ->
         [one] A ship has at most { $count } cell: press ✔ Ship or untap one.
        *[other] A ship has at most { $count } cells: press ✔ Ship or untap one.
     }
+
+btn-replay = 🎞 Replay
+replay-title = 🎞 Replay of game { $game }: { $players }
+replay-step = Step { $step } of { $count }
+replay-start = The fleets before the first shot. ▶ steps through the game.
+replay-check = To check a fleet: the SHA-256 of the line under it (for example <code>printf '%s' 'line' | sha256sum</code>) must equal the commitment shown in the battle, which is repeated here.
+replay-expired = This replay does not exist or has expired: finished games are kept { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}.
+replay-not-finished = This game is not over yet: its replay comes at the end.
+replay-riga = The Riga game has no replay yet: its moves are not shots.

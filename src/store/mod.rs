@@ -132,6 +132,11 @@ impl Default for StoreConfig {
 }
 
 impl StoreConfig {
+    /// How many days a finished game is kept (at least one).
+    pub fn finished_days(&self) -> u64 {
+        (self.finished_ttl.as_secs() / 86_400).max(1)
+    }
+
     fn ttl(&self, phase: &Phase) -> Duration {
         match phase {
             Phase::Lobby | Phase::Placement => self.setup_ttl,
@@ -292,6 +297,11 @@ impl Store {
             down_since: std::sync::Arc::default(),
             back_at: std::sync::Arc::default(),
         })
+    }
+
+    /// How many days a finished game is kept: how long its replay lasts.
+    pub fn finished_days(&self) -> u64 {
+        self.config.finished_days()
     }
 
     /// The key schema in use.

@@ -53,6 +53,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         | Button::RigaLock(..)
         | Button::RigaMove(..)
         | Button::RigaToggle(..) => riga::on_button(&ctx, &q, lang, button).await,
+        Button::Replay(id, step) => super::replay::on_button(&ctx, &q, lang, id, step).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }

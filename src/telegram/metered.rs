@@ -62,6 +62,7 @@ fn button_kind(button: &Button) -> &'static str {
         | Button::RigaLock(..)
         | Button::RigaMove(..)
         | Button::RigaToggle(..) => "riga",
+        Button::Replay(..) => "replay",
         Button::Noop => "noop",
     }
 }

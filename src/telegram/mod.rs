@@ -28,6 +28,7 @@ pub mod metered;
 pub mod mine_dm;
 pub mod placement;
 pub mod polling;
+pub mod replay;
 pub mod riga;
 pub mod send;
 pub mod sender;

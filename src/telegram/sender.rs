@@ -723,12 +723,20 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .parse_mode(ParseMode::Html);
             req = in_topic(req, rec.topic);
             if last {
-                req = req.reply_markup(InlineKeyboardMarkup::new(vec![vec![
-                    InlineKeyboardButton::callback(
-                        t(rec.lang, "btn-rematch"),
-                        Button::Rematch(id).to_string(),
-                    ),
-                ]]));
+                let mut row = vec![InlineKeyboardButton::callback(
+                    t(rec.lang, "btn-rematch"),
+                    Button::Rematch(id).to_string(),
+                )];
+                // A Sea Battle game's replay, by a link anyone in the group may open.
+                let link = format!(
+                    "https://t.me/{}?start={}",
+                    ctx.username,
+                    crate::view::buttons::replay_payload(id)
+                );
+                if let (false, Ok(url)) = (rec.is_riga(), link.parse()) {
+                    row.push(InlineKeyboardButton::url(t(rec.lang, "btn-replay"), url));
+                }
+                req = req.reply_markup(InlineKeyboardMarkup::new(vec![row]));
             }
             match req.metered().await {
                 Ok(_) => Ok(Sent::Part(last)),

@@ -64,6 +64,9 @@ pub enum Button {
     RigaMove(GameId, u32, riga::Move),
     /// Lobby: Sea Battle or the Riga game (creator).
     RigaToggle(GameId, u32),
+    /// A finished game's replay, in a private chat: show this step (0 before the first
+    /// shot).
+    Replay(GameId, u16),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -88,6 +91,8 @@ pub enum Surface {
     ChatPanel,
     /// The `/lang` choice.
     Language,
+    /// A finished game's replay.
+    Replay(GameId),
     /// A label or spacer: on any message.
     Anywhere,
 }
@@ -328,6 +333,7 @@ impl fmt::Display for Button {
             Button::RigaLock(g) => write!(f, "qk:{g}"),
             Button::RigaMove(g, n, m) => write!(f, "qm:{g}:{n}:{}", move_code(m)),
             Button::RigaToggle(g, n) => write!(f, "qg:{g}:{n}"),
+            Button::Replay(g, k) => write!(f, "rp:{g}:{k}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -360,6 +366,7 @@ impl Button {
                 Surface::ChatPanel
             }
             Button::Lang(_) => Surface::Language,
+            Button::Replay(g, _) => Surface::Replay(g),
             Button::Noop => Surface::Anywhere,
         }
     }
@@ -427,6 +434,7 @@ impl Button {
             ("qk", 2) => Button::RigaLock(game()?),
             ("qm", 4) => Button::RigaMove(game()?, small(2)?, parse_move_code(parts[3])?),
             ("qg", 3) => Button::RigaToggle(game()?, small(2)?),
+            ("rp", 3) => Button::Replay(game()?, cell(2)?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -437,6 +445,16 @@ impl Button {
 /// The deep-link payload that completes a join in the private chat: `j<game id>`.
 pub fn join_payload(game: GameId) -> String {
     format!("j{game}")
+}
+
+/// The deep-link payload that opens a finished game's replay: `rp<game id>`.
+pub fn replay_payload(game: GameId) -> String {
+    format!("rp{game}")
+}
+
+/// Reads a replay's deep-link payload.
+pub fn parse_replay_payload(payload: &str) -> Option<GameId> {
+    payload.strip_prefix("rp")?.parse().ok().map(GameId)
 }
 
 /// Reads a deep-link payload.

@@ -303,6 +303,11 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
 
 /// Who won, or how the game ended.
 fn end_words(rec: &GameRecord) -> String {
+    end_words_in(rec, rec.lang)
+}
+
+/// Who won, or how the game ended, in `lang`.
+pub fn end_words_in(rec: &GameRecord, lang: Lang) -> String {
     let Phase::Finished { winners, reason } = rec.game.phase() else {
         return String::new();
     };
@@ -316,10 +321,10 @@ fn end_words(rec: &GameRecord) -> String {
         _ => "end-winner",
     };
     ta(
-        rec.lang,
+        lang,
         key,
         &[
-            ("names", list(rec.lang, &names).into()),
+            ("names", list(lang, &names).into()),
             ("count", names.len().into()),
         ],
     )

@@ -13,6 +13,7 @@ pub mod panel;
 pub mod picture;
 pub mod refusal;
 pub mod render;
+pub mod replay;
 pub mod reveal;
 pub mod riga;
 pub mod riga_text;

@@ -26,6 +26,7 @@ mod bot_delivery;
 mod bot_editor;
 mod bot_exactly_once;
 mod bot_pictures;
+mod bot_replay;
 mod bot_riga;
 mod bot_settings;
 mod bot_stats;

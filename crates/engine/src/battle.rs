@@ -87,7 +87,7 @@ impl Game {
 
     /// Marks `c` of `target` as shot and says what it hit; marks the halo of a sunk ship
     /// unless salvoes are played.
-    fn strike(&mut self, target: SeatId, c: Coord) -> ShotResult {
+    pub(crate) fn strike(&mut self, target: SeatId, c: Coord) -> ShotResult {
         let size = self.ruleset.size();
         let touching = self.ruleset.touching();
         let halo_marking = self.ruleset.salvo.is_none();

@@ -99,6 +99,27 @@ impl Game {
         self.view(Some(seat))
     }
 
+    /// Every field of the game in full (every ship shown), as it was after only `shots` had
+    /// been made, in order: each the seat shot at and the cell. A replay's step of a finished
+    /// game; halos are marked as in play. A shot off the field, or at no seat, is left out.
+    pub fn fields_after(&self, shots: &[(SeatId, Coord)]) -> Vec<FieldView> {
+        let size = self.ruleset.size();
+        let mut g = self.clone();
+        for s in &mut g.seats {
+            s.shots = crate::cellset::CellSet::default();
+            s.halo = crate::cellset::CellSet::default();
+            s.retired = false;
+        }
+        for &(target, c) in shots {
+            if target.index() < g.seats.len() && size.contains(c) {
+                g.strike(target, c);
+            }
+        }
+        (0..g.seats.len() as u8)
+            .map(|s| g.field_view(SeatId(s), true))
+            .collect()
+    }
+
     fn view(&self, viewer: Option<SeatId>) -> View {
         let players = self.ruleset.players;
         let fields = (0..self.seats.len() as u8)
@@ -174,5 +195,71 @@ impl Game {
             afloat: self.is_afloat(seat),
             retired: s.retired,
         }
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+    use crate::event::{Action, Event, PlayerId, ShotResult};
+    use crate::generate::random_fleet;
+    use rand::SeedableRng;
+
+    /// Shooting the same cells again from the start, step by step, gives the fields the game
+    /// itself showed after each shot; after every shot, the game's own final fields.
+    #[test]
+    fn the_fields_after_each_shot_are_the_fields_the_game_showed_then() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        let r = Ruleset::default();
+        let mut game = Game::new(r.clone());
+        for p in [1, 2] {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        for s in 0..2 {
+            let fleet = random_fleet(&r, &mut rng).unwrap();
+            game.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        let size = r.size();
+        let mut shots = Vec::new();
+        let mut seen = Vec::new();
+        let mut next = [0usize; 2];
+        while !game.is_finished() {
+            let shooter = game.turn();
+            let target = SeatId(1 - shooter.0);
+            let c = loop {
+                let c = size.coord(next[shooter.index()]);
+                next[shooter.index()] += 1;
+                if !game.is_known(target, c) {
+                    break c;
+                }
+            };
+            let events = game
+                .apply(Action::Fire(shooter, target, c), 0, &mut rng)
+                .unwrap();
+            assert!(events.iter().any(|e| matches!(
+                e,
+                Event::Shot {
+                    result: ShotResult::Miss | ShotResult::Hit | ShotResult::Sunk(_),
+                    ..
+                }
+            )));
+            shots.push((target, c));
+            seen.push(game.clone());
+        }
+        for (k, then) in seen.iter().enumerate() {
+            let fields = game.fields_after(&shots[..=k]);
+            for s in 0..2u8 {
+                let mut expected = then.field_view(SeatId(s), true);
+                expected.afloat = fields[s as usize].afloat;
+                assert_eq!(
+                    fields[s as usize].marks, expected.marks,
+                    "step {k}, seat {s}"
+                );
+                assert_eq!(fields[s as usize].sunk, expected.sunk, "step {k}, seat {s}");
+            }
+        }
+        assert_eq!(game.fields_after(&shots), game.public_view().fields);
     }
 }

@@ -1,0 +1,82 @@
+//! Replays of finished games, in private chats: `/start rp<id>` (the end's "🎞 Replay" link,
+//! which anyone may open) sends the replay's message, and its ⏮ ◀ ▶ ⏭ buttons step it
+//! ([`crate::view::replay`]).
+
+use super::context::{store_error_key, Ctx, HandlerResult};
+use super::metered::Metered;
+use super::send::{answer, edit_live, markup, reply};
+use crate::game::id::GameId;
+use crate::game::lang::Lang;
+use crate::store::StoreError;
+use crate::view::i18n::{t, ta};
+use crate::view::replay::replay_view;
+use teloxide::payloads::SendMessageSetters;
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, MaybeInaccessibleMessage, ParseMode};
+
+/// Why a replay cannot be shown, in words: a game that does not exist (or expired), one not
+/// over yet, a Riga game.
+enum NoReplay {
+    Words(String),
+}
+
+/// The replay of game `id` at `step` in `lang`, or the words of why there is none.
+async fn view(
+    ctx: &Ctx,
+    id: GameId,
+    step: usize,
+    lang: Lang,
+) -> Result<(String, crate::view::keyboard::Keyboard), NoReplay> {
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) => rec,
+        Err(StoreError::NotFound) => {
+            let days = ctx.store.finished_days();
+            return Err(NoReplay::Words(ta(
+                lang,
+                "replay-expired",
+                &[("days", (days as i64).into())],
+            )));
+        }
+        Err(e) => return Err(NoReplay::Words(t(lang, store_error_key(&e)))),
+    };
+    if rec.is_riga() {
+        return Err(NoReplay::Words(t(lang, "replay-riga")));
+    }
+    replay_view(&rec, id, step, lang).ok_or_else(|| NoReplay::Words(t(lang, "replay-not-finished")))
+}
+
+/// `/start rp<id>` in a private chat: the replay's message, at its beginning.
+pub async fn on_start(ctx: &Ctx, msg: &Message, lang: Lang, id: GameId) -> HandlerResult {
+    match view(ctx, id, 0, lang).await {
+        Ok((text, kb)) => {
+            ctx.bot
+                .send_message(msg.chat.id, text)
+                .parse_mode(ParseMode::Html)
+                .reply_markup(markup(kb))
+                .metered()
+                .await?;
+            Ok(())
+        }
+        Err(NoReplay::Words(words)) => reply(ctx, msg, words).await,
+    }
+}
+
+/// A step button of a replay's message: the message shows that step.
+pub async fn on_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    step: u16,
+) -> HandlerResult {
+    let Some(MaybeInaccessibleMessage::Regular(m)) = &q.message else {
+        return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
+    };
+    match view(ctx, id, usize::from(step), lang).await {
+        Ok((text, kb)) => {
+            edit_live(ctx, m.chat.id, m.id, text, Some(kb)).await?;
+            answer(ctx, q, String::new(), false).await
+        }
+        Err(NoReplay::Words(words)) => answer(ctx, q, words, true).await,
+    }
+}
