@@ -88,6 +88,7 @@ async fn every_stored_type_round_trips(target: Target) {
         },
         ai_level: engine::ai::Level::Easy,
         board: Some(morskoy_boy::game::record::Board::Text),
+        own_topics: true,
     };
     assert_eq!(
         store.chat_settings(-5).await.unwrap(),

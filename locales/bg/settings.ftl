@@ -105,3 +105,6 @@ settings-words-mines = { $mines ->
     }
 settings-words-ffa = всеки срещу всеки, { $players } играчи
 settings-words-teams = два отбора по двама
+settings-own-topics = Отделна тема за всяка игра
+settings-own-topics-on = всяка игра в своя тема
+settings-own-topics-off = игрите там, където са започнати

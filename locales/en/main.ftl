@@ -247,3 +247,5 @@ replay-expired = This replay does not exist or has expired: finished games are k
 }.
 replay-not-finished = This game is not over yet: its replay comes at the end.
 replay-riga = The Riga game has no replay yet: its moves are not shots.
+newgame-own-topic = The game is in a topic of its own: “{ $topic }”.
+topic-name-lobby = ⚓ Sea Battle: { $name }

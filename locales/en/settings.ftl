@@ -102,3 +102,6 @@ settings-words-mines = { $mines ->
     }
 settings-words-ffa = free-for-all of { $players } players
 settings-words-teams = two teams of two
+settings-own-topics = A topic of its own for each game
+settings-own-topics-on = each game in a topic of its own
+settings-own-topics-off = games where they are started

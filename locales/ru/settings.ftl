@@ -119,3 +119,6 @@ settings-words-ffa = каждый за себя, { $players ->
        *[many] { $players } игроков
     }
 settings-words-teams = две команды по два игрока
+settings-own-topics = Своя тема для каждой игры
+settings-own-topics-on = каждая игра в своей теме
+settings-own-topics-off = игры там, где их начали

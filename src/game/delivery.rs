@@ -41,6 +41,10 @@ pub enum Effect {
     Settle,
     /// The end's announcement: the winner, every fleet and salt, and the Rematch button.
     Announce,
+    /// The game's own forum topic is named after its players (the battle begun).
+    NameTopic,
+    /// The game's own forum topic is closed (the game over).
+    CloseTopic,
     /// Words for a seat's private chat, in its player's language: a localisation key.
     Tell {
         /// The seat.
@@ -61,7 +65,11 @@ impl Effect {
     /// Whether it sends to or edits in the game's chat `chat`.
     pub fn in_chat(&self, chat: i64) -> bool {
         match self {
-            Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => true,
+            Effect::LiveMessage
+            | Effect::Retire { .. }
+            | Effect::Announce
+            | Effect::NameTopic
+            | Effect::CloseTopic => true,
             Effect::Notice { chat: c, .. } => *c == chat,
             Effect::Dm { .. } | Effect::Tell { .. } | Effect::Mine { .. } | Effect::Settle => false,
         }

@@ -18,6 +18,8 @@ pub struct Setup {
     pub chat: i64,
     /// Its forum topic, if any (see [`GameRecord::topic`]).
     pub topic: Option<i32>,
+    /// The topic was made for the game (see [`GameRecord::own_topic`]).
+    pub own_topic: bool,
     /// Who creates it (may start and cancel it).
     pub creator: u64,
     /// The game's language.
@@ -52,6 +54,7 @@ fn record(setup: &Setup, now: u64) -> GameRecord {
     };
     let mut rec = GameRecord::new(Game::new(ruleset), setup.chat, now);
     rec.topic = setup.topic;
+    rec.own_topic = setup.own_topic && setup.topic.is_some();
     rec.lang = setup.lang;
     rec.alphabet = setup.alphabet;
     rec.board = setup.board;
@@ -339,6 +342,7 @@ mod tests {
         Setup {
             chat: -100,
             topic: None,
+            own_topic: false,
             creator: 7,
             lang: Lang::En,
             alphabet: Lang::En.alphabet(),

@@ -33,6 +33,9 @@ pub struct GameRecord {
     /// The forum topic of the chat the game lives in (its thread id); `None` outside forums
     /// and in a forum's General topic.
     pub topic: Option<i32>,
+    /// The topic was made for this game (a forum's "own topic per game"): renamed after the
+    /// players when the battle begins, closed when the game ends.
+    pub own_topic: bool,
     /// When the record was created (Unix seconds).
     pub created: u64,
     /// Display names of the players, by seat.
@@ -102,6 +105,8 @@ struct Stored<'a> {
     chat: i64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     topic: Option<i32>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    own_topic: bool,
     created: u64,
     #[serde(default)]
     names: Cow<'a, [String]>,
@@ -219,6 +224,7 @@ impl Serialize for GameRecord {
             game: Cow::Borrowed(&self.game),
             chat: self.chat,
             topic: self.topic,
+            own_topic: self.own_topic,
             created: self.created,
             names: Cow::Borrowed(&self.names),
             lang: self.lang,
@@ -279,6 +285,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             play,
             chat: w.chat,
             topic: w.topic,
+            own_topic: w.own_topic,
             created: w.created,
             names: w.names.into_owned(),
             lang: w.lang,
@@ -432,6 +439,7 @@ impl GameRecord {
             play: Play::SeaBattle(SeaBattle::default()),
             chat,
             topic: None,
+            own_topic: false,
             created,
             names: Vec::new(),
             lang: Lang::En,
@@ -694,6 +702,10 @@ pub struct ChatSettings {
     /// How the chat sees the fields, once chosen (else the bot's default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board: Option<Board>,
+    /// A forum: each new game gets a topic of its own, named after its players and closed
+    /// when it ends (when the bot may manage topics).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub own_topics: bool,
 }
 
 /// A user's settings.
@@ -786,6 +798,9 @@ impl GameRecord {
                 if self.game.fleet(SeatId(0)).is_some() || riga_played {
                     self.push_effect(Effect::Announce);
                 }
+                if self.own_topic {
+                    self.push_effect(Effect::CloseTopic);
+                }
                 // Every private field says the game is over, the winner's too.
                 for s in self.human_seats() {
                     self.push_effect(Effect::Dm { seat: s.0 });
@@ -809,6 +824,9 @@ impl GameRecord {
         }
         self.delivery.drawn = 0;
         self.push_effect(Effect::LiveMessage);
+        if self.own_topic {
+            self.push_effect(Effect::NameTopic);
+        }
         for s in self.human_seats() {
             self.push_effect(Effect::Dm { seat: s.0 });
         }

@@ -48,6 +48,8 @@ pub enum SetOp {
     Board(Board),
     /// The seated players at this seat and the next change places (lobby).
     Swap(u8),
+    /// A forum: each new game in a topic of its own (on), or where it is started (off).
+    OwnTopics(bool),
     /// Close the panel.
     Done,
 }
@@ -136,6 +138,7 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
         | SetOp::Level(_)
         | SetOp::Board(_)
         | SetOp::Swap(_)
+        | SetOp::OwnTopics(_)
         | SetOp::Done => return Ok(None),
     }
     Ok(Some(n))
@@ -156,9 +159,12 @@ pub fn page_after(op: SetOp, before: SettingsPage) -> SettingsPage {
         | SetOp::Mines(_)
         | SetOp::Players(_)
         | SetOp::Timer(_) => SettingsPage::Main,
-        SetOp::Alphabet(_) | SetOp::Level(_) | SetOp::Board(_) | SetOp::Swap(_) | SetOp::Done => {
-            before
-        }
+        SetOp::Alphabet(_)
+        | SetOp::Level(_)
+        | SetOp::Board(_)
+        | SetOp::Swap(_)
+        | SetOp::OwnTopics(_)
+        | SetOp::Done => before,
     }
 }
 
@@ -220,6 +226,8 @@ pub fn change_lobby(
     }
     let page = r.panel.unwrap_or(SettingsPage::Main);
     match op {
+        // A chat's option, not a game's: only on `/settings` outside a lobby.
+        SetOp::OwnTopics(_) => return Err(Refusal::OutOfDate.into()),
         SetOp::Done => {
             r.panel = None;
             return Ok(());
@@ -284,6 +292,7 @@ fn choose_op(s: &mut ChatSettings, op: SetOp) {
         SetOp::Alphabet(a) => s.alphabet = Some(a),
         SetOp::Level(l) => s.ai_level = l,
         SetOp::Board(b) => s.board = Some(b),
+        SetOp::OwnTopics(on) => s.own_topics = on,
         _ => {}
     }
 }
@@ -302,6 +311,7 @@ pub fn change_chat(
 ) -> Result<(), Refusal> {
     match op {
         SetOp::Swap(_) => return Err(Refusal::OutOfDate),
+        SetOp::OwnTopics(_) if private => return Err(Refusal::OutOfDate),
         SetOp::Players(p) if private && p != engine::Players::Duel => return Err(Refusal::Private),
         _ => {}
     }

@@ -24,6 +24,8 @@ pub struct Ctx {
     pub store: Store,
     /// The bot's username, for deep links.
     pub username: Arc<String>,
+    /// The bot's own user id (its rights in a chat are asked by it).
+    pub bot_id: u64,
     /// Tunables.
     pub config: Arc<BotConfig>,
     /// The random source for draws, salts and layouts: seeded from `MB_SEED` when set, so a

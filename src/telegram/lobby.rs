@@ -48,6 +48,7 @@ fn setup(
     Setup {
         chat,
         topic: None,
+        own_topic: false,
         creator,
         lang,
         alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
@@ -63,7 +64,7 @@ fn setup(
 #[allow(clippy::too_many_arguments)]
 async fn create(
     ctx: &Ctx,
-    (chat, topic): (i64, Option<i32>),
+    (chat, topic, own_topic): (i64, Option<i32>, bool),
     creator: &User,
     lang: Lang,
     ruleset: Ruleset,
@@ -87,7 +88,11 @@ async fn create(
         ruleset,
         riga,
     );
-    let setup = Setup { topic, ..setup };
+    let setup = Setup {
+        topic,
+        own_topic,
+        ..setup
+    };
     let creator_name = display_name(creator);
     let rec = lobby::open(
         &setup,
@@ -125,6 +130,40 @@ pub async fn on_newgame(
         return reply(ctx, msg, t(lang, "newgame-in-group")).await;
     }
     let chat = msg.chat.id.0;
+    let settings = match ctx.store.chat_settings(chat).await {
+        Ok(s) => s,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    };
+    // A forum whose games get topics of their own: a new topic, and a word where it was
+    // asked for (should the bot no more be allowed to, the game stays where it was asked).
+    if settings.own_topics {
+        if let Some((thread, name)) = own_topic(ctx, chat, user, lang).await {
+            let seated = seated_at_once(ctx, user).await;
+            let ruleset = settings.ruleset;
+            return match create(
+                ctx,
+                (chat, Some(thread), true),
+                user,
+                lang,
+                ruleset,
+                riga,
+                seated,
+                bot,
+            )
+            .await
+            {
+                Ok(_) => {
+                    let words = ta(
+                        lang,
+                        "newgame-own-topic",
+                        &[("topic", escape(&name).into())],
+                    );
+                    reply(ctx, msg, words).await
+                }
+                Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+            };
+        }
+    }
     // In a forum, the game lives in the topic it was started in: one at a time a topic.
     let topic = topic_of(msg);
     match active_game(ctx, chat, topic).await {
@@ -139,21 +178,56 @@ pub async fn on_newgame(
         Ok(None) => {}
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
-    let ruleset = match ctx.store.chat_settings(chat).await {
-        Ok(s) => s.ruleset,
-        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
-    };
-    // The creator sits down at once when the bot may write to them and they play no other
-    // game; else they join by the button like anyone.
+    let ruleset = settings.ruleset;
+    let seated = seated_at_once(ctx, user).await;
+    match create(
+        ctx,
+        (chat, topic, false),
+        user,
+        lang,
+        ruleset,
+        riga,
+        seated,
+        bot,
+    )
+    .await
+    {
+        Ok(_) => Ok(()),
+        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    }
+}
+
+/// Whether a new game's creator sits down at once: when the bot may write to them and they
+/// play no other game; else they join by the button like anyone.
+async fn seated_at_once(ctx: &Ctx, user: &User) -> bool {
     let started = ctx
         .store
         .user_settings(user.id.0)
         .await
         .is_ok_and(|s| s.started);
-    let seated = started && !busy_elsewhere(ctx, user.id.0, None).await.unwrap_or(true);
-    match create(ctx, (chat, topic), user, lang, ruleset, riga, seated, bot).await {
-        Ok(_) => Ok(()),
-        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    started && !busy_elsewhere(ctx, user.id.0, None).await.unwrap_or(true)
+}
+
+/// A new forum topic of `chat` for a game `user` starts: its thread id and name; `None`
+/// when Telegram refuses (the bot lost the right to manage topics).
+async fn own_topic(ctx: &Ctx, chat: i64, user: &User, lang: Lang) -> Option<(i32, String)> {
+    let name = ta(
+        lang,
+        "topic-name-lobby",
+        &[("name", display_name(user).into())],
+    );
+    let name: String = name.chars().take(128).collect();
+    match ctx
+        .bot
+        .create_forum_topic(ChatId(chat), name.clone())
+        .metered()
+        .await
+    {
+        Ok(topic) => Some((topic.thread_id.0 .0, name)),
+        Err(e) => {
+            log::warn!("a topic of its own for a game in {chat}: {e}");
+            None
+        }
     }
 }
 
@@ -423,8 +497,22 @@ async fn recreate(
     );
     let setup = Setup {
         topic: old.topic,
+        own_topic: old.own_topic,
         ..setup
     };
+    if let (true, Some(thread)) = (old.own_topic, old.topic) {
+        // The game's own topic was closed at its end: the rematch plays on in it.
+        let thread = teloxide::types::ThreadId(teloxide::types::MessageId(thread));
+        match ctx
+            .bot
+            .reopen_forum_topic(ChatId(old.chat), thread)
+            .metered()
+            .await
+        {
+            Ok(_) => {}
+            Err(e) => log::info!("reopening the topic of {id}: {e}"),
+        }
+    }
     let rec = lobby::rematch(old, &setup, now());
     ctx.store.create_game_at(new, &rec).await?;
     ctx.store.set_chat_game(old.chat, old.topic, new).await?;

@@ -595,10 +595,20 @@ fn place_gone(rec: &GameRecord, e: &RequestError) -> Option<Sent> {
     }
 }
 
+/// A game's own topic's name: its players, within Telegram's 128 characters.
+pub fn topic_name(names: &[String]) -> String {
+    let name = format!("⚓ {}", names.join(" — "));
+    name.chars().take(128).collect()
+}
+
 /// The chat an effect sends to or edits in (its budget), or none.
 fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
     match effect {
-        Effect::LiveMessage | Effect::Retire { .. } | Effect::Announce => Some(rec.chat),
+        Effect::LiveMessage
+        | Effect::Retire { .. }
+        | Effect::Announce
+        | Effect::NameTopic
+        | Effect::CloseTopic => Some(rec.chat),
         Effect::Notice { chat, .. } => Some(*chat),
         Effect::Dm { seat } | Effect::Tell { seat, .. } => rec
             .game
@@ -668,6 +678,31 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
         }
         Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
+        Effect::NameTopic | Effect::CloseTopic => {
+            let Some(thread) = rec.topic else {
+                return Ok(Sent::Done);
+            };
+            let thread = teloxide::types::ThreadId(MessageId(thread));
+            let done = if o.effect == Effect::NameTopic {
+                ctx.bot
+                    .edit_forum_topic(chat, thread)
+                    .name(topic_name(&rec.names))
+                    .metered()
+                    .await
+            } else {
+                ctx.bot.close_forum_topic(chat, thread).metered().await
+            };
+            match done {
+                Ok(_) => Ok(Sent::Done),
+                // Closed already (by an admin, or by this very effect before a crash).
+                Err(RequestError::Api(ApiError::Unknown(d)))
+                    if d.contains("TOPIC_NOT_MODIFIED") =>
+                {
+                    Ok(Sent::Done)
+                }
+                Err(e) => given_up(e),
+            }
+        }
         Effect::Tell { seat, key } => {
             let Some(player) = rec.game.seats().get(usize::from(*seat)) else {
                 return Ok(Sent::Done);

@@ -143,6 +143,42 @@ async fn save_defaults(ctx: &Ctx, rec: &GameRecord, op: SetOp) -> Result<(), Sto
     ctx.store.set_chat_settings(rec.chat, &s).await
 }
 
+/// Whether `chat` is a forum in which the bot, an administrator, may manage topics (create,
+/// rename and close them): asked of Telegram, as an admin may change the bot's rights any
+/// time.
+pub async fn topics_manageable(ctx: &Ctx, chat: i64) -> bool {
+    use teloxide::types::ChatMemberKind;
+    if chat >= 0 {
+        return false;
+    }
+    let forum = match ctx.bot.get_chat(ChatId(chat)).metered().await {
+        // Deep in the chat's kinds; its JSON says it plainly.
+        Ok(c) => serde_json::to_value(&c)
+            .ok()
+            .and_then(|v| v.get("is_forum").and_then(serde_json::Value::as_bool))
+            .unwrap_or(false),
+        Err(e) => {
+            log::debug!("getChat {chat}: {e}");
+            return false;
+        }
+    };
+    if !forum {
+        return false;
+    }
+    match ctx
+        .bot
+        .get_chat_member(ChatId(chat), UserId(ctx.bot_id))
+        .metered()
+        .await
+    {
+        Ok(m) => matches!(m.kind, ChatMemberKind::Administrator(a) if a.can_manage_topics),
+        Err(e) => {
+            log::debug!("getChatMember {chat}: {e}");
+            false
+        }
+    }
+}
+
 /// The chat panel of `chat` at `page`: its text and keyboard, in the chat's language.
 async fn chat_panel(
     ctx: &Ctx,
@@ -172,6 +208,7 @@ async fn chat_panel(
         board: s.board.unwrap_or(ctx.config.board),
         seated: 0,
         private,
+        own_topics: topics_manageable(ctx, chat).await.then_some(s.own_topics),
     };
     let text = format!(
         "<b>{}</b>\n{}\n{}\n\n{}",

@@ -207,6 +207,7 @@ impl fmt::Display for SetOp {
                 }
             ),
             SetOp::Swap(seat) => write!(f, "x{seat}"),
+            SetOp::OwnTopics(on) => write!(f, "T{}", u8::from(on)),
             SetOp::Done => f.write_str("k"),
         }
     }
@@ -270,6 +271,11 @@ impl SetOp {
             'L' => SetOp::Level(rest.parse().ok()?),
             'B' => SetOp::Board(rest.parse().ok()?),
             'x' => SetOp::Swap(num()?),
+            'T' => SetOp::OwnTopics(match rest {
+                "0" => false,
+                "1" => true,
+                _ => return None,
+            }),
             'k' if rest.is_empty() => SetOp::Done,
             _ => return None,
         })

@@ -101,6 +101,14 @@ pub fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
         SetOp::Alphabet(a) => letters(a),
         SetOp::Level(l) => ai::level_words(lang, l),
         SetOp::Board(b) => board_words(lang, b),
+        SetOp::OwnTopics(on) => t(
+            lang,
+            if on {
+                "settings-own-topics-on"
+            } else {
+                "settings-own-topics-off"
+            },
+        ),
         SetOp::Page(_) | SetOp::Swap(_) | SetOp::Done => String::new(),
     }
 }
@@ -135,6 +143,9 @@ pub struct PanelView<'a> {
     pub seated: usize,
     /// A private chat: a duel against the bot only, so no players option.
     pub private: bool,
+    /// A forum where the bot may manage topics: whether each new game gets a topic of its
+    /// own (`None` elsewhere: no such option).
+    pub own_topics: Option<bool>,
 }
 
 fn button(label: String, b: Button) -> Key {
@@ -253,6 +264,12 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<Key>> {
                         })
                         .collect(),
                 );
+            }
+            if let (Panel::Chat, Some(on)) = (v.panel, v.own_topics) {
+                rows.push(vec![button(
+                    mark(t(lang, "settings-own-topics"), on),
+                    set(SetOp::OwnTopics(!on)),
+                )]);
             }
             rows.push(vec![button(t(lang, "settings-done"), set(SetOp::Done))]);
             return rows;
@@ -440,6 +457,7 @@ pub fn lobby_panel(rec: &GameRecord, id: GameId) -> Option<(String, Vec<Vec<Key>
         board: rec.board,
         seated: rec.game.seats().len(),
         private: false,
+        own_topics: None,
     };
     let text = format!(
         "{}\n{}",
@@ -509,6 +527,7 @@ mod tests {
                             board: Board::Text,
                             seated: 4,
                             private: false,
+                            own_topics: None,
                         };
                         let rows = panel_rows(lang, &v);
                         // The lobby's Join, Start, Cancel row comes on top.

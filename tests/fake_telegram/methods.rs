@@ -192,8 +192,13 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
             if user_id != BOT_ID && !st.users.contains_key(&user_id) {
                 return Err(Reply::bad_request("Bad Request: user not found"));
             }
-            let status = st.chats[&chat_id].status(user_id).to_owned();
-            Ok(Reply::ok(member_json(st.user_json(user_id), &status)))
+            let chat = &st.chats[&chat_id];
+            let status = chat.status(user_id).to_owned();
+            let mut member = member_json(st.user_json(user_id), &status);
+            if status == "administrator" && chat.forum {
+                member["can_manage_topics"] = json!(true);
+            }
+            Ok(Reply::ok(member))
         }
         "getchatadministrators" => {
             let chat_id = existing_chat(st, p)?;
@@ -310,6 +315,9 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
             }
             Ok(Reply::ok(json!(true)))
         }
+        "createforumtopic" | "editforumtopic" | "closeforumtopic" | "reopenforumtopic" => {
+            forum_topic(st, method, p)
+        }
         "leavechat" => {
             let chat_id = existing_chat(st, p)?;
             chat_mut(st, chat_id)
@@ -377,6 +385,67 @@ fn set_my_commands(st: &mut State, p: &Params) -> Answer {
 }
 
 /// A ChatMember object for a status.
+/// The forum topic methods, as Telegram checks them: a forum, the bot an administrator that
+/// may manage topics, a name of 1–128 characters, a topic that exists.
+fn forum_topic(st: &mut State, method: &str, p: &Params) -> Answer {
+    let chat_id = chat_for_send(st, p)?;
+    let chat = st.chats.get_mut(&chat_id).expect("checked");
+    if !chat.forum {
+        return Err(Reply::bad_request("Bad Request: the chat is not a forum"));
+    }
+    if chat.status(BOT_ID) != "administrator" {
+        return Err(Reply::bad_request(
+            "Bad Request: not enough rights to manage topics",
+        ));
+    }
+    let name = p.str("name");
+    if let Some(n) = &name {
+        let len = n.chars().count();
+        if len == 0 || len > 128 {
+            return Err(Reply::bad_request("Bad Request: TOPIC_TITLE_EMPTY"));
+        }
+    }
+    if method == "createforumtopic" {
+        let Some(name) = name else {
+            return Err(Reply::bad_request("Bad Request: TOPIC_TITLE_EMPTY"));
+        };
+        let id = chat.next_id();
+        chat.topics.insert(id, false);
+        chat.topic_names.insert(id, name.clone());
+        chat.flood.push(std::time::Instant::now());
+        return Ok(Reply::ok(json!({
+            "message_thread_id": id,
+            "name": name,
+            "icon_color": 7_322_096,
+        })));
+    }
+    let thread = p
+        .i64("message_thread_id")
+        .and_then(|t| i32::try_from(t).ok())
+        .filter(|t| chat.topics.contains_key(t));
+    let Some(thread) = thread else {
+        return Err(Reply::bad_request("Bad Request: message thread not found"));
+    };
+    match method {
+        "editforumtopic" => {
+            if let Some(n) = name {
+                chat.topic_names.insert(thread, n);
+            }
+        }
+        "closeforumtopic" => {
+            if chat.topics[&thread] {
+                return Err(Reply::bad_request("Bad Request: TOPIC_NOT_MODIFIED"));
+            }
+            chat.topics.insert(thread, true);
+        }
+        _ => {
+            chat.topics.insert(thread, false);
+        }
+    }
+    chat.flood.push(std::time::Instant::now());
+    Ok(Reply::ok(json!(true)))
+}
+
 fn member_json(user: Value, status: &str) -> Value {
     match status {
         "creator" => json!({"status": "creator", "user": user, "is_anonymous": false}),

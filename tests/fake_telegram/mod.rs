@@ -371,6 +371,24 @@ impl FakeTelegram {
         });
     }
 
+    /// A topic's name as the bot created or renamed it, and whether it is closed; `None` for
+    /// no such topic.
+    pub fn topic(&self, chat_id: i64, topic: i32) -> Option<(Option<String>, bool)> {
+        let st = self.shared.lock();
+        let chat = st.chats.get(&chat_id)?;
+        let closed = *chat.topics.get(&topic)?;
+        Some((chat.topic_names.get(&topic).cloned(), closed))
+    }
+
+    /// The forum's topics, by thread id.
+    pub fn topics(&self, chat_id: i64) -> Vec<i32> {
+        let st = self.shared.lock();
+        st.chats
+            .get(&chat_id)
+            .map(|c| c.topics.keys().copied().collect())
+            .unwrap_or_default()
+    }
+
     /// Topic `topic` of forum `chat_id` is deleted, and every message in it with it: sends
     /// there are refused ("message thread not found"), edits find no message. Telegram
     /// posts nothing about it.

@@ -190,6 +190,8 @@ pub(super) struct Chat {
     pub forum: bool,
     /// A forum's topics by thread id: whether each is closed.
     pub topics: BTreeMap<i32, bool>,
+    /// The names of the topics the bot created or renamed.
+    pub topic_names: BTreeMap<i32, String>,
     /// A forum's General topic is closed: sends without a thread are refused.
     pub general_closed: bool,
 }
@@ -213,6 +215,7 @@ impl Chat {
             reactions: Vec::new(),
             forum: false,
             topics: BTreeMap::new(),
+            topic_names: BTreeMap::new(),
             general_closed: false,
         }
     }
