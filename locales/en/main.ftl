@@ -246,6 +246,7 @@ replay-expired = This replay does not exist or has expired: finished games are k
    *[other] { $days } days
 }.
 replay-not-finished = This game is not over yet: its replay comes at the end.
-replay-riga = The Riga game has no replay yet: its moves are not shots.
+replay-none = This game has nothing to replay: it was called off before its battle, or played before replays were kept.
+replay-riga-start = The ships on their start points. ▶ steps through the game.
 newgame-own-topic = The game is in a topic of its own: “{ $topic }”.
 topic-name-lobby = ⚓ Sea Battle: { $name }

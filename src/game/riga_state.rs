@@ -39,6 +39,13 @@ pub struct RigaPlay {
     /// How it ended, once it has.
     #[serde(default)]
     pub end: Option<RigaEnd>,
+    /// The position the battle began in (both orders locked, the first to move drawn), and
+    /// every move since, in order: the game's replay. Games begun before replays have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Game>,
+    /// Every move played, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<Move>,
 }
 
 /// How a Riga game ended.
@@ -172,6 +179,7 @@ impl RigaPlay {
         };
         let game = Game::new(&self.orders[0], &self.orders[1], first)
             .map_err(|_| SetupError::NotOrdering)?;
+        self.start = Some(game.clone());
         self.game = Some(game);
         self.turn_started = now;
         self.reminded = false;
@@ -197,6 +205,7 @@ impl RigaPlay {
         let before = game.clone();
         let lost = game.play(side, mv).map_err(PlayError::Rules)?;
         let outcome = game.outcome();
+        self.history.push(mv);
         self.last = move_points(&before, mv);
         self.push_line(line(&before, mv, &lost));
         self.turn_started = now;

@@ -15,7 +15,7 @@ use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, MaybeInaccessibleMessage, ParseMode};
 
 /// Why a replay cannot be shown, in words: a game that does not exist (or expired), one not
-/// over yet, a Riga game.
+/// over yet, one with nothing to replay.
 enum NoReplay {
     Words(String),
 }
@@ -39,10 +39,10 @@ async fn view(
         }
         Err(e) => return Err(NoReplay::Words(t(lang, store_error_key(&e)))),
     };
-    if rec.is_riga() {
-        return Err(NoReplay::Words(t(lang, "replay-riga")));
+    if !rec.is_finished() {
+        return Err(NoReplay::Words(t(lang, "replay-not-finished")));
     }
-    replay_view(&rec, id, step, lang).ok_or_else(|| NoReplay::Words(t(lang, "replay-not-finished")))
+    replay_view(&rec, id, step, lang).ok_or_else(|| NoReplay::Words(t(lang, "replay-none")))
 }
 
 /// `/start rp<id>` in a private chat: the replay's message, at its beginning.

@@ -762,13 +762,13 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                     t(rec.lang, "btn-rematch"),
                     Button::Rematch(id).to_string(),
                 )];
-                // A Sea Battle game's replay, by a link anyone in the group may open.
+                // The game's replay, by a link anyone in the group may open.
                 let link = format!(
                     "https://t.me/{}?start={}",
                     ctx.username,
                     crate::view::buttons::replay_payload(id)
                 );
-                if let (false, Ok(url)) = (rec.is_riga(), link.parse()) {
+                if let Ok(url) = link.parse() {
                     row.push(InlineKeyboardButton::url(t(rec.lang, "btn-replay"), url));
                 }
                 req = req.reply_markup(InlineKeyboardMarkup::new(vec![row]));

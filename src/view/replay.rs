@@ -35,14 +35,18 @@ pub fn steps(rec: &GameRecord) -> Vec<&Event> {
 
 /// The replay of finished game `id` at `step` (0: before the first result; clamped to the
 /// last), in `lang`: its text (HTML) and its buttons. `None` for a game not finished (its
-/// fleets are secret) or a Riga game (its moves are no shots).
+/// fleets are secret), one called off before its battle, or a Riga game begun before
+/// replays were kept.
 pub fn replay_view(
     rec: &GameRecord,
     id: GameId,
     step: usize,
     lang: Lang,
 ) -> Option<(String, Keyboard)> {
-    if !rec.game.is_finished() || rec.is_riga() || rec.game.fleet(SeatId(0)).is_none() {
+    if let Some(r) = rec.riga() {
+        return riga_replay(rec, r, id, step, lang);
+    }
+    if !rec.game.is_finished() || rec.game.fleet(SeatId(0)).is_none() {
         return None;
     }
     let steps = steps(rec);
@@ -108,6 +112,12 @@ pub fn replay_view(
         }
         text.push_str(&format!("\n\n{}", t(lang, "replay-check")));
     }
+    Some((text, steps_keyboard(id, step, last)))
+}
+
+/// ⏮ ◀ ▶ ⏭ for a replay at `step` of `last`; a button that would show the step shown is a
+/// label.
+fn steps_keyboard(id: GameId, step: usize, last: usize) -> Keyboard {
     let key = |label: &str, to: usize| {
         if to == step {
             Key::callback("·", Button::Noop.to_string())
@@ -115,13 +125,65 @@ pub fn replay_view(
             Key::callback(label, Button::Replay(id, to as u16).to_string())
         }
     };
-    let kb = Keyboard::new([vec![
+    Keyboard::new([vec![
         key("⏮", 0),
         key("◀", step.saturating_sub(1)),
         key("▶", (step + 1).min(last)),
         key("⏭", last),
-    ]]);
-    Some((text, kb))
+    ]])
+}
+
+/// A Riga game's replay: the board after each move, the move in words, and the end.
+fn riga_replay(
+    rec: &GameRecord,
+    r: &crate::game::riga_state::RigaPlay,
+    id: GameId,
+    step: usize,
+    lang: Lang,
+) -> Option<(String, Keyboard)> {
+    use crate::view::riga_text::{board, move_line, move_points};
+    r.end.as_ref()?;
+    let start = r.start.as_ref()?;
+    let last = r.history.len();
+    let step = step.min(last);
+    let mut game = start.clone();
+    let mut shown = (t(lang, "replay-riga-start"), None);
+    for &mv in &r.history[..step] {
+        let before = game.clone();
+        let lost = game.play(before.turn(), mv).unwrap_or_default();
+        shown = (
+            move_line(lang, &before, mv, &lost),
+            move_points(&before, mv),
+        );
+    }
+    let players: Vec<String> = (0..2u8)
+        .map(|s| escape(rec.names.get(usize::from(s)).map_or("?", String::as_str)))
+        .collect();
+    let mut text = format!(
+        "<b>{}</b>\n{}\n\n<pre>{}</pre>\n\n{}",
+        ta(
+            lang,
+            "replay-title",
+            &[
+                ("game", id.0.to_string().into()),
+                ("players", players.join(" — ").into()),
+            ]
+        ),
+        ta(
+            lang,
+            "replay-step",
+            &[("step", step.into()), ("count", last.into())]
+        ),
+        escape(&board(lang, &game, shown.1)),
+        escape(&shown.0)
+    );
+    if step == last {
+        text.push_str(&format!(
+            "\n\n<b>{}</b>",
+            escape(&crate::view::riga::end_words_in(rec, r, lang))
+        ));
+    }
+    Some((text, steps_keyboard(id, step, last)))
 }
 
 #[cfg(test)]
@@ -218,5 +280,66 @@ mod tests {
         let mut rec = finished();
         rec.game = Game::new(Ruleset::default());
         assert!(replay_view(&rec, GameId(9), 0, Lang::En).is_none());
+    }
+
+    /// A Riga game played some moves (the first legal move each time) and surrendered: its
+    /// replay replays exactly those moves from the start position, in the words the group
+    /// read, and ends with the surrender.
+    #[test]
+    fn a_riga_replay_shows_every_move_in_order_and_the_end() {
+        use crate::game::record::Play;
+        use crate::game::riga::{play_move, setup, surrender, SetupTap};
+        use crate::game::riga_state::RigaPlay;
+        use crate::game::{lobby, riga_state};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(6);
+        let duel = lobby::riga_duel(&Ruleset::default());
+        let mut rec = GameRecord::new(Game::new(duel), -1, 0);
+        lobby::join(&mut rec, PlayerId(1), "Anna", None, 0).unwrap();
+        lobby::join(&mut rec, PlayerId(2), "Boris", None, 0).unwrap();
+        rec.play = Play::Riga(RigaPlay::default());
+        lobby::start(&mut rec, None, 0, &mut rng).unwrap();
+        for p in [1, 2] {
+            setup(&mut rec, PlayerId(p), SetupTap::Lock, None, 0, &mut rng).unwrap();
+        }
+        let line = |l: Lang, before: &::riga::Game, mv: ::riga::Move, lost: &[usize]| {
+            crate::view::riga_text::move_line(l, before, mv, lost)
+        };
+        let mut lines = Vec::new();
+        for _ in 0..30 {
+            let game = rec.riga().unwrap().game.clone().unwrap();
+            let side = game.turn();
+            let player = PlayerId(u64::from(riga_state::seat_of(side)) + 1);
+            let mv = game.legal_moves()[0];
+            let lost = play_move(&mut rec, player, mv, None, None, 1, &line).unwrap();
+            lines.push(crate::view::riga_text::move_line(
+                Lang::En,
+                &game,
+                mv,
+                &lost,
+            ));
+        }
+        assert!(
+            replay_view(&rec, GameId(3), 0, Lang::En).is_none(),
+            "not over yet"
+        );
+        surrender(&mut rec, PlayerId(1)).unwrap();
+        for (k, expected) in lines.iter().enumerate() {
+            let (text, _) = replay_view(&rec, GameId(3), k + 1, Lang::En).unwrap();
+            assert!(text.contains(&escape(expected)), "step {}: {text}", k + 1);
+            assert!(text.contains(&format!("Step {} of 30", k + 1)), "{text}");
+        }
+        let (end, kb) = replay_view(&rec, GameId(3), 30, Lang::En).unwrap();
+        assert!(end.contains("Anna"), "{end}");
+        let data: Vec<&str> = kb.inline_keyboard[0].iter().filter_map(Key::data).collect();
+        assert!(
+            data.contains(&"rp:3:29") && !data.contains(&"rp:3:31"),
+            "{data:?}"
+        );
+        // A game begun before replays were kept has none.
+        let mut old = rec.clone();
+        if let Some(r) = old.riga_mut() {
+            r.start = None;
+        }
+        assert!(replay_view(&old, GameId(3), 0, Lang::En).is_none());
     }
 }

@@ -101,7 +101,11 @@ fn battle_text(rec: &GameRecord, r: &RigaPlay) -> String {
 
 /// How the game ended, in words.
 fn end_words(rec: &GameRecord, r: &RigaPlay) -> String {
-    let lang = rec.lang;
+    end_words_in(rec, r, rec.lang)
+}
+
+/// How the game ended, in words, in `lang`.
+pub fn end_words_in(rec: &GameRecord, r: &RigaPlay, lang: Lang) -> String {
     let name = |side| rec.short_name(SeatId(seat_of(side)), 40);
     let side_words = |side| riga_text::side_name(lang, side);
     match r.end {

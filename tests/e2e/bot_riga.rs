@@ -352,7 +352,50 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
         "{told} versions tell a capture: {:?}",
         last.versions
     );
-    app.message_with_button(group, "r:").await;
+    let end = app.message_with_button(group, "r:").await;
+    // The end's replay link opens the game move by move in a private chat: every move the
+    // game was won by, the last one the one the group read last, and who won.
+    let link = end.button("Replay").expect("a replay link on the end");
+    let payload = link.split("?start=").nth(1).unwrap().to_owned();
+    let chat = a.id.0 as i64;
+    app.tg.send_command(chat, &a, &format!("/start {payload}"));
+    let replay = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.text.contains(&format!("Step 0 of {moves}")),
+            wait(),
+        )
+        .await
+        .unwrap_or_else(|| {
+            panic!(
+                "no replay of {moves} moves: {:?}",
+                app.tg.last_message(chat)
+            )
+        });
+    let to_end = replay.button("⏭").unwrap();
+    app.press(chat, &a, replay.message_id, &to_end).await;
+    let final_step = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.text.contains(&format!("Step {moves} of {moves}")),
+            wait(),
+        )
+        .await
+        .expect("the replay's last step");
+    let last_move = last
+        .text
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("South: "))
+        .unwrap();
+    assert!(
+        final_step.text.contains(last_move),
+        "{last_move:?} in {}",
+        final_step.text
+    );
+    assert!(final_step.text.contains("wins"), "{}", final_step.text);
     // Every version of the battle's message has no fewer sunk ships than the one before.
     let afloat = |text: &str| -> Vec<u32> {
         text.lines()
