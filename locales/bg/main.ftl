@@ -256,3 +256,5 @@ replay-none = В тази игра няма какво да се повтори:
 replay-riga-start = Корабите на началните си точки. ▶ превърта играта.
 newgame-own-topic = Играта е в своя тема: „{ $topic }“.
 topic-name-lobby = ⚓ Морска битка: { $name }
+replay-reveal = Разкриване на флотите
+replay-to-reveal = ▶ показва флотите и как да се проверят.

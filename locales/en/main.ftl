@@ -250,3 +250,5 @@ replay-none = This game has nothing to replay: it was called off before its batt
 replay-riga-start = The ships on their start points. ▶ steps through the game.
 newgame-own-topic = The game is in a topic of its own: “{ $topic }”.
 topic-name-lobby = ⚓ Sea Battle: { $name }
+replay-reveal = The reveal
+replay-to-reveal = ▶ shows the fleets and how to check them.

@@ -264,3 +264,5 @@ replay-none = В этой игре нечего повторять: её отм�
 replay-riga-start = Корабли на стартовых точках. ▶ листает игру.
 newgame-own-topic = Игра идёт в своей теме: «{ $topic }».
 topic-name-lobby = ⚓ Морской бой: { $name }
+replay-reveal = Раскрытие флотов
+replay-to-reveal = ▶ покажет флоты и как их проверить.

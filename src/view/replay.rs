@@ -51,22 +51,47 @@ pub fn replay_view(
     }
     let steps = steps(rec);
     let last = steps.len();
-    let step = step.min(last);
+    // The pages: each step, then the reveal on a page of its own (every field of four
+    // players on a big field and four fleets in words would not fit in one message).
+    let reveal = last + 1;
+    let step = step.min(reveal);
     let ruleset = rec.game.ruleset();
     let size = ruleset.size();
     let name = |s: SeatId| escape(rec.names.get(s.index()).map_or("?", String::as_str));
     let seats: Vec<SeatId> = (0..rec.game.seats().len() as u8).map(SeatId).collect();
     let players: Vec<String> = seats.iter().map(|&s| name(s)).collect();
+    let title = ta(
+        lang,
+        "replay-title",
+        &[
+            ("game", id.0.to_string().into()),
+            ("players", players.join(" — ").into()),
+        ],
+    );
+    if step == reveal {
+        let mut text = format!(
+            "<b>{title}</b>\n{}\n\n<b>{}</b>\n\n{}",
+            t(lang, "replay-reveal"),
+            end_words_in(rec, lang),
+            t(lang, "end-reveal")
+        );
+        for &s in &seats {
+            let (Some((layout, salt)), Some(fleet)) = (rec.game.reveal(s), rec.game.fleet(s))
+            else {
+                continue;
+            };
+            let words = fleet_words(lang, fleet, rec.alphabet, size, ruleset.mines > 0);
+            let commitment = rec.game.commitment(s).unwrap_or_default();
+            text.push_str(&format!(
+                "\n\n{}: {words}\n<code>{layout}|{salt}</code>\nSHA-256: <code>{commitment}</code>",
+                name(s)
+            ));
+        }
+        text.push_str(&format!("\n\n{}", t(lang, "replay-check")));
+        return Some((text, steps_keyboard(id, step, reveal)));
+    }
     let mut text = format!(
-        "<b>{}</b>\n{}",
-        ta(
-            lang,
-            "replay-title",
-            &[
-                ("game", id.0.to_string().into()),
-                ("players", players.join(" — ").into()),
-            ]
-        ),
+        "<b>{title}</b>\n{}",
         ta(
             lang,
             "replay-step",
@@ -96,23 +121,13 @@ pub fn replay_view(
     };
     text.push_str(&format!("\n\n{line}"));
     if step == last {
-        text.push_str(&format!("\n\n<b>{}</b>", end_words_in(rec, lang)));
-        text.push_str(&format!("\n\n{}", t(lang, "end-reveal")));
-        for &s in &seats {
-            let (Some((layout, salt)), Some(fleet)) = (rec.game.reveal(s), rec.game.fleet(s))
-            else {
-                continue;
-            };
-            let words = fleet_words(lang, fleet, rec.alphabet, size, ruleset.mines > 0);
-            let commitment = rec.game.commitment(s).unwrap_or_default();
-            text.push_str(&format!(
-                "\n{}: {words}\n<code>{layout}|{salt}</code>\nSHA-256: <code>{commitment}</code>",
-                name(s)
-            ));
-        }
-        text.push_str(&format!("\n\n{}", t(lang, "replay-check")));
+        text.push_str(&format!(
+            "\n\n<b>{}</b>\n{}",
+            end_words_in(rec, lang),
+            t(lang, "replay-to-reveal")
+        ));
     }
-    Some((text, steps_keyboard(id, step, last)))
+    Some((text, steps_keyboard(id, step, reveal)))
 }
 
 /// ⏮ ◀ ▶ ⏭ for a replay at `step` of `last`; a button that would show the step shown is a
@@ -238,11 +253,12 @@ mod tests {
         let n = steps(&rec).len();
         assert!(n > 20);
         for lang in Lang::ALL {
-            for step in 0..=n {
+            for step in 0..=n + 1 {
                 let (text, kb) = replay_view(&rec, GameId(9), step, lang).unwrap();
                 assert!(visible_len(&text) <= 4096, "{lang:?} step {step}");
                 let expected = match step {
                     0 => t(lang, "replay-start"),
+                    _ if step > n => t(lang, "replay-check"),
                     _ => log_line(
                         lang,
                         steps(&rec)[step - 1],
@@ -254,13 +270,13 @@ mod tests {
                     .unwrap(),
                 };
                 assert!(text.contains(&expected), "{lang:?} step {step}: {text}");
-                assert_eq!(text.contains("SHA-256"), step == n);
+                assert_eq!(text.contains("SHA-256"), step == n + 1);
                 let data: Vec<String> = kb.inline_keyboard[0]
                     .iter()
                     .filter_map(|k| k.data().map(str::to_owned))
                     .collect();
                 // The way back and forward, never to the step shown.
-                assert_eq!(data.contains(&format!("rp:9:{}", step + 1)), step < n);
+                assert_eq!(data.contains(&format!("rp:9:{}", step + 1)), step <= n);
                 assert_eq!(
                     data.contains(&format!("rp:9:{}", step.wrapping_sub(1))),
                     step > 0
@@ -268,10 +284,10 @@ mod tests {
                 assert!(!data.contains(&format!("rp:9:{step}")));
             }
         }
-        // Past the end is the end.
+        // Past the end is the reveal.
         assert_eq!(
             replay_view(&rec, GameId(9), n + 5, Lang::En),
-            replay_view(&rec, GameId(9), n, Lang::En)
+            replay_view(&rec, GameId(9), n + 1, Lang::En)
         );
     }
 
@@ -341,5 +357,55 @@ mod tests {
             r.start = None;
         }
         assert!(replay_view(&old, GameId(3), 0, Lang::En).is_none());
+    }
+
+    /// Four players on the big field with long names, given up at once: every step of the
+    /// replay, the last with four fleets revealed, fits in a message.
+    #[test]
+    fn four_players_on_the_big_field_fit_in_one_message() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        for r in [
+            Ruleset {
+                players: engine::Players::FreeForAll(4),
+                ..Ruleset::big()
+            },
+            Ruleset {
+                players: engine::Players::FreeForAll(4),
+                ..Ruleset::land_sea_air()
+            },
+        ] {
+            let mut game = Game::new(r.clone());
+            for p in 1..=4 {
+                game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+            }
+            game.apply(Action::Start, 0, &mut rng).unwrap();
+            let mut rec = GameRecord::new(game, -100, 0);
+            rec.names = (0..4).map(|i| format!("{}{i}", "Ш".repeat(60))).collect();
+            for s in 0..4 {
+                let fleet = random_fleet(&r, &mut rng).unwrap();
+                rec.game
+                    .apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                    .unwrap();
+            }
+            for s in 0..3 {
+                let events = rec
+                    .game
+                    .apply(Action::Surrender(SeatId(s)), 0, &mut rng)
+                    .unwrap();
+                rec.push_log(&events);
+            }
+            assert!(rec.game.is_finished());
+            let n = steps(&rec).len();
+            for lang in Lang::ALL {
+                for step in 0..=n + 1 {
+                    let (text, _) = replay_view(&rec, GameId(9), step, lang).unwrap();
+                    assert!(
+                        visible_len(&text) <= 4096,
+                        "{lang:?} step {step}: {} characters",
+                        visible_len(&text)
+                    );
+                }
+            }
+        }
     }
 }

@@ -127,7 +127,16 @@ async fn a_replay_steps_through_the_games_log_to_the_reveal_in_each_language() {
         // The fields show exactly the shots made so far.
         assert_eq!(shot_marks(&m.text), shot, "step {step}: {}", m.text);
     }
-    // The last step: the winner, the reveal, and the commitments the battle showed verify.
+    // The last step names the winner; ▶ then shows the reveal, whose commitments are the
+    // battle's and verify.
+    assert!(m.text.contains("Winner"), "{}", m.text);
+    let next = m.button("▶").expect("a ▶ to the reveal");
+    app.press(chat, &c, m.message_id, &next).await;
+    let m = app
+        .tg
+        .wait_for(chat, |m| m.text.contains("The reveal"), wait())
+        .await
+        .expect("the reveal");
     assert!(
         m.button("▶").is_none_or(|d| !d.starts_with("rp:")),
         "a ▶ past the end"
@@ -157,7 +166,14 @@ async fn a_replay_steps_through_the_games_log_to_the_reveal_in_each_language() {
     let m = replay_at(&app, chat, 0, n, "Step {step} of {count}").await;
     app.press(chat, &c, m.message_id, &format!("rp:{}:9999", d.game))
         .await;
-    replay_at(&app, chat, n, n, "Step {step} of {count}").await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.text.contains("The reveal") && m.edits > 2,
+            wait(),
+        )
+        .await
+        .expect("a step past the end shows the reveal");
 
     // In Russian and Bulgarian.
     for (id, lang, words) in [
