@@ -136,63 +136,43 @@ pub async fn on_newgame(
     };
     // A forum whose games get topics of their own: a new topic, and a word where it was
     // asked for (should the bot no more be allowed to, the game stays where it was asked).
-    if settings.own_topics {
-        if let Some((thread, name)) = own_topic(ctx, chat, user, lang).await {
-            let seated = seated_at_once(ctx, user).await;
-            let ruleset = settings.ruleset;
-            return match create(
-                ctx,
-                (chat, Some(thread), true),
-                user,
-                lang,
-                ruleset,
-                riga,
-                seated,
-                bot,
-            )
-            .await
-            {
-                Ok(_) => {
-                    let words = ta(
-                        lang,
-                        "newgame-own-topic",
-                        &[("topic", escape(&name).into())],
-                    );
-                    reply(ctx, msg, words).await
-                }
-                Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
-            };
+    let made = match settings.own_topics {
+        true => own_topic(ctx, chat, user, lang).await,
+        false => None,
+    };
+    // Else, in a forum, the game lives in the topic it was started in: one at a time a topic.
+    let topic = match &made {
+        Some((thread, _)) => Some(*thread),
+        None => topic_of(msg),
+    };
+    if made.is_none() {
+        match active_game(ctx, chat, topic).await {
+            Ok(Some(_)) => {
+                let key = if topic.is_some() {
+                    "newgame-running-topic"
+                } else {
+                    "newgame-running"
+                };
+                return reply(ctx, msg, t(lang, key)).await;
+            }
+            Ok(None) => {}
+            Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
         }
     }
-    // In a forum, the game lives in the topic it was started in: one at a time a topic.
-    let topic = topic_of(msg);
-    match active_game(ctx, chat, topic).await {
-        Ok(Some(_)) => {
-            let key = if topic.is_some() {
-                "newgame-running-topic"
-            } else {
-                "newgame-running"
-            };
-            return reply(ctx, msg, t(lang, key)).await;
-        }
-        Ok(None) => {}
-        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
-    }
-    let ruleset = settings.ruleset;
     let seated = seated_at_once(ctx, user).await;
-    match create(
-        ctx,
-        (chat, topic, false),
-        user,
-        lang,
-        ruleset,
-        riga,
-        seated,
-        bot,
-    )
-    .await
-    {
-        Ok(_) => Ok(()),
+    let place = (chat, topic, made.is_some());
+    match create(ctx, place, user, lang, settings.ruleset, riga, seated, bot).await {
+        Ok(_) => match made {
+            Some((_, name)) => {
+                let words = ta(
+                    lang,
+                    "newgame-own-topic",
+                    &[("topic", escape(&name).into())],
+                );
+                reply(ctx, msg, words).await
+            }
+            None => Ok(()),
+        },
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
 }

@@ -1004,3 +1004,36 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i]
 }
+
+/// Waits until game `game` is called off (finished, cancelled, nobody won) with nothing left
+/// to send, and returns its record.
+pub async fn called_off(app: &App, game: u64) -> morskoy_boy::game::record::GameRecord {
+    let store = app.store().await;
+    let deadline = tokio::time::Instant::now() + wait();
+    let rec = loop {
+        let (rec, _) = store
+            .load_game(morskoy_boy::store::GameId(game))
+            .await
+            .unwrap();
+        if rec.is_finished() && rec.delivery.outbox.is_empty() {
+            break rec;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the game goes on: {:?}, {:?}",
+            rec.game.phase(),
+            rec.delivery.outbox
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        matches!(
+            rec.game.phase(),
+            engine::Phase::Finished { winners, reason: engine::EndReason::Cancelled }
+                if winners.is_empty()
+        ),
+        "{:?}",
+        rec.game.phase()
+    );
+    rec
+}

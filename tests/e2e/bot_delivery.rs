@@ -824,7 +824,7 @@ async fn a_post_whose_replica_died_is_taken_over_by_the_other_once_its_claim_is_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_off() {
-    use morskoy_boy::store::{GameId, Leaderboard};
+    use morskoy_boy::store::Leaderboard;
     let app = App::spawn().await;
     let group = -6301;
     let a = app.player(63011, "Alice", "en");
@@ -845,29 +845,18 @@ async fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_o
     // nothing: the press that counts is a shot.)
     while matches!(d.shoot_button(&app).await, Shot::Known | Shot::NotYourTurn) {}
     let store = app.store().await;
-    let deadline = tokio::time::Instant::now() + wait();
-    let rec = loop {
-        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
-        if rec.is_finished() && rec.delivery.outbox.is_empty() {
-            break rec;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the game goes on: {:?}, {:?}",
-            rec.game.phase(),
-            rec.delivery.outbox
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    assert!(
-        matches!(
-            rec.game.phase(),
-            engine::Phase::Finished { winners, reason: engine::EndReason::Cancelled }
-                if winners.is_empty()
-        ),
-        "{:?}",
-        rec.game.phase()
-    );
+    called_off(&app, d.game).await;
+    // Each player is told why, in their private chat.
+    for p in [&a, &b] {
+        app.tg
+            .wait_for(
+                p.id.0 as i64,
+                |m| m.text.contains("the bot can no longer write there"),
+                wait(),
+            )
+            .await
+            .unwrap_or_else(|| panic!("{} is not told", p.first_name));
+    }
     // More presses and the time that passes send nothing more there.
     for _ in 0..3 {
         let answer = app

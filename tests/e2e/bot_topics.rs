@@ -135,7 +135,7 @@ async fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its
 /// takes a game meanwhile, and the topic, reopened, takes a new one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
-    use morskoy_boy::store::{GameId, Leaderboard};
+    use morskoy_boy::store::Leaderboard;
     let app = App::spawn().await;
     let group = -1_002_800_002;
     app.tg.forum(group, "Closing forum");
@@ -179,29 +179,7 @@ async fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
                 )
             });
     }
-    let deadline = tokio::time::Instant::now() + wait();
-    let rec = loop {
-        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
-        if rec.is_finished() && rec.delivery.outbox.is_empty() {
-            break rec;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the game goes on: {:?}, {:?}",
-            rec.game.phase(),
-            rec.delivery.outbox
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
-    assert!(
-        matches!(
-            rec.game.phase(),
-            engine::Phase::Finished { winners, reason: engine::EndReason::Cancelled }
-                if winners.is_empty()
-        ),
-        "{:?}",
-        rec.game.phase()
-    );
+    called_off(&app, d.game).await;
     let closed_at = in_first(&app);
     // A press on the old battle message changes nothing and sends nothing there.
     let answer = app
@@ -242,7 +220,6 @@ async fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
 /// again and again, and another topic plays.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_topic_deleted_mid_battle_calls_its_game_off_at_the_next_move() {
-    use morskoy_boy::store::GameId;
     let app = App::spawn_at_ai_pause(1200).await;
     let group = -1_002_800_003;
     app.tg.forum(group, "Deleting forum");
@@ -290,27 +267,8 @@ async fn a_topic_deleted_mid_battle_calls_its_game_off_at_the_next_move() {
         )
         .await
         .unwrap_or_else(|| panic!("Alice is not told: {:?}", app.tg.errors()));
+    called_off(&app, d.game).await;
     let store = app.store().await;
-    let deadline = tokio::time::Instant::now() + wait();
-    loop {
-        let (rec, _) = store.load_game(GameId(d.game)).await.unwrap();
-        if rec.is_finished() && rec.delivery.outbox.is_empty() {
-            assert!(
-                matches!(
-                    rec.game.phase(),
-                    engine::Phase::Finished {
-                        reason: engine::EndReason::Cancelled,
-                        ..
-                    }
-                ),
-                "{:?}",
-                rec.game.phase()
-            );
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the game goes on");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
     tokio::time::sleep(Duration::from_secs(2)).await;
     let refusals = app.tg.errors().len();
     assert!(
