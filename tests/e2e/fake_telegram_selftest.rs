@@ -1389,3 +1389,96 @@ async fn a_failed_webhook_delivery_is_retried_on_the_other_replica() {
     assert_eq!(got, sent);
     assert!(!got_busy.lock().unwrap().is_empty());
 }
+
+/// Inline mode: a query reaches the bot, its answer is held to Telegram's limits (≤ 50
+/// results, ids of 1–64 bytes, one answer a query), a result sent becomes an inline message,
+/// a press on it carries the `inline_message_id` and no message, and edits by that id are
+/// answered `true`, refused when nothing changed or the id is unknown.
+#[tokio::test]
+async fn inline_queries_results_messages_presses_and_edits_as_telegram_has_them() {
+    use teloxide::types::{
+        InlineQueryResult, InlineQueryResultArticle, InputMessageContent, InputMessageContentText,
+    };
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(21, "Аня", "ru");
+    let query = fake.inline_query(&anya, "бой");
+    let updates = bot.get_updates().await.unwrap();
+    let UpdateKind::InlineQuery(q) = &updates[0].kind else {
+        panic!("{:?}", updates[0])
+    };
+    assert_eq!((q.id.0.as_str(), q.query.as_str()), (query.as_str(), "бой"));
+    let offset = updates[0].id.0 as i32 + 1;
+    let _ = bot.get_updates().offset(offset).await.unwrap();
+    let article = |id: &str| {
+        InlineQueryResult::Article(
+            InlineQueryResultArticle::new(
+                id,
+                "Морской бой",
+                InputMessageContent::Text(
+                    InputMessageContentText::new("Лобби: <b>Аня</b>").parse_mode(ParseMode::Html),
+                ),
+            )
+            .reply_markup(keyboard(vec![vec![("Вступить", "ij:21")]])),
+        )
+    };
+    let too_many: Vec<_> = (0..51).map(|i| article(&format!("r{i}"))).collect();
+    let e = bot
+        .answer_inline_query(q.id.clone(), too_many)
+        .await
+        .unwrap_err();
+    assert!(matches!(api_error(e), ApiError::TooMuchInlineQueryResults));
+    let e = bot
+        .answer_inline_query(q.id.clone(), vec![article(&"x".repeat(65))])
+        .await
+        .unwrap_err();
+    assert_eq!(unknown(e), "Bad Request: RESULT_ID_INVALID");
+    bot.answer_inline_query(q.id.clone(), vec![article("sea"), article("riga")])
+        .await
+        .unwrap();
+    let e = bot
+        .answer_inline_query(q.id.clone(), vec![article("sea")])
+        .await
+        .unwrap_err();
+    assert!(
+        format!("{e}").contains("query is too old"),
+        "answered twice: {e}"
+    );
+    let results = fake.inline_answer(&query, WAIT).await.unwrap();
+    assert_eq!(results.len(), 2);
+
+    let inline = fake.send_inline_result(&query, "sea");
+    let shown = fake.inline_message(&inline).unwrap();
+    assert_eq!(shown.text, "Лобби: Аня");
+    let press = fake.press_inline(&anya, &inline, "ij:21");
+    let updates = bot.get_updates().offset(offset).await.unwrap();
+    let UpdateKind::CallbackQuery(cb) = &updates[0].kind else {
+        panic!("{:?}", updates[0])
+    };
+    assert_eq!(cb.inline_message_id.as_deref(), Some(inline.as_str()));
+    assert!(cb.message.is_none());
+    bot.answer_callback_query(cb.id.clone()).await.unwrap();
+    assert!(fake.wait_answer(&press, WAIT).await.is_some());
+
+    bot.edit_message_text_inline(inline.clone(), "Бой: ход Ани")
+        .reply_markup(keyboard(vec![vec![("а1", "f:1")]]))
+        .await
+        .unwrap();
+    assert_eq!(fake.inline_message(&inline).unwrap().text, "Бой: ход Ани");
+    let e = bot
+        .edit_message_text_inline(inline.clone(), "Бой: ход Ани")
+        .reply_markup(keyboard(vec![vec![("а1", "f:1")]]))
+        .await
+        .unwrap_err();
+    assert!(matches!(api_error(e), ApiError::MessageNotModified));
+    let e = bot
+        .edit_message_text_inline("AgAAAFnothing", "?")
+        .await
+        .unwrap_err();
+    assert!(matches!(api_error(e), ApiError::MessageIdInvalid));
+    let e = bot
+        .edit_message_text_inline(inline.clone(), "x".repeat(4097))
+        .await
+        .unwrap_err();
+    assert!(matches!(api_error(e), ApiError::EditedMessageIsTooLong));
+    assert_eq!(fake.inline_max_per_minute(&inline), 1);
+}

@@ -123,10 +123,11 @@ fn dispatch(st: &mut State, method: &str, p: &Params) -> Answer {
         "deletewebhook" => Ok(webhook::delete_webhook(st, p)),
         "sendmessage" => send_message(st, p),
         "sendphoto" => send_photo(st, p),
-        "editmessagetext" => edit_text(st, p, false),
-        "editmessagecaption" => edit_text(st, p, true),
-        "editmessagereplymarkup" => edit_reply_markup(st, p),
-        "editmessagemedia" => edit_media(st, p),
+        "editmessagetext" => inline_true(p, edit_text(st, p, false)),
+        "editmessagecaption" => inline_true(p, edit_text(st, p, true)),
+        "editmessagereplymarkup" => inline_true(p, edit_reply_markup(st, p)),
+        "editmessagemedia" => inline_true(p, edit_media(st, p)),
+        "answerinlinequery" => super::inline::answer_inline_query(st, p),
         "deletemessage" => {
             let chat_id = chat_with_bot(st, p)?;
             let message_id = p.i64("message_id").unwrap_or(0) as i32;
@@ -385,6 +386,14 @@ fn set_my_commands(st: &mut State, p: &Params) -> Answer {
 }
 
 /// A ChatMember object for a status.
+/// An edit of an inline message is answered `true`, not with the message.
+fn inline_true(p: &Params, answer: Answer) -> Answer {
+    match answer {
+        Ok(_) if p.map.contains_key("inline_message_id") => Ok(Reply::ok(json!(true))),
+        other => other,
+    }
+}
+
 /// The forum topic methods, as Telegram checks them: a forum, the bot an administrator that
 /// may manage topics, a name of 1–128 characters, a topic that exists.
 fn forum_topic(st: &mut State, method: &str, p: &Params) -> Answer {

@@ -39,6 +39,7 @@
 
 mod html;
 mod http;
+mod inline;
 mod inspect;
 mod markdown;
 mod markup;

@@ -387,7 +387,9 @@ pub(super) fn edit_media(st: &mut State, p: &Params) -> Answer {
 /// The bot's message to edit, checked as Telegram does.
 fn message_to_edit(st: &mut State, p: &Params) -> Result<(i64, i32), Reply> {
     if p.map.contains_key("inline_message_id") {
-        return Err(Reply::bad_request("Bad Request: MESSAGE_ID_INVALID"));
+        let (chat_id, message_id) = super::inline::inline_target(st, p)?;
+        flood_gate(st, chat_id)?;
+        return Ok((chat_id, message_id));
     }
     let chat_id = chat_for_send(st, p)?;
     flood_gate(st, chat_id)?;

@@ -304,6 +304,10 @@ pub(super) struct State {
     pub webhook_error: Option<(i64, String)>,
     /// Every delivery attempt, in the order they ended.
     pub deliveries: Vec<super::Delivery>,
+    /// Inline queries sent to the bot, by id.
+    pub inline_queries: HashMap<String, super::inline::InlineQuery>,
+    /// Inline messages, by `inline_message_id`: the chat of their own and the message.
+    pub inline_messages: HashMap<String, (i64, i32)>,
 }
 
 impl Default for State {
@@ -336,6 +340,8 @@ impl Default for State {
             webhook_in_flight: 0,
             webhook_error: None,
             deliveries: Vec::new(),
+            inline_queries: HashMap::new(),
+            inline_messages: HashMap::new(),
         }
     }
 }
