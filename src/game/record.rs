@@ -840,6 +840,22 @@ mod tests {
     use rand::SeedableRng;
 
     #[test]
+    fn a_games_place_in_a_forum_is_stored_and_read_back() {
+        let mut rec = GameRecord::new(Game::new(Ruleset::default()), -100, 0);
+        let plain = serde_json::to_value(&rec).unwrap();
+        // Outside a forum nothing of it is written.
+        assert!(plain.get("topic").is_none() && plain.get("own_topic").is_none());
+        rec.topic = Some(42);
+        rec.own_topic = true;
+        rec.delivery.topic_gone = true;
+        let back: GameRecord = serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
+        assert_eq!(
+            (back.topic, back.own_topic, back.delivery.topic_gone),
+            (Some(42), true, true)
+        );
+    }
+
+    #[test]
     fn a_game_stored_before_pictures_stays_text_and_a_new_one_is_a_picture() {
         let rec = GameRecord::new(Game::new(Ruleset::default()), -1, 0);
         assert_eq!(rec.board, Board::Picture);
