@@ -284,8 +284,8 @@ pub async fn on_start(
     if !msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "help")).await;
     }
-    if let Some(id) = crate::view::buttons::parse_replay_payload(payload.trim()) {
-        return super::replay::on_start(ctx, msg, lang, id).await;
+    if let Some((id, key)) = crate::view::buttons::parse_replay_payload(payload.trim()) {
+        return super::replay::on_start(ctx, msg, lang, id, &key).await;
     }
     let Some(id) = parse_join_payload(payload.trim()) else {
         return reply(ctx, msg, t(lang, "welcome")).await;

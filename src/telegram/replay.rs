@@ -9,7 +9,7 @@ use crate::game::id::GameId;
 use crate::game::lang::Lang;
 use crate::store::StoreError;
 use crate::view::i18n::{t, ta};
-use crate::view::replay::replay_view;
+use crate::view::replay::{replay_key, replay_view};
 use teloxide::payloads::SendMessageSetters;
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, MaybeInaccessibleMessage, ParseMode};
@@ -20,34 +20,46 @@ enum NoReplay {
     Words(String),
 }
 
-/// The replay of game `id` at `step` in `lang`, or the words of why there is none.
+/// The replay of game `id` at `step` in `lang`, or the words of why there is none. With
+/// `key` (a link's), a game whose replay key is another is as one that does not exist.
 async fn view(
     ctx: &Ctx,
     id: GameId,
+    key: Option<&str>,
     step: usize,
     lang: Lang,
 ) -> Result<(String, crate::view::keyboard::Keyboard), NoReplay> {
+    let expired = || {
+        let days = ctx.store.finished_days();
+        NoReplay::Words(ta(
+            lang,
+            "replay-expired",
+            &[("days", (days as i64).into())],
+        ))
+    };
     let rec = match ctx.store.load_game(id).await {
         Ok((rec, _)) => rec,
-        Err(StoreError::NotFound) => {
-            let days = ctx.store.finished_days();
-            return Err(NoReplay::Words(ta(
-                lang,
-                "replay-expired",
-                &[("days", (days as i64).into())],
-            )));
-        }
+        Err(StoreError::NotFound) => return Err(expired()),
         Err(e) => return Err(NoReplay::Words(t(lang, store_error_key(&e)))),
     };
+    if key.is_some_and(|k| replay_key(&rec).as_deref() != Some(k)) && rec.is_finished() {
+        return Err(expired());
+    }
     if !rec.is_finished() {
         return Err(NoReplay::Words(t(lang, "replay-not-finished")));
     }
     replay_view(&rec, id, step, lang).ok_or_else(|| NoReplay::Words(t(lang, "replay-none")))
 }
 
-/// `/start rp<id>` in a private chat: the replay's message, at its beginning.
-pub async fn on_start(ctx: &Ctx, msg: &Message, lang: Lang, id: GameId) -> HandlerResult {
-    match view(ctx, id, 0, lang).await {
+/// `/start rp<id>-<key>` in a private chat: the replay's message, at its beginning.
+pub async fn on_start(
+    ctx: &Ctx,
+    msg: &Message,
+    lang: Lang,
+    id: GameId,
+    key: &str,
+) -> HandlerResult {
+    match view(ctx, id, Some(key), 0, lang).await {
         Ok((text, kb)) => {
             ctx.bot
                 .send_message(msg.chat.id, text)
@@ -72,7 +84,7 @@ pub async fn on_button(
     let Some(MaybeInaccessibleMessage::Regular(m)) = &q.message else {
         return answer(ctx, q, t(lang, "error-out-of-date"), true).await;
     };
-    match view(ctx, id, usize::from(step), lang).await {
+    match view(ctx, id, None, usize::from(step), lang).await {
         Ok((text, kb)) => {
             edit_live(ctx, m.chat.id, m.id, text, Some(kb)).await?;
             answer(ctx, q, String::new(), false).await

@@ -763,12 +763,14 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                     Button::Rematch(id).to_string(),
                 )];
                 // The game's replay, by a link anyone in the group may open.
-                let link = format!(
-                    "https://t.me/{}?start={}",
-                    ctx.username,
-                    crate::view::buttons::replay_payload(id)
-                );
-                if let Ok(url) = link.parse() {
+                let link = crate::view::replay::replay_key(rec).map(|key| {
+                    format!(
+                        "https://t.me/{}?start={}",
+                        ctx.username,
+                        crate::view::buttons::replay_payload(id, &key)
+                    )
+                });
+                if let Some(Ok(url)) = link.map(|l| l.parse()) {
                     row.push(InlineKeyboardButton::url(t(rec.lang, "btn-replay"), url));
                 }
                 req = req.reply_markup(InlineKeyboardMarkup::new(vec![row]));

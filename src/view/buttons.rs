@@ -453,14 +453,16 @@ pub fn join_payload(game: GameId) -> String {
     format!("j{game}")
 }
 
-/// The deep-link payload that opens a finished game's replay: `rp<game id>`.
-pub fn replay_payload(game: GameId) -> String {
-    format!("rp{game}")
+/// The deep-link payload that opens a finished game's replay: `rp<game id>-<key>` (the key
+/// from [`crate::view::replay::replay_key`]).
+pub fn replay_payload(game: GameId, key: &str) -> String {
+    format!("rp{game}-{key}")
 }
 
-/// Reads a replay's deep-link payload.
-pub fn parse_replay_payload(payload: &str) -> Option<GameId> {
-    payload.strip_prefix("rp")?.parse().ok().map(GameId)
+/// Reads a replay's deep-link payload: the game and the key.
+pub fn parse_replay_payload(payload: &str) -> Option<(GameId, String)> {
+    let (game, key) = payload.strip_prefix("rp")?.split_once('-')?;
+    Some((GameId(game.parse().ok()?), key.to_owned()))
 }
 
 /// Reads a deep-link payload.

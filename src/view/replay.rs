@@ -14,6 +14,29 @@ use crate::game::record::GameRecord;
 use crate::view::i18n::{t, ta};
 use engine::{Coord, Event, SeatId};
 
+/// The key of a finished game's replay link, known only to those who saw the game (its
+/// group, its players): replays are not found by counting game ids. Drawn from the fleets'
+/// commitments the battle message showed, or a Riga game's start position. `None` for a
+/// game with nothing to replay.
+pub fn replay_key(rec: &GameRecord) -> Option<String> {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(b"morskoy-boy replay");
+    if let Some(r) = rec.riga() {
+        h.update(serde_json::to_vec(r.start.as_ref()?).ok()?);
+    } else {
+        for s in 0..rec.game.seats().len() as u8 {
+            h.update(rec.game.commitment(SeatId(s))?.as_bytes());
+        }
+    }
+    Some(
+        h.finalize()[..6]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
+    )
+}
+
 /// The results a replay steps through: the log's shots, salvoes, cells given up after a mine
 /// and the players who left (not the reminders, nor the mine's question).
 pub fn steps(rec: &GameRecord) -> Vec<&Event> {
@@ -289,6 +312,46 @@ mod tests {
             replay_view(&rec, GameId(9), n + 5, Lang::En),
             replay_view(&rec, GameId(9), n + 1, Lang::En)
         );
+    }
+
+    #[test]
+    fn a_replay_link_names_the_game_and_a_key_from_its_commitments() {
+        use crate::view::buttons::{parse_replay_payload, replay_payload};
+        let rec = finished();
+        let key = replay_key(&rec).unwrap();
+        assert_eq!(key.len(), 12);
+        assert!(key.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(replay_key(&rec.clone()), Some(key.clone()));
+        let payload = replay_payload(GameId(41), &key);
+        // A deep link's payload: at most 64 of A–Z, a–z, 0–9, _ and -.
+        assert!(payload.len() <= 64);
+        assert!(payload
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        assert_eq!(
+            parse_replay_payload(&payload),
+            Some((GameId(41), key.clone()))
+        );
+        assert_eq!(parse_replay_payload("rp41"), None);
+        assert_eq!(parse_replay_payload("j41"), None);
+        // Another game's fleets, another key.
+        let mut other = finished();
+        other.game = {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(99);
+            let r = Ruleset::default();
+            let mut g = Game::new(r.clone());
+            for p in [7, 8] {
+                g.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+            }
+            g.apply(Action::Start, 0, &mut rng).unwrap();
+            for s in 0..2 {
+                let fleet = random_fleet(&r, &mut rng).unwrap();
+                g.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                    .unwrap();
+            }
+            g
+        };
+        assert_ne!(replay_key(&other), Some(key));
     }
 
     #[test]
