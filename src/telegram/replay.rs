@@ -86,8 +86,10 @@ pub async fn on_button(
     };
     match view(ctx, id, None, usize::from(step), lang).await {
         Ok((text, kb)) => {
-            edit_live(ctx, m.chat.id, m.id, text, Some(kb)).await?;
-            answer(ctx, q, String::new(), false).await
+            // The press is answered whatever becomes of the edit (a spinner never stays).
+            let drawn = edit_live(ctx, m.chat.id, m.id, text, Some(kb)).await;
+            answer(ctx, q, String::new(), false).await?;
+            drawn
         }
         Err(NoReplay::Words(words)) => answer(ctx, q, words, true).await,
     }
