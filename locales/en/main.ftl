@@ -36,6 +36,7 @@ help =
     In the battle, tap a cell under the battle message, or reply to it with a cell such as <code>b6</code>.
     A hit or a sink shoots again; a miss passes the turn. /surrender gives up.
     /play starts a game against me (easy, normal, hard, or learning — hard that learns how this chat places its ships): here at once, or in a group with me seated.
+    To play a friend without a group, type my name with @ in your chat with them and send the card: the whole game is played in that message.
     /stats shows your games, accuracy and ratings; /top the best players of the chat.
 rules-classic =
     <b>Classic rules</b>

@@ -20,6 +20,8 @@ pub struct Setup {
     pub topic: Option<i32>,
     /// The topic was made for the game (see [`GameRecord::own_topic`]).
     pub own_topic: bool,
+    /// The inline message the game lives in (see [`GameRecord::inline`]).
+    pub inline: Option<String>,
     /// Who creates it (may start and cancel it).
     pub creator: u64,
     /// The game's language.
@@ -55,9 +57,15 @@ fn record(setup: &Setup, now: u64) -> GameRecord {
     let mut rec = GameRecord::new(Game::new(ruleset), setup.chat, now);
     rec.topic = setup.topic;
     rec.own_topic = setup.own_topic && setup.topic.is_some();
+    rec.inline.clone_from(&setup.inline);
     rec.lang = setup.lang;
     rec.alphabet = setup.alphabet;
-    rec.board = setup.board;
+    // An inline message is edited in place, and an edit cannot upload a picture: text.
+    rec.board = if setup.inline.is_some() {
+        Board::Text
+    } else {
+        setup.board
+    };
     rec.ai_level = setup.ai_level;
     rec.creator = setup.creator;
     if setup.riga {
@@ -90,8 +98,18 @@ pub fn open(setup: &Setup, seated: &Seated<'_>, now: u64) -> GameRecord {
     if let Some((level, name)) = seated.bot {
         let _ = seat_bot(&mut rec, None, level, name, now);
     }
-    rec.push_effect(Effect::LiveMessage);
+    show(&mut rec);
     rec
+}
+
+/// A new lobby's message: sent (its id becomes the record's), or for a game in an inline
+/// message, drawn on that message (it is there already: the card, or the game before).
+fn show(rec: &mut GameRecord) {
+    if rec.inline.is_some() {
+        rec.delivery.message = Some(super::record::INLINE_MESSAGE);
+    } else {
+        rec.push_effect(Effect::LiveMessage);
+    }
 }
 
 /// The engine refuses nothing of a lobby's seating for want of randomness: joining, leaving
@@ -304,7 +322,7 @@ pub fn rematch(old: &GameRecord, setup: &Setup, now: u64) -> GameRecord {
         // A seat the new rules have no room for stays empty.
         let _ = join(&mut rec, seat.player, name, None, now);
     }
-    rec.push_effect(Effect::LiveMessage);
+    show(&mut rec);
     rec
 }
 
@@ -343,6 +361,7 @@ mod tests {
             chat: -100,
             topic: None,
             own_topic: false,
+            inline: None,
             creator: 7,
             lang: Lang::En,
             alphabet: Lang::En.alphabet(),

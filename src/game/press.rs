@@ -62,19 +62,24 @@ pub fn seat_for_button(
     rec.game.seat_of(player).ok_or(Refused::NotAPlayer)
 }
 
-/// The message a press came on: its chat and id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct On {
-    /// The chat.
-    pub chat: i64,
-    /// The message's id in it.
-    pub message: i32,
+/// The message a press came on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum On {
+    /// A message of a chat: the chat and the message's id in it.
+    Message {
+        /// The chat.
+        chat: i64,
+        /// The message's id in it.
+        message: i32,
+    },
+    /// An inline message (sent through inline mode): its `inline_message_id`.
+    Inline(String),
 }
 
 /// Which of a game's messages a grid's button is made for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Made {
-    /// The live message in the game's chat (the battle).
+    /// The live message in the game's chat (the battle), or the game's inline message.
     Live,
     /// The presser's own private message of the game (the placement editor).
     Private,
@@ -84,8 +89,8 @@ pub enum Made {
 
 /// Whether a press of a grid's button came on the message of the game it was made for, by
 /// the chat and the message id the record keeps (a message the record does not know yet,
-/// just sent, is taken in the right chat). Callback data can be forged: a press on any
-/// other message, or none (an inline message), is refused.
+/// just sent, is taken in the right chat), or by the inline message's id of a game that
+/// lives in one. Callback data can be forged: a press on any other message is refused.
 ///
 /// # Errors
 /// [`Refused::WrongMessage`].
@@ -93,11 +98,21 @@ pub fn came_on(
     rec: &GameRecord,
     made: Made,
     player: engine::PlayerId,
-    on: Option<On>,
+    on: Option<&On>,
 ) -> Result<(), Refused> {
-    let Some(on) = on else {
-        return Err(Refused::WrongMessage);
+    let on = match on {
+        Some(On::Message { chat, message }) => (*chat, *message),
+        Some(On::Inline(id)) => {
+            return match (made, &rec.inline) {
+                (Made::Live, Some(own)) if own == id => Ok(()),
+                _ => Err(Refused::WrongMessage),
+            };
+        }
+        None => return Err(Refused::WrongMessage),
     };
+    if made == Made::Live && rec.inline.is_some() {
+        return Err(Refused::WrongMessage);
+    }
     let (chat, known) = match made {
         Made::Live => (rec.chat, rec.delivery.message),
         Made::Private => (
@@ -116,7 +131,7 @@ pub fn came_on(
             (asked.0 as i64, rec.delivery.mine_dm)
         }
     };
-    if on.chat == chat && known.is_none_or(|m| m == on.message) {
+    if on.0 == chat && known.is_none_or(|m| m == on.1) {
         Ok(())
     } else {
         Err(Refused::WrongMessage)
@@ -137,25 +152,37 @@ mod tests {
             game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
         }
         let mut rec = GameRecord::new(game, -100, 0);
-        let on = |chat, message| Some(On { chat, message });
+        let on = |chat, message| Some(On::Message { chat, message });
         let alice = PlayerId(7);
         // Nothing known yet: the right chat is enough.
-        assert_eq!(came_on(&rec, Made::Live, alice, on(-100, 5)), Ok(()));
-        assert_eq!(came_on(&rec, Made::Private, alice, on(7, 9)), Ok(()));
         assert_eq!(
-            came_on(&rec, Made::Live, alice, on(7, 5)),
+            came_on(&rec, Made::Live, alice, on(-100, 5).as_ref()),
+            Ok(())
+        );
+        assert_eq!(
+            came_on(&rec, Made::Private, alice, on(7, 9).as_ref()),
+            Ok(())
+        );
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, on(7, 5).as_ref()),
             Err(Refused::WrongMessage)
         );
         assert_eq!(
-            came_on(&rec, Made::Private, alice, on(8, 9)),
+            came_on(&rec, Made::Private, alice, on(8, 9).as_ref()),
             Err(Refused::WrongMessage)
         );
         rec.delivery.message = Some(5);
         rec.delivery.dms = vec![Some(9), Some(3)];
         rec.delivery.mine_dm = Some(11);
-        assert_eq!(came_on(&rec, Made::Live, alice, on(-100, 5)), Ok(()));
-        assert_eq!(came_on(&rec, Made::Private, alice, on(7, 9)), Ok(()));
-        assert_eq!(came_on(&rec, Made::Mine, alice, on(7, 11)), Ok(()));
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, on(-100, 5).as_ref()),
+            Ok(())
+        );
+        assert_eq!(
+            came_on(&rec, Made::Private, alice, on(7, 9).as_ref()),
+            Ok(())
+        );
+        assert_eq!(came_on(&rec, Made::Mine, alice, on(7, 11).as_ref()), Ok(()));
         // Another message of the same chat: a panel, the own field, an old question.
         for (made, chat, message) in [
             (Made::Live, -100, 6),
@@ -163,7 +190,7 @@ mod tests {
             (Made::Mine, 7, 9),
         ] {
             assert_eq!(
-                came_on(&rec, made, alice, on(chat, message)),
+                came_on(&rec, made, alice, on(chat, message).as_ref()),
                 Err(Refused::WrongMessage),
                 "{made:?} on {message}"
             );
@@ -172,5 +199,28 @@ mod tests {
             came_on(&rec, Made::Live, alice, None),
             Err(Refused::WrongMessage)
         );
+        // An inline message: only a game that lives in it takes its presses, and such a
+        // game takes none of a chat's message.
+        let inline = |id: &str| Some(On::Inline(id.to_owned()));
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, inline("AgAA").as_ref()),
+            Err(Refused::WrongMessage)
+        );
+        rec.inline = Some("AgAA".into());
+        assert_eq!(
+            came_on(&rec, Made::Live, alice, inline("AgAA").as_ref()),
+            Ok(())
+        );
+        for (made, on) in [
+            (Made::Live, inline("AgAB")),
+            (Made::Private, inline("AgAA")),
+            (Made::Live, on(-100, 5)),
+        ] {
+            assert_eq!(
+                came_on(&rec, made, alice, on.as_ref()),
+                Err(Refused::WrongMessage),
+                "{made:?} on {on:?}"
+            );
+        }
     }
 }

@@ -36,6 +36,10 @@ pub struct GameRecord {
     /// The topic was made for this game (a forum's "own topic per game"): renamed after the
     /// players when the battle begins, closed when the game ends.
     pub own_topic: bool,
+    /// The inline message the game lives in (a card sent through inline mode, in a chat the
+    /// bot cannot see): its `inline_message_id`. Its [`GameRecord::chat`] is then only a key
+    /// of the message ([`inline_chat`]), never sent to.
+    pub inline: Option<String>,
     /// When the record was created (Unix seconds).
     pub created: u64,
     /// Display names of the players, by seat.
@@ -107,6 +111,8 @@ struct Stored<'a> {
     topic: Option<i32>,
     #[serde(default, skip_serializing_if = "is_false")]
     own_topic: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    inline: Option<Cow<'a, str>>,
     created: u64,
     #[serde(default)]
     names: Cow<'a, [String]>,
@@ -225,6 +231,7 @@ impl Serialize for GameRecord {
             chat: self.chat,
             topic: self.topic,
             own_topic: self.own_topic,
+            inline: self.inline.as_deref().map(Cow::Borrowed),
             created: self.created,
             names: Cow::Borrowed(&self.names),
             lang: self.lang,
@@ -286,6 +293,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             chat: w.chat,
             topic: w.topic,
             own_topic: w.own_topic,
+            inline: w.inline.map(Cow::into_owned),
             created: w.created,
             names: w.names.into_owned(),
             lang: w.lang,
@@ -430,6 +438,22 @@ fn default_alphabet() -> Alphabet {
     Alphabet::Latin
 }
 
+/// The key of an inline message's game where a chat's id goes (its pointer, its budget of
+/// edits, its chat-wide settings): a negative number, so it is paced like a group, far below
+/// any real chat's id (Telegram's lowest are about -10^13), drawn from the message's id.
+pub fn inline_chat(inline_message_id: &str) -> i64 {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(inline_message_id.as_bytes());
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&digest[..8]);
+    // Between -2^62 and -2^63 + 1.
+    -((1i64 << 62) | (i64::from_le_bytes(low) & ((1i64 << 62) - 1)))
+}
+
+/// The live message's id an inline game keeps: the inline message has none of its own, and
+/// the record's `message` says only that it is there to be drawn on.
+pub const INLINE_MESSAGE: i32 = 0;
+
 impl GameRecord {
     /// A new record around a game in its lobby.
     pub fn new(game: Game, chat: i64, created: u64) -> GameRecord {
@@ -440,6 +464,7 @@ impl GameRecord {
             chat,
             topic: None,
             own_topic: false,
+            inline: None,
             created,
             names: Vec::new(),
             lang: Lang::En,
@@ -708,6 +733,28 @@ pub struct ChatSettings {
     pub own_topics: bool,
 }
 
+/// What a user's inline cards offer (`@bot` typed in a chat): kept when the cards are
+/// offered, read when one is first pressed, so the game it opens has the rules, the
+/// language and the name its card showed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Card {
+    /// Schema version.
+    #[serde(default)]
+    pub v: u16,
+    /// The sender's name.
+    pub name: String,
+    /// The sender's language: the card's words, and the game's.
+    pub lang: Lang,
+    /// The column letters.
+    pub alphabet: Alphabet,
+    /// Sea Battle's rules (the sender's own, from their private chat with the bot).
+    pub ruleset: Ruleset,
+}
+
+/// How long a card's offer is kept: a card is pressed within days of being sent, or sent
+/// again.
+pub const CARD_TTL: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 3600);
+
 /// A user's settings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UserSettings {
@@ -816,6 +863,14 @@ impl GameRecord {
         self.delivery.begun = true;
         // The old message's buttons are of the old generation.
         self.delivery.generation += 1;
+        if self.inline.is_some() {
+            // An inline message cannot be sent anew: the battle is drawn on the lobby's.
+            self.delivery.drawn = 0;
+            for s in self.human_seats() {
+                self.push_effect(Effect::Dm { seat: s.0 });
+            }
+            return;
+        }
         if let Some(old) = self.delivery.message.take() {
             self.push_effect(Effect::Retire {
                 message: old,
@@ -993,6 +1048,74 @@ mod tests {
             rec.push_log(&events);
         }
         rec
+    }
+
+    #[test]
+    fn a_game_in_an_inline_message_is_drawn_on_it_throughout_and_rated_on_everyones_board() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(4);
+        let r = Ruleset::default();
+        let mut game = Game::new(r.clone());
+        for p in 1..=2 {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        let inline = "AgAAAF000001fake";
+        let mut rec = GameRecord::new(game, inline_chat(inline), 0);
+        rec.inline = Some(inline.into());
+        rec.delivery.message = Some(INLINE_MESSAGE);
+        rec.delivery.drawn = 7;
+        for s in 0..2 {
+            let fleet = random_fleet(&r, &mut rng).unwrap();
+            rec.game
+                .apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                .unwrap();
+        }
+        rec.derive_effects();
+        // No message retired, none sent: the battle is drawn on the same one.
+        let kinds: Vec<Effect> = rec
+            .delivery
+            .outbox
+            .iter()
+            .map(|o| o.effect.clone())
+            .collect();
+        assert_eq!(kinds, vec![Effect::Dm { seat: 0 }, Effect::Dm { seat: 1 }]);
+        assert_eq!(rec.delivery.message, Some(INLINE_MESSAGE));
+        assert_eq!((rec.delivery.generation, rec.delivery.drawn), (1, 0));
+        let json = serde_json::to_string(&rec).unwrap();
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, rec);
+        assert_eq!(back.inline.as_deref(), Some(inline));
+        // A record of a chat's game is written without the field, as before.
+        let chat_game = GameRecord::new(Game::new(r.clone()), -5, 0);
+        assert!(!serde_json::to_string(&chat_game)
+            .unwrap()
+            .contains("inline"));
+        rec.game
+            .apply(Action::Surrender(SeatId(1)), 0, &mut rng)
+            .unwrap();
+        let boards: Vec<_> = crate::game::settle::wanted(&rec)
+            .ratings
+            .into_iter()
+            .map(|(b, _)| b)
+            .collect();
+        assert_eq!(
+            boards,
+            vec![
+                crate::game::leaderboard::Leaderboard::People,
+                crate::game::leaderboard::Leaderboard::Bot
+            ]
+        );
+    }
+
+    #[test]
+    fn an_inline_messages_key_is_stable_its_own_and_far_below_every_chat() {
+        let a = inline_chat("AgAAAF000001fake");
+        assert_eq!(a, inline_chat("AgAAAF000001fake"));
+        assert_ne!(a, inline_chat("AgAAAF000002fake"));
+        for id in ["", "x", "AgAAAF000001fake", &"z".repeat(300)] {
+            let k = inline_chat(id);
+            assert!(k <= -(1i64 << 62), "{id}: {k}");
+        }
     }
 
     #[test]

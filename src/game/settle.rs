@@ -40,10 +40,11 @@ fn name(rec: &GameRecord, seat: u8) -> String {
         .unwrap_or_default()
 }
 
-/// The boards a game between people is rated on: the chat's (in a group) and everyone's.
+/// The boards a game between people is rated on: the chat's (in a group) and everyone's. A
+/// game in an inline message has no chat the bot knows: everyone's board only.
 fn people_boards(rec: &GameRecord) -> Vec<Leaderboard> {
     let mut boards = vec![Leaderboard::People];
-    if rec.chat < 0 {
+    if rec.chat < 0 && rec.inline.is_none() {
         boards.insert(0, Leaderboard::Chat(rec.chat));
     }
     boards

@@ -110,6 +110,11 @@ impl Keys {
         format!("{}:chat:{chat}:settings", self.ns)
     }
 
+    /// What a user's latest inline card offers.
+    pub fn card(&self, user: u64) -> String {
+        format!("{}:user:{user}:card", self.ns)
+    }
+
     /// A user's settings.
     pub fn user_settings(&self, user: u64) -> String {
         format!("{}:user:{user}:settings", self.ns)

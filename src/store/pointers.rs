@@ -54,6 +54,33 @@ impl Store {
         self.set_pointer(self.keys.chat_game(chat, topic), id).await
     }
 
+    /// Makes `id` the active game of a chat unless it has one: the one it has then.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn claim_chat_game(&self, chat: i64, id: GameId) -> Result<GameId, StoreError> {
+        let key = self.keys.chat_game(chat, None);
+        let ttl = self.config.battle_ttl.max(self.config.setup_ttl).as_secs();
+        let k = key.clone();
+        let set: bool = self
+            .run(|mut c| async move {
+                redis::cmd("SET")
+                    .arg(k)
+                    .arg(id.0)
+                    .arg("NX")
+                    .arg("EX")
+                    .arg(ttl)
+                    .query_async::<Option<String>>(&mut c)
+                    .await
+                    .map(|r| r.is_some())
+            })
+            .await?;
+        if set {
+            return Ok(id);
+        }
+        Ok(self.get_pointer(key).await?.unwrap_or(id))
+    }
+
     /// Forgets the active game of a chat (or of its forum topic) if it is still `id`;
     /// returns whether it was.
     ///

@@ -1,7 +1,7 @@
 //! Chat and user settings, and Telegram updates already handled.
 
 use super::{Store, StoreError, CODEC};
-use crate::game::record::{ChatSettings, UserSettings};
+use crate::game::record::{Card, ChatSettings, UserSettings, CARD_TTL};
 use redis::AsyncCommands;
 use serde::{de::DeserializeOwned, Serialize};
 
@@ -35,6 +35,26 @@ impl Store {
     /// [`StoreError::Unavailable`] and the like.
     pub async fn set_chat_settings(&self, chat: i64, s: &ChatSettings) -> Result<(), StoreError> {
         self.set_json(self.keys.chat_settings(chat), s).await
+    }
+
+    /// What `user`'s latest inline card offers (see [`Card`]), if they sent one within
+    /// [`CARD_TTL`].
+    ///
+    /// # Errors
+    /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
+    pub async fn card(&self, user: u64) -> Result<Option<Card>, StoreError> {
+        self.get_json(self.keys.card(user)).await
+    }
+
+    /// Keeps what `user`'s inline cards offer now, for [`CARD_TTL`].
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn set_card(&self, user: u64, card: &Card) -> Result<(), StoreError> {
+        let data = Self::encode(card)?;
+        let key = self.keys.card(user);
+        self.run(|mut c| async move { c.set_ex(key, data, CARD_TTL.as_secs()).await })
+            .await
     }
 
     /// A user's settings (the defaults if none are stored).

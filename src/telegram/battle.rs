@@ -87,7 +87,7 @@ pub async fn on_cell(
             Some(&due),
             &Refused::settled,
             |r| {
-                came_on(r, Made::Live, player, on)?;
+                came_on(r, Made::Live, player, on.as_ref())?;
                 let mut rng = rng.clone();
                 rules::press_cell(
                     r,
@@ -184,7 +184,7 @@ pub async fn on_view(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -
     let done = ctx
         .store
         .transition(id, |r| {
-            came_on(r, Made::Live, player, on)?;
+            came_on(r, Made::Live, player, on.as_ref())?;
             let blocks = blocks(r);
             rules::show_block(r, player, generation, block, blocks)
         })
@@ -206,7 +206,7 @@ pub async fn on_target(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     let done = ctx
         .store
         .transition(id, |r| {
-            came_on(r, Made::Live, player, on)?;
+            came_on(r, Made::Live, player, on.as_ref())?;
             rules::choose_target(r, player, generation, SeatId(target))
         })
         .await;
@@ -240,7 +240,7 @@ pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) 
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
-            came_on(r, Made::Live, player, on)?;
+            came_on(r, Made::Live, player, on.as_ref())?;
             let mut rng = rng.clone();
             rules::fire_salvo(r, player, generation, target, Some(&press), now(), &mut rng)
         })
@@ -266,7 +266,7 @@ pub async fn on_give_up(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button
     let done = ctx
         .store
         .transition_due(id, Some(&due), |r| {
-            came_on(r, Made::Mine, player, on)?;
+            came_on(r, Made::Mine, player, on.as_ref())?;
             rules::give_up(r, player, deadline, index, now(), &mut rng.clone())
         })
         .await;

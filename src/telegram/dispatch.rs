@@ -14,7 +14,7 @@ use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
-use teloxide::types::CallbackQuery;
+use teloxide::types::{CallbackQuery, InlineQuery};
 use tracing::Instrument;
 
 async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResult {
@@ -22,9 +22,18 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
     let Some(button) = q.data.as_deref().and_then(Button::parse) else {
         return answer(&ctx, &q, t(lang, "error-unknown-button"), false).await;
     };
-    // A grid's press is checked by its handler against the game's record (its keyboard is
-    // cut out before parsing); any other by the keyboard of the message it came on.
-    if !button.of_a_grid() {
+    // A press on an inline message: a card's first press opens its game; any other press
+    // there is checked against the game living in that message.
+    if let Some(inline) = q.inline_message_id.as_deref() {
+        if let Button::Card(sender, riga) = button {
+            return super::inline::on_card(&ctx, &q, lang, inline, sender, riga).await;
+        }
+        if let Err(key) = super::inline::fits(&ctx, inline, &button).await {
+            return answer(&ctx, &q, t(lang, key), true).await;
+        }
+    } else if !button.of_a_grid() {
+        // A grid's press is checked by its handler against the game's record (its keyboard
+        // is cut out before parsing); any other by the keyboard of the message it came on.
         match kind_of_message(&q, &button) {
             Fits::Yes => {}
             Fits::NoKeyboard => return answer(&ctx, &q, t(lang, "error-out-of-date"), true).await,
@@ -54,6 +63,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         | Button::RigaMove(..)
         | Button::RigaToggle(..) => riga::on_button(&ctx, &q, lang, button).await,
         Button::Replay(id, step) => super::replay::on_button(&ctx, &q, lang, id, step).await,
+        // Only on an inline message (above): elsewhere its message does not fit it.
+        Button::Card(..) => answer(&ctx, &q, t(lang, "error-wrong-message"), true).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }
@@ -70,8 +81,8 @@ enum Fits {
 /// Whether a press came on the kind of message its button was made for, by the buttons the
 /// message carries ([`Button::fits`]): a settings panel's button on the battle message, a
 /// lobby's on another game's, is refused before its handler could draw on the message. A
-/// message too old for Telegram to show is left to the handler; an inline message (the bot
-/// sends none) is refused.
+/// message too old for Telegram to show is left to the handler; a press without a message
+/// (an inline message's, checked apart) is refused.
 fn kind_of_message(q: &CallbackQuery, button: &Button) -> Fits {
     use teloxide::types::{InlineKeyboardButtonKind, MaybeInaccessibleMessage};
     let msg = match &q.message {
@@ -299,6 +310,16 @@ async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
     }
 }
 
+async fn on_inline_query(ctx: Ctx, update: Update, q: InlineQuery) -> HandlerResult {
+    let span = update_span(&update);
+    async move {
+        let result = super::inline::on_query(&ctx, &q).await;
+        handled(&ctx, &update, result).await
+    }
+    .instrument(span)
+    .await
+}
+
 async fn on_callback_query(ctx: Ctx, update: Update, q: CallbackQuery) -> HandlerResult {
     let span = update_span(&update);
     async move {
@@ -328,4 +349,5 @@ pub fn schema() -> UpdateHandler<BotError> {
                 .branch(dptree::endpoint(on_message_text)),
         )
         .branch(Update::filter_callback_query().endpoint(on_callback_query))
+        .branch(Update::filter_inline_query().endpoint(on_inline_query))
 }

@@ -49,6 +49,7 @@ fn setup(
         chat,
         topic: None,
         own_topic: false,
+        inline: None,
         creator,
         lang,
         alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
@@ -159,7 +160,7 @@ pub async fn on_newgame(
             Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
         }
     }
-    let seated = seated_at_once(ctx, user).await;
+    let seated = seated_at_once(ctx, user.id.0).await;
     let place = (chat, topic, made.is_some());
     match create(ctx, place, user, lang, settings.ruleset, riga, seated, bot).await {
         Ok(_) => match made {
@@ -179,13 +180,9 @@ pub async fn on_newgame(
 
 /// Whether a new game's creator sits down at once: when the bot may write to them and they
 /// play no other game; else they join by the button like anyone.
-async fn seated_at_once(ctx: &Ctx, user: &User) -> bool {
-    let started = ctx
-        .store
-        .user_settings(user.id.0)
-        .await
-        .is_ok_and(|s| s.started);
-    started && !busy_elsewhere(ctx, user.id.0, None).await.unwrap_or(true)
+pub(super) async fn seated_at_once(ctx: &Ctx, user: u64) -> bool {
+    let started = ctx.store.user_settings(user).await.is_ok_and(|s| s.started);
+    started && !busy_elsewhere(ctx, user, None).await.unwrap_or(true)
 }
 
 /// A new forum topic of `chat` for a game `user` starts: its thread id and name; `None`
@@ -478,6 +475,7 @@ async fn recreate(
     let setup = Setup {
         topic: old.topic,
         own_topic: old.own_topic,
+        inline: old.inline.clone(),
         ..setup
     };
     if let (true, Some(thread)) = (old.own_topic, old.topic) {

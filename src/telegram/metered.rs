@@ -34,6 +34,7 @@ pub fn kind(update: &Update) -> &'static str {
             .as_deref()
             .and_then(Button::parse)
             .map_or("button_unknown", |b| button_kind(&b)),
+        UpdateKind::InlineQuery(_) => "inline_query",
         _ => "other",
     }
 }
@@ -63,6 +64,7 @@ fn button_kind(button: &Button) -> &'static str {
         | Button::RigaMove(..)
         | Button::RigaToggle(..) => "riga",
         Button::Replay(..) => "replay",
+        Button::Card(..) => "inline_card",
         Button::Noop => "noop",
     }
 }

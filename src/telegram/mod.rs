@@ -10,7 +10,8 @@
 //! - the handlers, one per kind of press or move, each calling one transition of `game/`:
 //!   `commands.rs` (commands, their registration, help), `lobby.rs`, `placement.rs`,
 //!   `battle.rs` (a cell's button, the field aimed at, a salvo, the cell given up after a
-//!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`;
+//!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`, `replay.rs`,
+//!   `inline.rs` (inline mode: the cards, and the game opened on one);
 //! - `bot_turns.rs` — the bot's moves in both games, under a lease; `timer.rs` — the turn
 //!   timer's ticks;
 //! - `sender.rs` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
@@ -23,6 +24,7 @@ pub mod commands;
 pub mod context;
 pub mod dispatch;
 pub mod health;
+pub mod inline;
 pub mod lobby;
 pub mod metered;
 pub mod mine_dm;

@@ -36,7 +36,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         return answer(ctx, q, again.text.clone(), again.alert).await;
     }
     // Only on the seat's own editor: forged data on another message edits nothing.
-    if let Err(r) = came_on(&rec, Made::Private, PlayerId(uid), pressed_on(q)) {
+    if let Err(r) = came_on(&rec, Made::Private, PlayerId(uid), pressed_on(q).as_ref()) {
         return answer_refusal(ctx, q, lang, &r).await;
     }
     let seat = match placement::editing_seat(&rec, PlayerId(uid)) {

@@ -162,7 +162,7 @@ impl Fetcher {
             "offset": self.offset,
             "timeout": timeout,
             "limit": limit,
-            "allowed_updates": ["message", "callback_query"],
+            "allowed_updates": ["message", "callback_query", "inline_query"],
         });
         let response = self
             .client

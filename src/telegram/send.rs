@@ -309,13 +309,16 @@ pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
     }))
 }
 
-/// The message a press came on, for [`crate::game::came_on`]: none for a press on an
+/// The message a press came on, for [`crate::game::came_on`]: a chat's message, or an
 /// inline message.
 pub fn pressed_on(q: &CallbackQuery) -> Option<crate::game::On> {
-    q.message.as_ref().map(|m| crate::game::On {
-        chat: m.chat().id.0,
-        message: m.id().0,
-    })
+    if let Some(m) = &q.message {
+        return Some(crate::game::On::Message {
+            chat: m.chat().id.0,
+            message: m.id().0,
+        });
+    }
+    q.inline_message_id.clone().map(crate::game::On::Inline)
 }
 
 /// Answers a button press with a short text (an alert when `alert`), once: a press whose

@@ -24,7 +24,6 @@ use crate::game::sent::{self, Sent};
 use crate::game::settle;
 use crate::store::outbox::Release;
 use crate::store::{GameId, Leaderboard, StoreError};
-use crate::view::buttons::Button;
 use crate::view::editor::{editor_keyboard, editor_text};
 use crate::view::group::end_texts;
 use crate::view::i18n::t;
@@ -34,10 +33,7 @@ use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
 use teloxide::prelude::*;
-use teloxide::types::{
-    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, InputFile, InputMedia, InputMediaPhoto,
-    MessageId, ParseMode,
-};
+use teloxide::types::{ChatId, InputFile, InputMedia, InputMediaPhoto, MessageId, ParseMode};
 use teloxide::{ApiError, RequestError};
 
 /// How long a sender holds a game: renewed before every send, so a live sender stuck longer
@@ -280,6 +276,10 @@ pub fn drawing_hash(text: &str, kb: &Option<Keyboard>) -> u64 {
 /// The live message as it should be now, when that differs from what it shows.
 fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<(i32, Drawing, u64)> {
     let message = rec.delivery.message?;
+    // An inline message a rematch took over is that game's to draw on.
+    if rec.inline.is_some() && rec.rematch.is_some() {
+        return None;
+    }
     if rec
         .delivery
         .outbox
@@ -304,6 +304,22 @@ async fn photo_media(drawing: &Drawing) -> Option<(InputFile, String)> {
         InputFile::memory(png).file_name("battle.png"),
         drawing.text.clone(),
     ))
+}
+
+/// Edits an inline message to show `drawing`: its text (a game in an inline message is
+/// drawn as text: an edit of an inline message cannot upload a picture).
+async fn edit_inline(ctx: &Ctx, inline: &str, drawing: Drawing) -> Result<(), RequestError> {
+    let mut req = ctx
+        .bot
+        .edit_message_text_inline(inline, drawing.text)
+        .parse_mode(ParseMode::Html);
+    if let Some(kb) = drawing.keyboard {
+        req = req.reply_markup(super::send::markup(kb));
+    }
+    match req.metered().await {
+        Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// Edits the live message to show `drawing`: its text, or its picture and caption.
@@ -439,7 +455,11 @@ async fn step(
                     })
                     .await?
                     .ok();
-                match edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await {
+                let edited = match &rec.inline {
+                    Some(inline) => edit_inline(ctx, inline, drawing).await,
+                    None => edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await,
+                };
+                match edited {
                     Ok(()) => {
                         lease.made_edit(hash);
                         crash_point(ctx, "edited");
@@ -604,6 +624,8 @@ pub fn topic_name(names: &[String]) -> String {
 /// The chat an effect sends to or edits in (its budget), or none.
 fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
     match effect {
+        // A game in an inline message announces its end in the players' private chats.
+        Effect::Announce if rec.inline.is_some() => None,
         Effect::LiveMessage
         | Effect::Retire { .. }
         | Effect::Announce
@@ -641,6 +663,16 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
         }
     };
+    if rec.inline.is_some() {
+        match &o.effect {
+            // An inline message is only edited (the live message is drawn on it), and the
+            // bot cannot write to the chat it is in.
+            Effect::LiveMessage | Effect::Retire { .. } => return Ok(Sent::Done),
+            Effect::Notice { chat: c, .. } if *c == rec.chat => return Ok(Sent::Done),
+            Effect::Announce => return log_to_players(ctx, id, rec).await,
+            _ => {}
+        }
+    }
     match &o.effect {
         Effect::LiveMessage => {
             let drawing = live_drawing(rec, id, &ctx.username);
@@ -758,22 +790,9 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 .parse_mode(ParseMode::Html);
             req = in_topic(req, rec.topic);
             if last {
-                let mut row = vec![InlineKeyboardButton::callback(
-                    t(rec.lang, "btn-rematch"),
-                    Button::Rematch(id).to_string(),
-                )];
-                // The game's replay, by a link anyone in the group may open.
-                let link = crate::view::replay::replay_key(rec).map(|key| {
-                    format!(
-                        "https://t.me/{}?start={}",
-                        ctx.username,
-                        crate::view::buttons::replay_payload(id, &key)
-                    )
-                });
-                if let Some(Ok(url)) = link.map(|l| l.parse()) {
-                    row.push(InlineKeyboardButton::url(t(rec.lang, "btn-replay"), url));
-                }
-                req = req.reply_markup(InlineKeyboardMarkup::new(vec![row]));
+                // Rematch, and the game's replay by a link anyone in the group may open.
+                let kb = crate::view::group::end_keyboard(rec, id, &ctx.username);
+                req = req.reply_markup(super::send::markup(kb));
             }
             match req.metered().await {
                 Ok(_) => Ok(Sent::Part(last)),
@@ -783,6 +802,39 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 }),
             }
         }
+    }
+}
+
+/// The end's announcement of a game in an inline message (which shows the winner and the
+/// reveal itself): the whole log, in each player's private chat, a part at a time (the
+/// parts of every player, in turn, counted by the record's `announced_parts`).
+async fn log_to_players(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<Sent, Duration> {
+    let texts = end_texts(rec);
+    let seats = rec.human_seats();
+    let total = texts.len() * seats.len();
+    let part = usize::from(rec.delivery.announced_parts);
+    if part >= total {
+        return Ok(Sent::Part(true));
+    }
+    let last = part + 1 == total;
+    let seat = seats[part / texts.len()];
+    let user = rec.game.seats()[seat.index()].player.0;
+    let req = ctx
+        .bot
+        .send_message(ChatId(user as i64), texts[part % texts.len()].clone())
+        .parse_mode(ParseMode::Html);
+    match req.metered().await {
+        Ok(_) => Ok(Sent::Part(last)),
+        Err(e) => match retry_after(&e) {
+            Some(w) => {
+                log::warn!("the log of {id} for {user}: {e}");
+                Err(w)
+            }
+            None => {
+                log::warn!("the log of {id} for {user}: {e}; given up");
+                Ok(Sent::Part(last))
+            }
+        },
     }
 }
 

@@ -63,7 +63,11 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
             .bot
             .set_webhook(hook.url.clone())
             .secret_token(hook.secret.clone())
-            .allowed_updates(vec![AllowedUpdate::Message, AllowedUpdate::CallbackQuery])
+            .allowed_updates(vec![
+                AllowedUpdate::Message,
+                AllowedUpdate::CallbackQuery,
+                AllowedUpdate::InlineQuery,
+            ])
             .metered()
             .await;
         let error = match result {

@@ -67,6 +67,9 @@ pub enum Button {
     /// A finished game's replay, in a private chat: show this step (0 before the first
     /// shot).
     Replay(GameId, u16),
+    /// An inline card (sent by this user, of the Riga game when `true`): its first press
+    /// opens the game's lobby on the card, and takes a seat.
+    Card(u64, bool),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -93,6 +96,8 @@ pub enum Surface {
     Language,
     /// A finished game's replay.
     Replay(GameId),
+    /// An inline card before its game is opened.
+    Card,
     /// A label or spacer: on any message.
     Anywhere,
 }
@@ -340,6 +345,7 @@ impl fmt::Display for Button {
             Button::RigaMove(g, n, m) => write!(f, "qm:{g}:{n}:{}", move_code(m)),
             Button::RigaToggle(g, n) => write!(f, "qg:{g}:{n}"),
             Button::Replay(g, k) => write!(f, "rp:{g}:{k}"),
+            Button::Card(u, riga) => write!(f, "ic:{u}:{}", if riga { "r" } else { "s" }),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -373,6 +379,7 @@ impl Button {
             }
             Button::Lang(_) => Surface::Language,
             Button::Replay(g, _) => Surface::Replay(g),
+            Button::Card(..) => Surface::Card,
             Button::Noop => Surface::Anywhere,
         }
     }
@@ -441,6 +448,14 @@ impl Button {
             ("qm", 4) => Button::RigaMove(game()?, small(2)?, parse_move_code(parts[3])?),
             ("qg", 3) => Button::RigaToggle(game()?, small(2)?),
             ("rp", 3) => Button::Replay(game()?, cell(2)?),
+            ("ic", 3) => Button::Card(
+                num(1)?,
+                match parts[2] {
+                    "s" => false,
+                    "r" => true,
+                    _ => return None,
+                },
+            ),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -551,6 +566,9 @@ mod tests {
             Button::RigaMove(g, u32::MAX, riga::Move::Lay(12)),
             Button::RigaMove(g, u32::MAX, riga::Move::Pass),
             Button::RigaToggle(g, u32::MAX),
+            Button::Replay(g, u16::MAX),
+            Button::Card(u64::MAX, false),
+            Button::Card(u64::MAX, true),
             Button::Noop,
         ];
         for b in all {

@@ -64,7 +64,11 @@ pub fn live_message_shown(
         to: rec.log_total,
     };
     if rec.is_riga() && *rec.game.phase() != Phase::Lobby {
-        let (text, keyboard) = super::riga::live_message(rec, id);
+        let (text, mut keyboard) = super::riga::live_message(rec, id);
+        let played = rec.riga().is_some_and(|r| r.game.is_some());
+        if rec.inline.is_some() && rec.is_finished() && played {
+            keyboard = Some(end_keyboard(rec, id, username));
+        }
         return (text, keyboard, all);
     }
     match rec.game.phase() {
@@ -72,11 +76,56 @@ pub fn live_message_shown(
             let (text, keyboard) = lobby_message(rec, id, username);
             (text, keyboard, all)
         }
+        Phase::Finished { .. } if rec.inline.is_some() && rec.delivery.begun => {
+            let (text, shown) = inline_end(rec);
+            (text, Some(end_keyboard(rec, id, username)), shown)
+        }
         Phase::Battle | Phase::Finished { .. } => {
             let (text, shown) = battle_text_shown(rec);
             (text, battle_keyboard(rec, id), shown)
         }
     }
+}
+
+/// The end of a game in an inline message, drawn on it (the chat is not the bot's to send
+/// to): the fields, the last results and who won, then every fleet revealed with the line
+/// its commitment checks; within Telegram's 4096 characters (without the fields when
+/// they do not fit).
+fn inline_end(rec: &GameRecord) -> (String, Shown) {
+    let mut reveal = String::new();
+    for block in super::reveal::reveal_blocks(rec) {
+        if reveal.is_empty() {
+            reveal.push_str(&format!("\n\n{}", t(rec.lang, "end-reveal")));
+        }
+        reveal.push_str(&format!("\n{block}"));
+    }
+    let room = MAX_TEXT.saturating_sub(visible_len(&reveal));
+    let (mut text, shown) = battle_words(rec, true, room);
+    let (text, shown) = if visible_len(&text) <= room {
+        text.push_str(&reveal);
+        (text, shown)
+    } else {
+        let (mut text, shown) = battle_words(rec, false, room);
+        text.push_str(&reveal);
+        (text, shown)
+    };
+    (text, shown)
+}
+
+/// The keyboard under a finished game: Rematch, and its replay by a link anyone may open.
+pub fn end_keyboard(rec: &GameRecord, id: GameId, username: &str) -> Keyboard {
+    let mut row = vec![Key::callback(
+        t(rec.lang, "btn-rematch"),
+        Button::Rematch(id).to_string(),
+    )];
+    if let Some(key) = super::reveal::replay_key(rec) {
+        let url = format!(
+            "https://t.me/{username}?start={}",
+            super::buttons::replay_payload(id, &key)
+        );
+        row.push(Key::url(t(rec.lang, "btn-replay"), url));
+    }
+    Keyboard::new(vec![row])
 }
 
 fn lobby_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Option<Keyboard>) {
@@ -133,6 +182,13 @@ fn lobby_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Optio
             Key::callback(t(lang, "btn-start"), Button::Start(id, g).to_string()),
             Key::callback(t(lang, "btn-cancel"), Button::Cancel(id, g).to_string()),
         ]];
+        let url = format!("https://t.me/{username}?start={}", join_payload(id));
+        if rec.inline.is_some() {
+            // An inline message's lobby: its rules were chosen before the card was sent,
+            // and the bot plays no seat there.
+            rows.push(vec![Key::url(t(lang, "btn-open-bot"), url)]);
+            return (text, Some(Keyboard::new(rows)));
+        }
         if let Some((_, panel_rows)) = panel {
             rows.extend(panel_rows);
             return (text, Some(Keyboard::new(rows)));
@@ -154,11 +210,46 @@ fn lobby_message(rec: &GameRecord, id: GameId, username: &str) -> (String, Optio
         } else {
             rows.push(vec![super::panel::open_button(rec, id), toggle]);
         }
-        let url = format!("https://t.me/{username}?start={}", join_payload(id));
         rows.push(vec![Key::url(t(lang, "btn-open-bot"), url)]);
         rows
     };
     (text, Some(Keyboard::new(keyboard)))
+}
+
+/// An inline card as sent (`@bot` in any chat), in its sender's language: the game, its
+/// rules, who invites, and the Join button whose first press opens the game on the card.
+pub fn card(
+    lang: Lang,
+    sender: u64,
+    name: &str,
+    ruleset: &engine::Ruleset,
+    riga: bool,
+) -> (String, Keyboard) {
+    let (game, rules) = if riga {
+        (
+            t(lang, "inline-riga-title"),
+            t(lang, "inline-riga-description"),
+        )
+    } else {
+        (
+            t(lang, "inline-sea-title"),
+            render::ruleset_words(lang, ruleset),
+        )
+    };
+    let text = ta(
+        lang,
+        "inline-card",
+        &[
+            ("game", escape(&game).into()),
+            ("rules", escape(&rules).into()),
+            ("name", escape(name).into()),
+        ],
+    );
+    let kb = Keyboard::new(vec![vec![Key::callback(
+        t(lang, "btn-join"),
+        Button::Card(sender, riga).to_string(),
+    )]]);
+    (text, kb)
 }
 
 /// The battle message's text: every field as the public sees it, whose turn, the latest
@@ -203,6 +294,11 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
     };
     let name = |s: SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
     let teams = game.ruleset().players == engine::Players::Teams;
+    // In an inline message the bot sees no replies: the turn asks for a tap only.
+    let tap = |key: &'static str| match rec.inline {
+        Some(_) => render::tap_key(key),
+        None => key,
+    };
     let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
     if fields && is_variant(game.ruleset()) {
         let mut legend = vec![t(lang, "battle-legend")];
@@ -256,7 +352,7 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
                 ),
                 (None, Some(aim)) if game.ruleset().salvo.is_some() => ta(
                     lang,
-                    "salvo-turn",
+                    tap("salvo-turn"),
                     &[
                         ("name", name(aim.shooter).into()),
                         ("target", name(aim.target).into()),
@@ -265,13 +361,17 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
                 ),
                 (None, Some(aim)) if is_aimed(rec) => ta(
                     lang,
-                    "battle-turn-at",
+                    tap("battle-turn-at"),
                     &[
                         ("name", name(aim.shooter).into()),
                         ("target", name(aim.target).into()),
                     ],
                 ),
-                _ => ta(lang, "battle-turn", &[("name", name(game.turn()).into())]),
+                _ => ta(
+                    lang,
+                    tap("battle-turn"),
+                    &[("name", name(game.turn()).into())],
+                ),
             };
             tail.push_str(&format!("\n\n{line}"));
         }
@@ -879,6 +979,67 @@ mod tests {
         );
         for text in end_texts(&rec) {
             assert!(visible_len(&text) <= MAX_TEXT, "{}", visible_len(&text));
+        }
+    }
+
+    #[test]
+    fn a_game_in_an_inline_message_asks_for_taps_and_ends_there_with_the_reveal_within_the_limit() {
+        for (ruleset, seed) in [
+            (Ruleset::default(), 3),
+            (
+                Ruleset {
+                    field: Field::LandSeaAir,
+                    players: Players::FreeForAll(4),
+                    mines: 2,
+                    ..Ruleset::default()
+                },
+                7,
+            ),
+        ] {
+            let (mut rec, mut rng) = record(ruleset, seed);
+            rec.inline = Some("AgAAAF000001fake".into());
+            for lang in Lang::ALL {
+                rec.lang = lang;
+                let (text, _) = live_message(&rec, GameId(9), "bot");
+                let tap = |key| {
+                    let words = ta(lang, key, &[("name", "x".into()), ("target", "y".into())]);
+                    words.rsplit('—').next().unwrap().to_owned()
+                };
+                assert!(
+                    text.contains(&tap("battle-turn-tap"))
+                        || text.contains(&tap("battle-turn-at-tap")),
+                    "{text}"
+                );
+                rec.inline = None;
+                let (chat_text, _) = live_message(&rec, GameId(9), "bot");
+                rec.inline = Some("AgAAAF000001fake".into());
+                assert_ne!(text, chat_text, "the same words as in a group");
+            }
+            while !rec.game.is_finished() {
+                step(&mut rec, &mut rng);
+            }
+            for lang in Lang::ALL {
+                rec.lang = lang;
+                let (text, kb) = live_message(&rec, GameId(9), "bot");
+                assert!(visible_len(&text) <= MAX_TEXT, "{}", visible_len(&text));
+                assert!(text.contains(&t(lang, "end-reveal")), "{text}");
+                for block in crate::view::reveal::reveal_blocks(&rec) {
+                    assert!(text.contains(&block), "{block} is not in {text}");
+                }
+                let kb = kb.expect("Rematch and Replay under the end");
+                let data: Vec<String> = kb.inline_keyboard[0]
+                    .iter()
+                    .map(|k| match &k.kind {
+                        crate::view::keyboard::KeyKind::Callback(d)
+                        | crate::view::keyboard::KeyKind::Url(d) => d.clone(),
+                    })
+                    .collect();
+                assert_eq!(data[0], Button::Rematch(GameId(9)).to_string());
+                assert!(
+                    data[1].starts_with("https://t.me/bot?start=rp9-"),
+                    "{data:?}"
+                );
+            }
         }
     }
 

@@ -75,6 +75,9 @@ fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String 
 fn status(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
     let key = match rec.game.phase() {
         Phase::Placement => "own-field-waiting",
+        Phase::Battle if rec.game.turn() == seat && rec.inline.is_some() => {
+            "own-field-your-turn-inline"
+        }
         Phase::Battle if rec.game.turn() == seat && rec.chat >= 0 => "own-field-your-turn-here",
         Phase::Battle if rec.game.turn() == seat => "own-field-your-turn",
         Phase::Battle => "own-field-their-turn",

@@ -469,6 +469,18 @@ pub fn problem_words(lang: Lang, p: &Problem, alphabet: Alphabet, size: Size) ->
     ta(lang, key, &args)
 }
 
+/// The words of a turn that asks for a tap only (in an inline message, where the bot sees
+/// no replies), for the words of `key` that offer a typed move too.
+pub fn tap_key(key: &'static str) -> &'static str {
+    match key {
+        "battle-turn" => "battle-turn-tap",
+        "battle-turn-at" => "battle-turn-at-tap",
+        "salvo-turn" => "salvo-turn-tap",
+        "rg-turn" => "rg-turn-tap",
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

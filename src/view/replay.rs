@@ -14,28 +14,7 @@ use crate::game::record::GameRecord;
 use crate::view::i18n::{t, ta};
 use engine::{Coord, Event, SeatId};
 
-/// The key of a finished game's replay link, known only to those who saw the game (its
-/// group, its players): replays are not found by counting game ids. Drawn from the fleets'
-/// commitments the battle message showed, or a Riga game's start position. `None` for a
-/// game with nothing to replay.
-pub fn replay_key(rec: &GameRecord) -> Option<String> {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(b"morskoy-boy replay");
-    if let Some(r) = rec.riga() {
-        h.update(serde_json::to_vec(r.start.as_ref()?).ok()?);
-    } else {
-        for s in 0..rec.game.seats().len() as u8 {
-            h.update(rec.game.commitment(SeatId(s))?.as_bytes());
-        }
-    }
-    Some(
-        h.finalize()[..6]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
-    )
-}
+pub use super::reveal::replay_key;
 
 /// The results a replay steps through: the log's shots, salvoes, cells given up after a mine
 /// and the players who left (not the reminders, nor the mine's question).

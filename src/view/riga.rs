@@ -83,9 +83,13 @@ fn battle_text(rec: &GameRecord, r: &RigaPlay) -> String {
     match r.to_move() {
         Some(side) => {
             let seat = seat_of(side);
+            let key = match rec.inline {
+                Some(_) => super::render::tap_key("rg-turn"),
+                None => "rg-turn",
+            };
             text.push_str(&ta(
                 lang,
-                "rg-turn",
+                key,
                 &[
                     ("side", riga_text::side_name(lang, side).into()),
                     ("name", escape(&rec.short_name(SeatId(seat), 40)).into()),
@@ -244,7 +248,9 @@ pub fn dm_view(
         ));
     }
     if r.game.is_some() {
-        let key = if rec.chat < 0 {
+        let key = if rec.inline.is_some() {
+            "rg-dm-battle-inline"
+        } else if rec.chat < 0 {
             "rg-dm-battle-group"
         } else {
             "rg-dm-battle-here"

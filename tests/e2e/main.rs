@@ -25,6 +25,7 @@ mod bot_ai;
 mod bot_delivery;
 mod bot_editor;
 mod bot_exactly_once;
+mod bot_inline;
 mod bot_pictures;
 mod bot_replay;
 mod bot_riga;

@@ -217,44 +217,22 @@ impl FakeTelegram {
     /// `user` presses the button with `data` on an inline message: a callback query with the
     /// `inline_message_id` and no message. Returns the callback's id.
     pub fn press_inline(&self, user: &User, inline_id: &str, data: &str) -> String {
-        let user_json = serde_json::to_value(user).expect("a user serialises");
-        self.shared.update(|st| {
-            let user_id = st.register_user(user_json.clone());
-            let (chat_id, message_id) = *st
-                .inline_messages
-                .get(inline_id)
-                .unwrap_or_else(|| panic!("fake_telegram: no inline message {inline_id}"));
-            let m = &st.chats[&chat_id].messages[&message_id];
-            let sent = st.sent(chat_id, m);
-            assert!(
-                sent.callback_data().iter().any(|d| d == data),
-                "fake_telegram: inline message {inline_id} has no button {data:?}; its buttons: \
-                 {:?}",
-                sent.buttons()
-            );
-            let id = (5_000_000_000_000_000_000u64 + st.next_callback).to_string();
-            st.next_callback += 1;
-            st.callbacks.insert(
-                id.clone(),
-                super::state::Callback {
-                    answer: None,
-                    chat_id,
-                    message_id,
-                    user_id,
-                },
-            );
-            st.callback_order.push(id.clone());
-            st.enqueue(
-                "callback_query",
-                json!({
-                    "id": id,
-                    "from": user_json,
-                    "inline_message_id": inline_id,
-                    "chat_instance": format!("{}", -chat_id),
-                    "data": data,
-                }),
-            );
-            id
-        })
+        self.press_inline_inner(user, inline_id, data, true)
+    }
+
+    /// [`FakeTelegram::press_inline`] of a button the message may no longer show (a client
+    /// that has not drawn the latest edit yet), as a player who taps fast does.
+    pub fn press_inline_stale(&self, user: &User, inline_id: &str, data: &str) -> String {
+        self.press_inline_inner(user, inline_id, data, false)
+    }
+
+    fn press_inline_inner(&self, user: &User, inline_id: &str, data: &str, check: bool) -> String {
+        let at = *self
+            .shared
+            .lock()
+            .inline_messages
+            .get(inline_id)
+            .unwrap_or_else(|| panic!("fake_telegram: no inline message {inline_id}"));
+        self.press_on(user, at, Some(inline_id), data, check)
     }
 }

@@ -199,6 +199,21 @@ impl FakeTelegram {
         data: &str,
         check: bool,
     ) -> String {
+        self.press_on(user, (chat_id, message_id), None, data, check)
+    }
+
+    /// `user` presses the button with `data` on message `message_id` of `chat_id` (checked
+    /// to be there when `check`): a callback query with the message, or for an inline
+    /// message (`inline`, kept as that chat's message) its `inline_message_id` and no
+    /// message. Returns the callback's id.
+    pub(super) fn press_on(
+        &self,
+        user: &User,
+        (chat_id, message_id): (i64, i32),
+        inline: Option<&str>,
+        data: &str,
+        check: bool,
+    ) -> String {
         let user_json = serde_json::to_value(user).expect("a user serialises");
         self.shared.update(|st| {
             let user_id = st.register_user(user_json.clone());
@@ -214,14 +229,13 @@ impl FakeTelegram {
                 let sent = st.sent(chat_id, m);
                 assert!(
                     sent.callback_data().iter().any(|d| d == data),
-                    "fake_telegram: message {message_id} in chat {chat_id} has no button with \
-                     callback_data {data:?}; its buttons: {:?}",
+                    "fake_telegram: message {message_id} in chat {chat_id} ({inline:?}) has no \
+                     button with callback_data {data:?}; its buttons: {:?}",
                     sent.buttons()
                 );
             }
             let id = (5_000_000_000_000_000_000u64 + st.next_callback).to_string();
             st.next_callback += 1;
-            let message = st.message_json(chat_id, message_id, true);
             st.callbacks.insert(
                 id.clone(),
                 Callback {
@@ -232,16 +246,17 @@ impl FakeTelegram {
                 },
             );
             st.callback_order.push(id.clone());
-            st.enqueue(
-                "callback_query",
-                json!({
-                    "id": id,
-                    "from": user_json,
-                    "message": message,
-                    "chat_instance": chat_instance(chat_id),
-                    "data": data,
-                }),
-            );
+            let mut query = json!({
+                "id": id,
+                "from": user_json,
+                "chat_instance": chat_instance(chat_id),
+                "data": data,
+            });
+            match inline {
+                Some(inline) => query["inline_message_id"] = json!(inline),
+                None => query["message"] = st.message_json(chat_id, message_id, true),
+            }
+            st.enqueue("callback_query", query);
             id
         })
     }
