@@ -158,6 +158,7 @@ log-reminder = { $name }, half of your time is gone.
 answer-miss = { $cell }: miss. The turn passes.
 answer-hit = { $cell }: hit! Shoot again.
 answer-sunk = { $cell }: sunk, a { $ship }! Shoot again.
+answer-sunk-won = { $cell }: sunk, a { $ship }! That was the last of the enemy fleet: you win!
 answer-mine = { $cell }: a mine! You give up one of your own cells.
 shot-not-your-turn = It is not your turn.
 shot-already-known = That cell is already known. Choose another.

@@ -170,6 +170,7 @@ log-reminder = { $name }, прошла половина времени на хо
 answer-miss = { $cell }: мимо. Ход переходит.
 answer-hit = { $cell }: ранил! Стреляйте ещё.
 answer-sunk = { $cell }: убил ({ $ship })! Стреляйте ещё.
+answer-sunk-won = { $cell }: убил ({ $ship })! Это был последний корабль противника — вы победили!
 answer-mine = { $cell }: мина! Вы отдаёте одну клетку своего флота.
 shot-not-your-turn = Сейчас не ваш ход.
 shot-already-known = В эту клетку уже стреляли. Выберите другую.

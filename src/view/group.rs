@@ -764,14 +764,19 @@ pub fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
     for e in events {
         match e {
             Event::Shot {
+                shooter,
                 target,
                 cell,
                 result,
-                ..
             } => {
+                // The shot that sank the last fleet shoots no more.
+                let won = events.iter().any(
+                    |e| matches!(e, Event::Finished { winners, .. } if winners.contains(shooter)),
+                );
                 let key = match result {
                     ShotResult::Miss => "answer-miss",
                     ShotResult::Hit => "answer-hit",
+                    ShotResult::Sunk(_) if won => "answer-sunk-won",
                     ShotResult::Sunk(_) => "answer-sunk",
                     ShotResult::Mine => "answer-mine",
                 };
@@ -1039,6 +1044,33 @@ mod tests {
                     data[1].starts_with("https://t.me/bot?start=rp9-"),
                     "{data:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_shot_that_sinks_the_last_ship_tells_the_shooter_they_won_not_to_shoot_again() {
+        for seed in 0..3 {
+            let (mut rec, mut rng) = record(Ruleset::default(), seed);
+            let mut last = Vec::new();
+            while !rec.game.is_finished() {
+                let events = step(&mut rec, &mut rng);
+                let before = shot_answer(Lang::En, &rec, &events);
+                if !rec.game.is_finished() && before.contains("sunk") {
+                    assert!(before.contains("Shoot again"), "{before}");
+                }
+                last = events;
+            }
+            for lang in Lang::ALL {
+                let words = shot_answer(lang, &rec, &last);
+                let again = ta(
+                    lang,
+                    "answer-sunk",
+                    &[("cell", "".into()), ("ship", "".into())],
+                );
+                let again = again.rsplit('!').next().unwrap().trim();
+                assert!(!words.contains(again), "{words}");
+                assert!(words.ends_with('!'), "{words}");
             }
         }
     }

@@ -196,7 +196,10 @@ async fn inline_duel(w: &Words, production: bool, base: i64) {
         presses += 1;
         assert!(presses < 400, "the game does not end");
         let seat = d.turn;
-        let cell = d.next_cell(seat).expect("a cell to shoot");
+        // Shot at every cell: the last one ended the game (the end is checked below).
+        let Some(cell) = d.next_cell(seat) else {
+            break;
+        };
         if presses == 7 {
             // Clara is no player: her press changes nothing.
             let answer = press(&app, &c, &inline, &d.fire_data(seat, cell)).await;
