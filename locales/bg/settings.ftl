@@ -108,3 +108,6 @@ settings-words-teams = два отбора по двама
 settings-own-topics = Отделна тема за всяка игра
 settings-own-topics-on = всяка игра в своя тема
 settings-own-topics-off = игрите там, където са започнати
+settings-error-arsenal = Арсеналът има по 1 или 2 от всяко оръжие.
+settings-error-arsenal-salvo = Арсеналът не се играе със залпове: първо изключете едното.
+settings-error-arsenal-terrain = Арсеналът не се играе на „суша, море и въздух“: пътят на торпедото би издал тайната граница.

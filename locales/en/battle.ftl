@@ -78,3 +78,28 @@ mine-pending = Wait: a cell is being given up after a mine.
 mine-not-yours = It is not you who gives up a cell now.
 mine-not-your-cell = That is not an unhit cell of your fleet.
 mine-no-choice = No cell is to be given up now.
+
+## The arsenal (docs/rules.md §3.8): the weapons' names and the refusals of their use.
+weapon-radar = radar
+weapon-air-strike = air strike
+weapon-torpedo = torpedo
+weapon-no-arsenal = This game is played without the arsenal.
+weapon-used-up = You have no { $weapon } left.
+weapon-no-new-cell = Every cell it would reach is known already: choose another.
+torpedo-not-from-edge = A torpedo starts from a cell on the edge of the field.
+torpedo-needs-heading = From a corner, say which way the torpedo runs.
+torpedo-wrong-heading = A torpedo runs away from the edge it starts at.
+
+rules-arsenal =
+    <b>The arsenal</b>
+    Besides the fleet each player has three weapons, each once a game (or twice, if the lobby says so). A weapon is the whole turn: the turn passes afterwards.
+    📡 Radar: a 3×3 square of an enemy field; the group hears how many ship cells in it are not hit yet (mines are not counted). A 0 marks the whole square empty.
+    ✈ Air strike: shoots every new cell of a 3×3 square, each with its own answer.
+    🚀 Torpedo: from a cell on the edge of an enemy field along its row or column, away from that edge (from a corner you choose the way). It passes cells already hit and stops at the first ship cell not hit yet, or at a mine, or leaves the field; every cell it crossed is then known empty.
+    A mine reached by an air strike or a torpedo goes off as after a shot. Not played with salvoes, nor on land, sea and air.
+rules-arsenal-hint = The arsenal (radar, air strike, torpedo): /rules arsenal
+rules-arsenal-words = arsenal arsenals weapons
+settings-words-arsenal = { $count ->
+        [one] the arsenal: radar, air strike and torpedo, once each
+       *[other] the arsenal: radar, air strike and torpedo, { $count } of each
+    }

@@ -105,3 +105,6 @@ settings-words-teams = two teams of two
 settings-own-topics = A topic of its own for each game
 settings-own-topics-on = each game in a topic of its own
 settings-own-topics-off = games where they are started
+settings-error-arsenal = The arsenal holds 1 or 2 of each weapon.
+settings-error-arsenal-salvo = The arsenal is not played with salvoes: turn one of them off first.
+settings-error-arsenal-terrain = The arsenal is not played on land, sea and air: a torpedo's run would show the secret border.

@@ -122,3 +122,6 @@ settings-words-teams = две команды по два игрока
 settings-own-topics = Своя тема для каждой игры
 settings-own-topics-on = каждая игра в своей теме
 settings-own-topics-off = игры там, где их начали
+settings-error-arsenal = В арсенале по 1 или 2 каждого оружия.
+settings-error-arsenal-salvo = Арсенал не сочетается с залпами: сначала выключите одно из них.
+settings-error-arsenal-terrain = Арсенал не играют на поле «суша, море и воздух»: ход торпеды выдал бы тайную границу.

@@ -158,6 +158,9 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
     if super::lobby::wants_riga(arg).0 {
         return reply(ctx, msg, t(lang, "rg-rules")).await;
     }
+    if wants_arsenal(arg) {
+        return reply(ctx, msg, t(lang, "rules-arsenal")).await;
+    }
     let ruleset = ctx
         .store
         .chat_settings(msg.chat.id.0)
@@ -172,8 +175,23 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
             crate::view::render::escape(&crate::view::render::ruleset_words(lang, &ruleset))
         );
     }
+    if ruleset.arsenal > 0 {
+        text.push_str(&format!("\n\n{}", t(lang, "rules-arsenal")));
+    }
     text.push_str(&format!("\n\n{}", t(lang, "rg-rules-hint")));
+    text.push_str(&format!("\n{}", t(lang, "rules-arsenal-hint")));
     reply(ctx, msg, text).await
+}
+
+/// Whether `/rules` asks for the arsenal (docs/rules.md §3.8), in any of the bot's languages.
+fn wants_arsenal(arg: &str) -> bool {
+    let arg = arg.trim().to_lowercase();
+    !arg.is_empty()
+        && Lang::ALL.iter().any(|&l| {
+            t(l, "rules-arsenal-words")
+                .split_whitespace()
+                .any(|w| w.to_lowercase() == arg)
+        })
 }
 
 /// `/surrender`: the sender gives up their game (in the group, or in the private chat),

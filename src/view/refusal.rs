@@ -72,9 +72,33 @@ pub fn rules(lang: Lang, e: &ActionError) -> String {
         ActionError::SalvoSize { expected } => {
             return ta(lang, "salvo-bad-cells", &[("count", (*expected).into())]);
         }
+        ActionError::NoArsenal => "weapon-no-arsenal",
+        ActionError::UsedUp(w) => {
+            return ta(
+                lang,
+                "weapon-used-up",
+                &[("weapon", weapon_name(lang, *w).into())],
+            );
+        }
+        ActionError::NoNewCell(_) => "weapon-no-new-cell",
+        ActionError::NotFromEdge(_) => "torpedo-not-from-edge",
+        ActionError::NeedsHeading(_) => "torpedo-needs-heading",
+        ActionError::WrongHeading(..) => "torpedo-wrong-heading",
         _ => "error-out-of-date",
     };
     t(lang, key)
+}
+
+/// A weapon of the arsenal's name (docs/rules.md §1).
+pub fn weapon_name(lang: Lang, w: engine::Weapon) -> String {
+    t(
+        lang,
+        match w {
+            engine::Weapon::Radar => "weapon-radar",
+            engine::Weapon::AirStrike => "weapon-air-strike",
+            engine::Weapon::Torpedo => "weapon-torpedo",
+        },
+    )
 }
 
 /// The words for a refused setting.
@@ -97,6 +121,9 @@ pub fn settings(lang: Lang, r: &Refusal) -> String {
             RulesetError::MinesOutOfRange(_) => "settings-error-mines",
             RulesetError::PlayersOutOfRange(_) => "settings-error-players",
             RulesetError::NoLegalLayout => "settings-error-no-layout",
+            RulesetError::ArsenalOutOfRange(_) => "settings-error-arsenal",
+            RulesetError::ArsenalWithSalvo => "settings-error-arsenal-salvo",
+            RulesetError::ArsenalWithTerrain => "settings-error-arsenal-terrain",
         },
         Refusal::LandSeaAir => "settings-error-land-sea-air",
         Refusal::NotCustom => "settings-error-not-custom",

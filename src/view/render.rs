@@ -304,6 +304,13 @@ pub fn ruleset_words(lang: Lang, r: &Ruleset) -> String {
         }
         Players::Teams => parts.push(t(lang, "settings-words-teams")),
     }
+    if r.arsenal > 0 {
+        parts.push(ta(
+            lang,
+            "settings-words-arsenal",
+            &[("count", r.arsenal.into())],
+        ));
+    }
     match r.timer.seconds() {
         Some(s) => parts.push(ta(
             lang,

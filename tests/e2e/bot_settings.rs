@@ -798,3 +798,52 @@ async fn a_settings_payload_on_a_game_message_is_refused_and_changes_nothing() {
     let a = app.press(group, shooter, d.battle, &shot).await;
     assert!(!a.show_alert, "{a:?}");
 }
+
+/// `/rules arsenal` tells the arsenal (docs/rules.md §3.8) in the sender's language, by any
+/// language's word for it; a chat whose games have the arsenal hears it with its rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rules_tell_the_arsenal_in_each_language() {
+    let app = App::spawn().await;
+    for (n, (lang, ask, heading, words)) in [
+        ("ru", "/rules арсенал", "Арсенал", "Радар: квадрат 3×3"),
+        ("bg", "/rules arsenal", "Арсенал", "Радар: квадрат 3×3"),
+        ("en", "/rules оръжия", "The arsenal", "Radar: a 3×3 square"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let user = app.player(7_301 + n as i64, "Rita", lang);
+        app.welcomed(&user).await;
+        let chat = user.id.0 as i64;
+        app.tg.send_command(chat, &user, ask);
+        let told = app
+            .tg
+            .wait_for_text(chat, words, wait())
+            .await
+            .unwrap_or_else(|| panic!("{ask} in {lang}: {:?}", app.tg.all_texts(chat)));
+        assert!(told.text.starts_with(heading), "{}", told.text);
+    }
+    let group = -7_301;
+    app.tg.group(group, "Armed");
+    app.set_rules(
+        group,
+        engine::Ruleset {
+            arsenal: 2,
+            ..engine::Ruleset::default()
+        },
+    )
+    .await;
+    let alice = app.player(7_311, "Alice", "en");
+    app.welcomed(&alice).await;
+    app.tg.send_command(group, &alice, "/rules");
+    let told = app
+        .tg
+        .wait_for_text(group, "radar, air strike and torpedo, 2 of each", wait())
+        .await
+        .expect("/rules states the arsenal of the chat's games");
+    assert!(
+        told.text.contains("Air strike: shoots every new cell"),
+        "{}",
+        told.text
+    );
+}

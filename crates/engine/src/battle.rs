@@ -56,7 +56,7 @@ impl Game {
             .collect()
     }
 
-    fn check_shooter(&self, seat: SeatId, target: SeatId) -> Result<(), ActionError> {
+    pub(crate) fn check_shooter(&self, seat: SeatId, target: SeatId) -> Result<(), ActionError> {
         if self.phase != Phase::Battle {
             return Err(ActionError::WrongPhase);
         }
@@ -195,7 +195,7 @@ impl Game {
     }
 
     /// Reports eliminations among `fields` and ends the game when one team is left.
-    fn after_strikes(
+    pub(crate) fn after_strikes(
         &mut self,
         _shooter: SeatId,
         fields: &[SeatId],
@@ -245,7 +245,7 @@ impl Game {
         events.push(Event::Turn(self.turn));
     }
 
-    fn pass_turn(&mut self, now: Timestamp, events: &mut Vec<Event>) {
+    pub(crate) fn pass_turn(&mut self, now: Timestamp, events: &mut Vec<Event>) {
         if self.is_finished() {
             return;
         }
@@ -272,7 +272,7 @@ impl Game {
             .unwrap_or_default()
     }
 
-    fn begin_mine_choice(
+    pub(crate) fn begin_mine_choice(
         &mut self,
         seat: SeatId,
         count: u8,

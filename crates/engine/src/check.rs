@@ -36,6 +36,15 @@ impl Ruleset {
         if self.mines > 2 {
             return Err(RulesetError::MinesOutOfRange(self.mines));
         }
+        if self.arsenal > 2 {
+            return Err(RulesetError::ArsenalOutOfRange(self.arsenal));
+        }
+        if self.arsenal > 0 && self.salvo.is_some() {
+            return Err(RulesetError::ArsenalWithSalvo);
+        }
+        if self.arsenal > 0 && self.has_terrain() {
+            return Err(RulesetError::ArsenalWithTerrain);
+        }
         if let Players::FreeForAll(n) = self.players {
             if !(3..=4).contains(&n) {
                 return Err(RulesetError::PlayersOutOfRange(n));

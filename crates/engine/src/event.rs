@@ -47,6 +47,14 @@ pub enum Action {
     Fire(SeatId, SeatId, Coord),
     /// A salvo of distinct cells at one target's field.
     Salvo(SeatId, SeatId, Vec<Coord>),
+    /// The arsenal (docs/rules.md §3.8): a radar over the 3×3 square around a cell of a
+    /// target's field.
+    Radar(SeatId, SeatId, Coord),
+    /// The arsenal: an air strike on the 3×3 square around a cell of a target's field.
+    AirStrike(SeatId, SeatId, Coord),
+    /// The arsenal: a torpedo from an edge cell of a target's field, away from that edge (the
+    /// heading named at a corner; elsewhere it may be left out).
+    Torpedo(SeatId, SeatId, Coord, Option<crate::weapon::Heading>),
     /// After a mine: the shooter gives up this cell of their own fleet.
     GiveUp(SeatId, Coord),
     /// The seat surrenders.
@@ -128,6 +136,44 @@ pub enum Event {
         /// Kinds of ship sunk by it.
         sunk: Vec<Kind>,
     },
+    /// A radar's reading (docs/rules.md §3.8): the unhit ship cells of the square.
+    Radar {
+        /// Who used it.
+        shooter: SeatId,
+        /// Whose field.
+        target: SeatId,
+        /// The square's centre.
+        center: Coord,
+        /// The unhit ship cells in it (mines not counted).
+        count: u8,
+    },
+    /// An air strike: each new cell of the square and its answer, in row-major order.
+    AirStrike {
+        /// Who used it.
+        shooter: SeatId,
+        /// Whose field.
+        target: SeatId,
+        /// The square's centre.
+        center: Coord,
+        /// Every cell shot, and its answer.
+        cells: Vec<(Coord, ShotResult)>,
+    },
+    /// A torpedo's run: the cells it crossed that were not known (now known empty), and where
+    /// it stopped, if it did not leave the field.
+    Torpedo {
+        /// Who fired it.
+        shooter: SeatId,
+        /// Whose field.
+        target: SeatId,
+        /// The edge cell it started from.
+        from: Coord,
+        /// Which way it ran.
+        heading: crate::weapon::Heading,
+        /// The unknown cells it crossed, in order: empty.
+        passed: Vec<Coord>,
+        /// The cell it stopped at and the answer (a ship's hit or sink, or a mine).
+        hit: Option<(Coord, ShotResult)>,
+    },
     /// The shooter must give up cells of their own fleet within the deadline.
     MineChoice {
         /// Who must choose.
@@ -207,6 +253,18 @@ pub enum ActionError {
     NoMineChoice,
     /// Not an unhit cell of the seat's own fleet.
     NotYourCell(Coord),
+    /// This game has no arsenal.
+    NoArsenal,
+    /// The seat has none of this weapon left.
+    UsedUp(crate::weapon::Weapon),
+    /// The weapon would reach no cell that is not known yet (a square, or a torpedo's run).
+    NoNewCell(Coord),
+    /// A torpedo starts only from an edge cell.
+    NotFromEdge(Coord),
+    /// A torpedo from a corner needs its heading.
+    NeedsHeading(Coord),
+    /// A torpedo runs only away from the edge it starts at.
+    WrongHeading(Coord, crate::weapon::Heading),
 }
 
 impl std::fmt::Display for ActionError {

@@ -53,6 +53,18 @@ pub struct Seat {
     /// Surrendered or forfeited.
     #[serde(rename = "r", default, skip_serializing_if = "std::ops::Not::not")]
     pub(crate) retired: bool,
+    /// How many of each weapon of the arsenal this seat used (docs/rules.md §3.8), in
+    /// [`crate::Weapon::ALL`]'s order.
+    #[serde(rename = "w", default, skip_serializing_if = "unused")]
+    pub(crate) used: [u8; 3],
+    /// The radar readings taken of this seat's field.
+    #[serde(rename = "sc", default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) scans: Vec<crate::weapon::Scan>,
+}
+
+/// Whether no weapon was used (not written then).
+fn unused(used: &[u8; 3]) -> bool {
+    used.iter().all(|&n| n == 0)
 }
 
 /// A pending "give up one of your cells" step after a mine.
@@ -222,6 +234,13 @@ impl Game {
             Action::Ready(seat, fleet) => self.ready(seat, fleet, now, rng)?,
             Action::Fire(seat, target, cell) => self.fire(seat, target, cell, now)?,
             Action::Salvo(seat, target, cells) => self.salvo(seat, target, &cells, now)?,
+            Action::Radar(seat, target, center) => self.radar(seat, target, center, now)?,
+            Action::AirStrike(seat, target, center) => {
+                self.air_strike(seat, target, center, now)?
+            }
+            Action::Torpedo(seat, target, from, heading) => {
+                self.torpedo(seat, target, from, heading, now)?
+            }
             Action::GiveUp(seat, cell) => self.give_up(seat, cell, now, false)?,
             Action::Surrender(seat) => self.surrender(seat, now)?,
             Action::Cancel => self.cancel()?,
@@ -257,6 +276,8 @@ impl Game {
             shots: CellSet::default(),
             halo: CellSet::default(),
             retired: false,
+            used: [0; 3],
+            scans: Vec::new(),
         });
         Ok(vec![Event::Joined(
             SeatId(self.seats.len() as u8 - 1),

@@ -17,6 +17,8 @@
 //!   generators' search.
 //! - `game.rs` — the [`Game`] state machine: lobby, placement, battle, finished.
 //! - `battle.rs` — shots, salvoes, mines, turns, elimination, victory, timer.
+//! - `weapon.rs` — the arsenal's [`Weapon`]s, their squares and a torpedo's run (§3.8);
+//!   `arsenal.rs` — the game's use of them.
 //! - `event.rs` — [`Action`]s in, [`Event`]s out, [`ActionError`] refusals.
 //! - `view.rs` — the owner's and the public [`View`].
 //! - `commit.rs` — SHA-256 fleet commitments and their verification.
@@ -66,6 +68,7 @@ mod ai_fleet;
 mod ai_salvo;
 mod aim;
 mod alphabet;
+mod arsenal;
 mod battle;
 mod bits;
 mod budget;
@@ -95,6 +98,7 @@ mod tables;
 mod terrain;
 mod validate;
 mod view;
+mod weapon;
 
 pub use alphabet::*;
 pub use cellset::CellSet;
@@ -114,6 +118,7 @@ pub use shape::Shapes;
 pub use terrain::{Border, BorderError, LAND_FIRST, LAND_LAST, LAND_SEA_AIR_SIZE};
 pub use validate::{Problem, Rule, Subject};
 pub use view::{FieldView, Mark, View};
+pub use weapon::{headings_from, run_cells, square, Heading, Scan, Weapon};
 
 /// The schema version of every stored value (games, drafts). Bump it when a stored shape
 /// changes, and teach the store to read the old one or to close such games politely.

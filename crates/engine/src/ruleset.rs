@@ -69,6 +69,10 @@ pub struct Ruleset {
     /// The turn timer.
     #[serde(default, skip_serializing_if = "is_default")]
     pub timer: TurnTimer,
+    /// How many of each weapon of the arsenal a player holds (0 = no arsenal, 1 or 2;
+    /// docs/rules.md §3.8).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub arsenal: u8,
 }
 
 fn is_default<T: Default + PartialEq>(t: &T) -> bool {
@@ -94,6 +98,12 @@ pub enum RulesetError {
     PlayersOutOfRange(u8),
     /// No legal layout was found within the bounded search.
     NoLegalLayout,
+    /// An arsenal of other than 0–2 of each weapon.
+    ArsenalOutOfRange(u8),
+    /// The arsenal with salvoes (docs/rules.md §3.8).
+    ArsenalWithSalvo,
+    /// The arsenal on land-sea-air: a torpedo's run would tell the secret border (§3.8).
+    ArsenalWithTerrain,
 }
 
 impl fmt::Display for RulesetError {
@@ -107,6 +117,11 @@ impl fmt::Display for RulesetError {
             RulesetError::MinesOutOfRange(n) => write!(f, "{n} mines is not within 0–2"),
             RulesetError::PlayersOutOfRange(n) => write!(f, "{n} players is not 3 or 4"),
             RulesetError::NoLegalLayout => f.write_str("no legal layout was found"),
+            RulesetError::ArsenalOutOfRange(n) => write!(f, "an arsenal of {n} is not within 0–2"),
+            RulesetError::ArsenalWithSalvo => f.write_str("the arsenal is not played with salvoes"),
+            RulesetError::ArsenalWithTerrain => {
+                f.write_str("the arsenal is not played on land-sea-air")
+            }
         }
     }
 }
@@ -226,6 +241,9 @@ impl fmt::Display for Ruleset {
             Players::Duel => f.write_str(", duel")?,
             Players::FreeForAll(n) => write!(f, ", free-for-all {n}")?,
             Players::Teams => f.write_str(", teams 2v2")?,
+        }
+        if self.arsenal > 0 {
+            write!(f, ", arsenal {}", self.arsenal)?;
         }
         match self.timer.seconds() {
             Some(s) => write!(f, ", {} min a turn", s / 60),

@@ -37,16 +37,24 @@ fn rulesets() -> impl Strategy<Value = Ruleset> {
         Just(Players::Teams),
     ];
     let salvo = prop_oneof![3 => Just(None), 1 => (1u8..=10).prop_map(Some)];
-    (touching, shapes, field, salvo, 0u8..=2, players)
-        .prop_map(|(touching, shapes, field, salvo, mines, players)| Ruleset {
-            touching,
-            shapes,
-            field,
-            salvo,
-            mines,
-            players,
-            timer: TurnTimer::Off,
-        })
+    let arsenal = prop_oneof![2 => Just(0u8), 1 => Just(1u8), 1 => Just(2u8)];
+    (touching, shapes, field, salvo, 0u8..=2, players, arsenal)
+        .prop_map(
+            |(touching, shapes, field, salvo, mines, players, arsenal)| {
+                // The arsenal is not played with salvoes nor on land-sea-air (§3.8).
+                let armed = salvo.is_none() && field != Field::LandSeaAir;
+                Ruleset {
+                    touching,
+                    shapes,
+                    field,
+                    salvo,
+                    mines,
+                    players,
+                    timer: TurnTimer::Off,
+                    arsenal: if armed { arsenal } else { 0 },
+                }
+            },
+        )
         .prop_filter("a playable ruleset", |r| r.check().is_ok())
 }
 
@@ -153,6 +161,30 @@ fn random_action(game: &Game, rng: &mut ChaCha8Rng) -> Action {
         .filter(|&c| !field.mark(c).is_known())
         .collect();
     unknown.shuffle(rng);
+    // A weapon now and then, while there is one left (§3.8): aimed at an unknown cell, so
+    // it always reaches a new one.
+    let left = game.weapons_left(shooter);
+    let weapons: Vec<Weapon> = Weapon::ALL
+        .into_iter()
+        .filter(|w| left[w.index()] > 0)
+        .collect();
+    if !weapons.is_empty() && rng.gen_bool(0.2) {
+        let size = field.size;
+        match *weapons.choose(rng).unwrap() {
+            Weapon::Radar => return Action::Radar(shooter, target, unknown[0]),
+            Weapon::AirStrike => return Action::AirStrike(shooter, target, unknown[0]),
+            Weapon::Torpedo => {
+                let edge = unknown
+                    .iter()
+                    .copied()
+                    .find(|&c| !headings_from(c, size).is_empty());
+                if let Some(from) = edge {
+                    let heading = *headings_from(from, size).choose(rng).unwrap();
+                    return Action::Torpedo(shooter, target, from, Some(heading));
+                }
+            }
+        }
+    }
     match game.ruleset().salvo {
         Some(n) => {
             unknown.truncate(usize::from(n));
@@ -160,6 +192,15 @@ fn random_action(game: &Game, rng: &mut ChaCha8Rng) -> Action {
         }
         None => Action::Fire(shooter, target, unknown[0]),
     }
+}
+
+/// Whether `c` of `seat`'s field lies in the square of a radar that counted nothing: every
+/// unknown cell there is marked empty, an idle mine's too (a radar does not count mines).
+fn in_an_empty_scan(game: &Game, seat: SeatId, c: Coord) -> bool {
+    let size = game.ruleset().size();
+    game.scans(seat)
+        .iter()
+        .any(|s| s.count == 0 && square(s.center, size).contains(&c))
 }
 
 /// Every invariant of a game in progress, checked after every action.
@@ -178,7 +219,10 @@ fn check_invariants(game: &Game, truth: &[Fleet]) -> Result<(), TestCaseError> {
             }
             if mark == Mark::Halo {
                 prop_assert!(fleet.ship_at(c).is_none(), "halo over a ship at {c}");
-                prop_assert!(!fleet.is_mine(c), "halo over a mine at {c}");
+                prop_assert!(
+                    !fleet.is_mine(c) || in_an_empty_scan(game, SeatId(s as u8), c),
+                    "halo over a mine at {c}"
+                );
             }
             if matches!(mark, Mark::Hit | Mark::Sunk) {
                 prop_assert!(fleet.ship_at(c).is_some(), "a hit mark on water at {c}");
@@ -192,7 +236,11 @@ fn check_invariants(game: &Game, truth: &[Fleet]) -> Result<(), TestCaseError> {
                 "a halo mark covers the ship cell {}",
                 c
             );
-            prop_assert!(!fleet.is_mine(c), "a halo mark covers the mine {}", c);
+            prop_assert!(
+                !fleet.is_mine(c) || in_an_empty_scan(game, SeatId(s as u8), c),
+                "a halo mark covers the mine {}",
+                c
+            );
         }
     }
     // A player's view of an enemy field is the public one.
@@ -275,6 +323,50 @@ fn play_to_the_end(ruleset: &Ruleset, seed: u64, perelman: bool) -> Result<(), T
                     prop_assert_eq!(usize::from(*hits), real, "the salvo's hit count is wrong");
                     for &c in cells {
                         prop_assert!(resolved.insert((*target, c)), "{c} resolved twice");
+                    }
+                }
+                Event::Radar {
+                    target,
+                    center,
+                    count,
+                    ..
+                } => {
+                    let size = ruleset.size();
+                    let fleet = &truth[target.index()];
+                    let real = square(*center, size)
+                        .into_iter()
+                        .filter(|&c| fleet.ship_at(c).is_some() && !before.is_known(*target, c))
+                        .count();
+                    prop_assert_eq!(usize::from(*count), real, "the radar's count is wrong");
+                }
+                Event::AirStrike { target, cells, .. } => {
+                    fired += cells.len();
+                    let fleet = &truth[target.index()];
+                    for (c, result) in cells {
+                        prop_assert!(resolved.insert((*target, *c)), "{c} resolved twice");
+                        prop_assert_eq!(
+                            matches!(result, ShotResult::Hit | ShotResult::Sunk(_)),
+                            fleet.ship_at(*c).is_some()
+                        );
+                    }
+                }
+                Event::Torpedo {
+                    target,
+                    passed,
+                    hit,
+                    ..
+                } => {
+                    let fleet = &truth[target.index()];
+                    for c in passed {
+                        prop_assert!(
+                            fleet.ship_at(*c).is_none() && !fleet.is_mine(*c),
+                            "the torpedo passed a ship or a mine at {c}"
+                        );
+                    }
+                    if let Some((c, result)) = hit {
+                        fired += 1;
+                        prop_assert!(resolved.insert((*target, *c)), "{c} resolved twice");
+                        prop_assert_eq!(*result == ShotResult::Mine, fleet.is_mine(*c));
                     }
                 }
                 Event::GaveUp { seat, cell, .. } => {

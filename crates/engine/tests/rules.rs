@@ -6,6 +6,8 @@
 
 mod common;
 
+#[path = "rules/arsenal.rs"]
+mod arsenal;
 #[path = "rules/classic.rs"]
 mod classic;
 #[path = "rules/fields.rs"]

@@ -21,6 +21,12 @@
 //! mark б2 halo               what the shooter sees on the target's field at a cell
 //! own а1 hit                 what the shooter sees on its own field at a cell
 //! winner shooter             the game is over and the shooter (or target) won
+//! radar в6 count 2           the arsenal (`arsenal: 1`): a radar and its count, or `refused`
+//! air-strike в6 hit miss sunk-3   an air strike: the answers of its new cells in reading
+//!                            order (miss | hit | mine | sunk-KIND), or `refused`
+//! torpedo а7 east passed 6 mine   a torpedo (its heading, or `-` for the only one): how
+//!                            many cells it crossed, and where it stopped (hit | sunk-KIND |
+//!                            mine | out), or `refused`
 //! ```
 //!
 //! Keys come before the pictures; outside a picture, lines starting with `#` are comments, and
@@ -56,8 +62,29 @@ enum SalvoAnswer {
     Refused,
 }
 
+/// Which weapon a step uses, and where.
+#[derive(Clone, Debug)]
+enum Weapon {
+    Radar(Coord),
+    AirStrike(Coord),
+    Torpedo(Coord, Option<Heading>),
+}
+
+/// What a weapon is expected to answer.
+#[derive(Clone, Debug, PartialEq)]
+enum WeaponAnswer {
+    /// A radar's count.
+    Count(u8),
+    /// An air strike's answers, cell by cell.
+    Cells(Vec<ShotResult>),
+    /// A torpedo's crossed cells and where it stopped (`None`: it left the field).
+    Run(usize, Option<ShotResult>),
+    Refused,
+}
+
 #[derive(Clone, Debug)]
 enum Step {
+    Weapon(Weapon, WeaponAnswer),
     Shot(Coord, Answer),
     Salvo(Vec<Coord>, SalvoAnswer),
     GiveUp(Coord, Answer),
@@ -115,6 +142,55 @@ fn answer(words: &[&str]) -> Result<Answer, String> {
         ["sunk", k] => Answer::Result(ShotResult::Sunk(kind(k)?)),
         ["refused"] => Answer::Refused,
         _ => return Err(format!("expected an answer, got {words:?}")),
+    })
+}
+
+/// One answer word of a weapon: miss | hit | mine | sunk-KIND.
+fn result_word(word: &str) -> Result<ShotResult, String> {
+    Ok(match word {
+        "miss" => ShotResult::Miss,
+        "hit" => ShotResult::Hit,
+        "mine" => ShotResult::Mine,
+        w => match w.strip_prefix("sunk-") {
+            Some(k) => ShotResult::Sunk(kind(k)?),
+            None => return Err(format!("expected miss, hit, mine or sunk-KIND, got {w:?}")),
+        },
+    })
+}
+
+fn heading(word: &str) -> Result<Option<Heading>, String> {
+    Ok(Some(match word {
+        "-" => return Ok(None),
+        "east" => Heading::East,
+        "west" => Heading::West,
+        "south" => Heading::South,
+        "north" => Heading::North,
+        w => return Err(format!("no heading {w:?}")),
+    }))
+}
+
+fn weapon_answer(weapon: &Weapon, words: &[&str]) -> Result<WeaponAnswer, String> {
+    if words == ["refused"] {
+        return Ok(WeaponAnswer::Refused);
+    }
+    Ok(match (weapon, words) {
+        (Weapon::Radar(_), ["count", n]) => {
+            WeaponAnswer::Count(n.parse().map_err(|e| format!("{e}"))?)
+        }
+        (Weapon::AirStrike(_), answers) if !answers.is_empty() => WeaponAnswer::Cells(
+            answers
+                .iter()
+                .map(|w| result_word(w))
+                .collect::<Result<_, _>>()?,
+        ),
+        (Weapon::Torpedo(..), ["passed", n, end]) => WeaponAnswer::Run(
+            n.parse().map_err(|e| format!("{e}"))?,
+            match *end {
+                "out" => None,
+                w => Some(result_word(w)?),
+            },
+        ),
+        _ => return Err(format!("expected the weapon's answer, got {words:?}")),
     })
 }
 
@@ -234,6 +310,10 @@ fn parse(text: &str) -> Result<Scenario, Failure> {
                 .parse()
                 .map(|m| ruleset.mines = m)
                 .map_err(|e| format!("{e}")),
+            "arsenal" => value
+                .parse()
+                .map(|a| ruleset.arsenal = a)
+                .map_err(|e| format!("{e}")),
             other => Err(format!("unknown key {other:?}")),
         };
         set.map_err(|e| (n, e))?;
@@ -264,6 +344,21 @@ fn parse(text: &str) -> Result<Scenario, Failure> {
                     .map(|t| cell(n, t))
                     .collect::<Result<_, _>>()?;
                 Step::Salvo(cells, salvo_answer(&rest[split..]).map_err(|e| (n, e))?)
+            }
+            ["radar", c, rest @ ..] => {
+                let w = Weapon::Radar(cell(n, c)?);
+                let a = weapon_answer(&w, rest).map_err(|e| (n, e))?;
+                Step::Weapon(w, a)
+            }
+            ["air-strike", c, rest @ ..] => {
+                let w = Weapon::AirStrike(cell(n, c)?);
+                let a = weapon_answer(&w, rest).map_err(|e| (n, e))?;
+                Step::Weapon(w, a)
+            }
+            ["torpedo", c, h, rest @ ..] => {
+                let w = Weapon::Torpedo(cell(n, c)?, heading(h).map_err(|e| (n, e))?);
+                let a = weapon_answer(&w, rest).map_err(|e| (n, e))?;
+                Step::Weapon(w, a)
             }
             ["give-up", c, rest @ ..] => {
                 Step::GiveUp(cell(n, c)?, answer(rest).map_err(|e| (n, e))?)
@@ -356,11 +451,52 @@ fn refused(game: &mut Game, rng: &mut StdRng, action: Action, now: u64) -> Resul
 }
 
 fn step(game: &mut Game, rng: &mut StdRng, now: u64, step: &Step) -> Result<(), String> {
-    let shooting = matches!(step, Step::Shot(..) | Step::Salvo(..));
+    let shooting = matches!(step, Step::Shot(..) | Step::Salvo(..) | Step::Weapon(..));
     if shooting && !game.is_finished() && game.mine_choice().is_none() && game.turn() == TARGET {
         return_fire(game, rng, now)?;
     }
     match step {
+        Step::Weapon(w, want) => {
+            let action = match *w {
+                Weapon::Radar(c) => Action::Radar(SHOOTER, TARGET, c),
+                Weapon::AirStrike(c) => Action::AirStrike(SHOOTER, TARGET, c),
+                Weapon::Torpedo(c, h) => Action::Torpedo(SHOOTER, TARGET, c, h),
+            };
+            if *want == WeaponAnswer::Refused {
+                return refused(game, rng, action, now);
+            }
+            let events = game
+                .apply(action, now, rng)
+                .map_err(|e| format!("expected {want:?}, the weapon was refused: {e:?}"))?;
+            let got = events.iter().find_map(|e| match e {
+                Event::Radar { count, .. } => Some(WeaponAnswer::Count(*count)),
+                Event::AirStrike { cells, .. } => {
+                    Some(WeaponAnswer::Cells(cells.iter().map(|(_, r)| *r).collect()))
+                }
+                Event::Torpedo { passed, hit, .. } => {
+                    Some(WeaponAnswer::Run(passed.len(), hit.map(|(_, r)| r)))
+                }
+                _ => None,
+            });
+            if got.as_ref() != Some(want) {
+                return Err(format!("expected {want:?}, got {events:?}"));
+            }
+            // A weapon is the whole turn; a mine it set off asks for a cell first.
+            let mine = match want {
+                WeaponAnswer::Cells(rs) => rs.contains(&ShotResult::Mine),
+                WeaponAnswer::Run(_, Some(ShotResult::Mine)) => true,
+                _ => false,
+            };
+            check_turn(
+                game,
+                if mine {
+                    ShotResult::Mine
+                } else {
+                    ShotResult::Miss
+                },
+                false,
+            )
+        }
         Step::Shot(c, Answer::Refused) => {
             refused(game, rng, Action::Fire(SHOOTER, TARGET, *c), now)
         }
