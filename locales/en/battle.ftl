@@ -97,9 +97,23 @@ rules-arsenal =
     ✈ Air strike: shoots every new cell of a 3×3 square, each with its own answer.
     🚀 Torpedo: from a cell on the edge of an enemy field along its row or column, away from that edge (from a corner you choose the way). It passes cells already hit and stops at the first ship cell not hit yet, or at a mine, or leaves the field; every cell it crossed is then known empty.
     A mine reached by an air strike or a torpedo goes off as after a shot. Not played with salvoes, nor on land, sea and air.
-rules-arsenal-hint = The arsenal (radar, air strike, torpedo): /rules arsenal
 rules-arsenal-words = arsenal arsenals weapons
 settings-words-arsenal = { $count ->
         [one] the arsenal: radar, air strike and torpedo, once each
        *[other] the arsenal: radar, air strike and torpedo, { $count } of each
     }
+weapon-who-at = { $name } → { $target }
+weapon-log-radar = 📡 { $who } — radar { $cell }: { $count ->
+        [one] { $count } ship cell
+       *[other] { $count } ship cells
+    }
+weapon-log-air-strike = ✈ { $who } — air strike { $cell }: { $cells }
+weapon-log-torpedo = 🚀 { $who } — torpedo { $cell } { $arrow } { $end }
+weapon-torpedo-out = miss, out of the field
+weapon-armed = { $weapon } armed: tap a cell (tap the button again to put it down).
+weapon-disarmed = Put down: the next cell is a shot.
+torpedo-choose-heading = From the corner { $cell }: choose which way the torpedo runs, under the field.
+btn-radar = 📡 Radar ({ $left })
+btn-air-strike = ✈ Air strike ({ $left })
+btn-torpedo = 🚀 Torpedo ({ $left })
+weapons-left = Arsenal: { $list }

@@ -23,13 +23,25 @@ pub fn play(
     rng: &mut StdRng,
 ) -> Result<Vec<Event>, ActionError> {
     let events = rec.game.apply(action.clone(), now, rng)?;
-    if let Action::Fire(shooter, target, _) | Action::Salvo(shooter, target, _) = action {
+    let shot = match action {
+        Action::Fire(shooter, target, _)
+        | Action::Salvo(shooter, target, _)
+        | Action::Radar(shooter, target, _)
+        | Action::AirStrike(shooter, target, _)
+        | Action::Torpedo(shooter, target, ..) => Some((shooter, target)),
+        _ => None,
+    };
+    if let Some((shooter, target)) = shot {
+        // The field shot at stays aimed at (in games of more fields); a weapon armed is
+        // spent or, for a typed shot, put down.
         let aimed = is_aimed(rec);
-        if let Some(sb) = rec.sea_mut().filter(|_| aimed) {
-            sb.aim = Some(Aim {
+        if let Some(sb) = rec.sea_mut() {
+            sb.aim = aimed.then_some(Aim {
                 shooter,
                 target,
                 picked: Vec::new(),
+                armed: None,
+                corner: None,
             });
         }
     }
@@ -176,17 +188,106 @@ pub fn fire(
         let seat = battle_seat(rec, player, Some(generation))?;
         let cell = cell_of(rec, index).ok_or(Refused::UnknownButton)?;
         let target = aimed(rec, seat, target);
-        Ok(play(rec, Action::Fire(seat, target, cell), now, rng)?)
+        let action = cell_action(rec, seat, target, cell).ok_or(Refused::OutOfDate)?;
+        Ok(play(rec, action, now, rng)?)
     })
 }
 
 /// What a cell button of the battle message did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
-    /// The shot was taken: its events.
+    /// The shot (or the armed weapon) was taken: its events.
     Shot(Vec<Event>),
     /// A salvo game: the cell was picked for the salvo, or dropped from it.
     Picked(Picked),
+    /// The torpedo armed, a corner was tapped: which way it runs is asked.
+    Corner(Coord),
+}
+
+/// The arsenal's button of the battle message (docs/rules.md §3.8): `weapon` is armed for
+/// the shooter's next cell, or put down when it was armed already. The weapon armed now.
+///
+/// # Errors
+/// As [`battle_seat`]; [`Refused::Rules`] without the arsenal, out of turn, or with the
+/// weapon used up.
+pub fn arm(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    weapon: engine::Weapon,
+    press: Option<&Press<'_, Option<engine::Weapon>>>,
+) -> Result<Option<engine::Weapon>, Refused> {
+    pressed(rec, press, |rec| {
+        let seat = battle_seat(rec, player, Some(generation))?;
+        if rec.game.ruleset().arsenal == 0 {
+            return Err(Refused::Rules(ActionError::NoArsenal));
+        }
+        if rec.game.mine_choice().is_some() {
+            return Err(Refused::Rules(ActionError::MineChoicePending));
+        }
+        let mut aim = rec
+            .current_aim()
+            .filter(|a| a.shooter == seat)
+            .ok_or(Refused::Rules(ActionError::NotYourTurn))?;
+        if rec.game.weapons_left(seat)[weapon.index()] == 0 {
+            return Err(Refused::Rules(ActionError::UsedUp(weapon)));
+        }
+        aim.corner = None;
+        aim.armed = if aim.armed == Some(weapon) {
+            None
+        } else {
+            Some(weapon)
+        };
+        let armed = aim.armed;
+        keep_aim(rec, aim);
+        Ok(armed)
+    })
+}
+
+/// The torpedo's heading from the corner tapped (see [`Cell::Corner`]): it is fired.
+///
+/// # Errors
+/// As [`battle_seat`] and [`play`]; [`Refused::OutOfDate`] when no corner waits.
+pub fn torpedo_heading(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    generation: u32,
+    heading: engine::Heading,
+    press: Option<&Press<'_, Vec<Event>>>,
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    pressed(rec, press, |rec| {
+        let seat = battle_seat(rec, player, Some(generation))?;
+        let aim = rec
+            .current_aim()
+            .filter(|a| a.shooter == seat && a.armed == Some(engine::Weapon::Torpedo))
+            .ok_or(Refused::Rules(ActionError::NotYourTurn))?;
+        let corner = aim.corner.ok_or(Refused::OutOfDate)?;
+        let action = Action::Torpedo(seat, aim.target, corner, Some(heading));
+        Ok(play(rec, action, now, rng)?)
+    })
+}
+
+/// The action a cell of the battle message fires for `seat` at `target`: a shot, or the
+/// weapon armed; `None` for a corner tapped with the torpedo armed (its heading is asked).
+fn cell_action(rec: &GameRecord, seat: SeatId, target: SeatId, cell: Coord) -> Option<Action> {
+    let armed = rec
+        .current_aim()
+        .filter(|a| a.shooter == seat)
+        .and_then(|a| a.armed);
+    Some(match armed {
+        None => Action::Fire(seat, target, cell),
+        Some(engine::Weapon::Radar) => Action::Radar(seat, target, cell),
+        Some(engine::Weapon::AirStrike) => Action::AirStrike(seat, target, cell),
+        Some(engine::Weapon::Torpedo) => {
+            let size = rec.game.ruleset().size();
+            if engine::headings_from(cell, size).len() > 1 {
+                return None;
+            }
+            Action::Torpedo(seat, target, cell, None)
+        }
+    })
 }
 
 /// A cell button of the battle message, whatever the game: the shot ([`fire`]), or in a
@@ -209,6 +310,16 @@ pub fn press_cell(
     pressed(rec, press, |rec| {
         if rec.sea().is_some() && rec.game.ruleset().salvo.is_some() {
             return Ok(Cell::Picked(pick(rec, player, generation, target, index)?));
+        }
+        // The torpedo armed, a corner: the shooter says which way it runs.
+        let seat = battle_seat(rec, player, Some(generation))?;
+        let cell = cell_of(rec, index).ok_or(Refused::UnknownButton)?;
+        let at = aimed(rec, seat, target);
+        if rec.game.turn() == seat && cell_action(rec, seat, at, cell).is_none() {
+            let mut aim = aim_at(rec, seat, at);
+            aim.corner = Some(cell);
+            keep_aim(rec, aim);
+            return Ok(Cell::Corner(cell));
         }
         Ok(Cell::Shot(fire(
             rec, player, generation, target, index, None, now, rng,
@@ -269,6 +380,8 @@ fn aim_at(rec: &GameRecord, seat: SeatId, target: SeatId) -> Aim {
             shooter: seat,
             target,
             picked: Vec::new(),
+            armed: None,
+            corner: None,
         })
 }
 
@@ -452,6 +565,15 @@ fn changed_fields(rec: &GameRecord, events: &[Event]) -> Vec<SeatId> {
                 shooter, target, ..
             }
             | Event::Salvo {
+                shooter, target, ..
+            }
+            | Event::Radar {
+                shooter, target, ..
+            }
+            | Event::AirStrike {
+                shooter, target, ..
+            }
+            | Event::Torpedo {
                 shooter, target, ..
             } => {
                 actor = Some(shooter);

@@ -379,6 +379,12 @@ pub struct Aim {
     /// The cells picked for the next salvo, in the order tapped.
     #[serde(default)]
     pub picked: Vec<Coord>,
+    /// The weapon of the arsenal the next cell fires (docs/rules.md §3.8), once armed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armed: Option<engine::Weapon>,
+    /// A corner tapped with the torpedo armed: its heading is asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub corner: Option<Coord>,
 }
 
 /// A page of the settings panel (`/settings`, the lobby's ⚙ button).
@@ -556,6 +562,8 @@ impl GameRecord {
                 shooter,
                 target,
                 picked: Vec::new(),
+                armed: None,
+                corner: None,
             }),
         }
     }
@@ -617,6 +625,9 @@ impl GameRecord {
                 e,
                 Event::Shot { .. }
                     | Event::Salvo { .. }
+                    | Event::Radar { .. }
+                    | Event::AirStrike { .. }
+                    | Event::Torpedo { .. }
                     | Event::GaveUp { .. }
                     | Event::MineChoice { .. }
                     | Event::Surrendered(_)
@@ -999,6 +1010,8 @@ mod tests {
             shooter,
             target: targets[1],
             picked: vec![Coord::new(1, 1)],
+            armed: None,
+            corner: None,
         };
         rec.sea_mut().unwrap().aim = Some(aim.clone());
         assert_eq!(rec.current_aim(), Some(aim.clone()));

@@ -223,6 +223,88 @@ pub async fn on_target(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     Ok(())
 }
 
+/// A weapon's button under the battle message (docs/rules.md §3.8): armed for the next
+/// cell, or put down.
+pub async fn on_arm(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Arm(id, generation, weapon) = button else {
+        return Ok(());
+    };
+    let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
+    let words = |_: &GameRecord, armed: &Option<engine::Weapon>| (armed_words(lang, *armed), false);
+    let press = Press {
+        query: &q.id.0,
+        words: &words,
+    };
+    let done = ctx
+        .store
+        .transition(id, |r| {
+            came_on(r, Made::Live, player, on.as_ref())?;
+            rules::arm(r, player, generation, weapon, Some(&press))
+        })
+        .await;
+    if let Some(done) = pressed(ctx, q, lang, done).await? {
+        answer(ctx, q, armed_words(lang, done.value), false).await?;
+        sender::kick(ctx, id);
+    }
+    Ok(())
+}
+
+/// What arming a weapon answers.
+fn armed_words(lang: Lang, armed: Option<engine::Weapon>) -> String {
+    match armed {
+        Some(w) => {
+            let name = crate::view::refusal::weapon_name(lang, w);
+            let mut chars = name.chars();
+            let name = match chars.next() {
+                Some(first) => first.to_uppercase().chain(chars).collect(),
+                None => name,
+            };
+            ta(lang, "weapon-armed", &[("weapon", name.into())])
+        }
+        None => t(lang, "weapon-disarmed"),
+    }
+}
+
+/// A torpedo's heading, asked after a corner was tapped: the torpedo is fired.
+pub async fn on_heading(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Heading(id, generation, heading) = button else {
+        return Ok(());
+    };
+    let player = PlayerId(q.from.id.0);
+    let on = pressed_on(q);
+    let rng = ctx.fork();
+    let words = |r: &GameRecord, events: &Vec<Event>| (shot_answer(lang, r, events), false);
+    let press = Press {
+        query: &q.id.0,
+        words: &words,
+    };
+    let due = due(ctx);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            came_on(r, Made::Live, player, on.as_ref())?;
+            let mut rng = rng.clone();
+            rules::torpedo_heading(
+                r,
+                player,
+                generation,
+                heading,
+                Some(&press),
+                now(),
+                &mut rng,
+            )
+        })
+        .await;
+    let Some(done) = pressed(ctx, q, lang, done).await? else {
+        return Ok(());
+    };
+    shot_taken(ctx, &done.record);
+    answer(ctx, q, shot_answer(lang, &done.record, &done.value), false).await?;
+    follow_up(ctx, id, &done.record);
+    Ok(())
+}
+
 /// A salvo's Fire button: the cells picked, as they stand when the salvo is played.
 pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     let Button::Salvo(id, generation, target) = button else {

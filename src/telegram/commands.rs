@@ -179,7 +179,6 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
         text.push_str(&format!("\n\n{}", t(lang, "rules-arsenal")));
     }
     text.push_str(&format!("\n\n{}", t(lang, "rg-rules-hint")));
-    text.push_str(&format!("\n{}", t(lang, "rules-arsenal-hint")));
     reply(ctx, msg, text).await
 }
 

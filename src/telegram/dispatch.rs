@@ -48,6 +48,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         Button::View(..) => battle::on_view(&ctx, &q, lang, button).await,
         Button::Target(..) => battle::on_target(&ctx, &q, lang, button).await,
         Button::Salvo(..) => battle::on_salvo(&ctx, &q, lang, button).await,
+        Button::Arm(..) => battle::on_arm(&ctx, &q, lang, button).await,
+        Button::Heading(..) => battle::on_heading(&ctx, &q, lang, button).await,
         Button::GiveUp(..) => battle::on_give_up(&ctx, &q, lang, button).await,
         Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
             placement::on_button(&ctx, &q, lang, button).await

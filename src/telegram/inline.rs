@@ -170,6 +170,8 @@ pub async fn fits(ctx: &Ctx, inline: &str, button: &Button) -> Result<(), &'stat
         | Button::View(g, ..)
         | Button::Target(g, ..)
         | Button::Salvo(g, ..)
+        | Button::Arm(g, ..)
+        | Button::Heading(g, ..)
         | Button::Fire(g, ..)
         | Button::RigaMove(g, ..)
         | Button::Rematch(g) => g,

@@ -49,6 +49,8 @@ fn button_kind(button: &Button) -> &'static str {
         Button::View(..) => "view",
         Button::Target(..) => "target",
         Button::Salvo(..) => "salvo",
+        Button::Arm(..) => "arm",
+        Button::Heading(..) => "heading",
         Button::GiveUp(..) => "give_up",
         Button::Rematch(..) => "rematch",
         Button::Cell(..) => "placement_cell",

@@ -33,6 +33,10 @@ pub enum Button {
     Target(GameId, u32, u8),
     /// Battle (salvo): fire the picked cells at this seat's field.
     Salvo(GameId, u32, u8),
+    /// Battle (the arsenal): arm this weapon for the next cell, or put it down.
+    Arm(GameId, u32, engine::Weapon),
+    /// Battle (the arsenal): the torpedo from the corner tapped runs this way.
+    Heading(GameId, u32, engine::Heading),
     /// After a mine, in the shooter's private chat: give up this cell (row-major index) of
     /// the own fleet; the choice is named by its deadline, so a button of an earlier choice
     /// is out of date.
@@ -127,6 +131,35 @@ fn parse_move_code(s: &str) -> Option<riga::Move> {
         "m" => riga::Move::Lay(i),
         _ => return None,
     })
+}
+
+fn weapon_code(w: engine::Weapon) -> &'static str {
+    match w {
+        engine::Weapon::Radar => "r",
+        engine::Weapon::AirStrike => "a",
+        engine::Weapon::Torpedo => "t",
+    }
+}
+
+fn parse_weapon(s: &str) -> Option<engine::Weapon> {
+    engine::Weapon::ALL
+        .into_iter()
+        .find(|&w| weapon_code(w) == s)
+}
+
+fn heading_code(h: engine::Heading) -> &'static str {
+    match h {
+        engine::Heading::East => "e",
+        engine::Heading::West => "w",
+        engine::Heading::South => "s",
+        engine::Heading::North => "n",
+    }
+}
+
+fn parse_heading(s: &str) -> Option<engine::Heading> {
+    engine::Heading::ALL
+        .into_iter()
+        .find(|&h| heading_code(h) == s)
 }
 
 /// Which settings a panel's button changes.
@@ -345,6 +378,8 @@ impl fmt::Display for Button {
             Button::RigaMove(g, n, m) => write!(f, "qm:{g}:{n}:{}", move_code(m)),
             Button::RigaToggle(g, n) => write!(f, "qg:{g}:{n}"),
             Button::Replay(g, k) => write!(f, "rp:{g}:{k}"),
+            Button::Arm(g, n, w) => write!(f, "wa:{g}:{n}:{}", weapon_code(w)),
+            Button::Heading(g, n, h) => write!(f, "wh:{g}:{n}:{}", heading_code(h)),
             Button::Card(u, riga) => write!(f, "ic:{u}:{}", if riga { "r" } else { "s" }),
             Button::Noop => f.write_str("-"),
         }
@@ -365,6 +400,8 @@ impl Button {
             | Button::View(g, ..)
             | Button::Target(g, ..)
             | Button::Salvo(g, ..)
+            | Button::Arm(g, ..)
+            | Button::Heading(g, ..)
             | Button::RigaMove(g, ..) => Surface::Battle(g),
             Button::Cell(g, _)
             | Button::Block(g, _)
@@ -395,6 +432,8 @@ impl Button {
                 | Button::View(..)
                 | Button::Target(..)
                 | Button::Salvo(..)
+                | Button::Arm(..)
+                | Button::Heading(..)
                 | Button::GiveUp(..)
                 | Button::Cell(..)
                 | Button::Block(..)
@@ -448,6 +487,8 @@ impl Button {
             ("qm", 4) => Button::RigaMove(game()?, small(2)?, parse_move_code(parts[3])?),
             ("qg", 3) => Button::RigaToggle(game()?, small(2)?),
             ("rp", 3) => Button::Replay(game()?, cell(2)?),
+            ("wa", 4) => Button::Arm(game()?, small(2)?, parse_weapon(parts[3])?),
+            ("wh", 4) => Button::Heading(game()?, small(2)?, parse_heading(parts[3])?),
             ("ic", 3) => Button::Card(
                 num(1)?,
                 match parts[2] {
@@ -568,6 +609,11 @@ mod tests {
             Button::RigaToggle(g, u32::MAX),
             Button::Replay(g, u16::MAX),
             Button::Card(u64::MAX, false),
+            Button::Arm(g, u32::MAX, engine::Weapon::AirStrike),
+            Button::Arm(g, u32::MAX, engine::Weapon::Radar),
+            Button::Arm(g, u32::MAX, engine::Weapon::Torpedo),
+            Button::Heading(g, u32::MAX, engine::Heading::East),
+            Button::Heading(g, u32::MAX, engine::Heading::North),
             Button::Card(u64::MAX, true),
             Button::Noop,
         ];

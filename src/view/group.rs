@@ -28,7 +28,9 @@ fn battle_reserved(r: &engine::Ruleset) -> usize {
         engine::Players::FreeForAll(n) => usize::from(n).saturating_sub(1),
         engine::Players::Teams => 2,
     };
-    targets + usize::from(r.salvo.is_some())
+    // The arsenal's row: three weapons, or a torpedo's two headings from a corner.
+    let arsenal = if r.arsenal > 0 { 3 } else { 0 };
+    targets + usize::from(r.salvo.is_some()) + arsenal
 }
 
 /// The viewport of the battle keyboard for this game.
@@ -374,6 +376,9 @@ fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (String, Shown) {
                 ),
             };
             tail.push_str(&format!("\n\n{line}"));
+            if let Some(weapons) = weapons_line(rec, &names) {
+                tail.push_str(&format!("\n{weapons}"));
+            }
         }
         Phase::Finished { .. } => {
             tail.push_str(&format!("\n\n<b>{}</b>", end_words(rec)));
@@ -641,6 +646,9 @@ pub fn battle_keyboard(rec: &GameRecord, id: GameId) -> Option<Keyboard> {
             Button::Salvo(id, g, target.0).to_string(),
         )]);
     }
+    if let Some(row) = arsenal_row(rec, id, &aim) {
+        extra.push(row);
+    }
     let mut keyboard = grid_keyboard(
         vp,
         rec.sea().map_or(0, |sb| sb.block),
@@ -676,6 +684,68 @@ pub fn battle_keyboard(rec: &GameRecord, id: GameId) -> Option<Keyboard> {
         keyboard.inline_keyboard.insert(0, row);
     }
     Some(keyboard)
+}
+
+/// The battle keyboard's row of the arsenal (docs/rules.md §3.8): the shooter's weapons left,
+/// the one armed marked; or, a corner tapped with the torpedo, the ways it may run.
+fn arsenal_row(rec: &GameRecord, id: GameId, aim: &crate::game::record::Aim) -> Option<Vec<Key>> {
+    let game = &rec.game;
+    if game.ruleset().arsenal == 0 || game.mine_choice().is_some() || rec.ai_to_move().is_some() {
+        return None;
+    }
+    let (lang, g) = (rec.lang, rec.delivery.generation);
+    let size = game.ruleset().size();
+    if let (Some(engine::Weapon::Torpedo), Some(corner)) = (aim.armed, aim.corner) {
+        let name = render::cell_name(corner, rec.alphabet, size);
+        let row = engine::headings_from(corner, size)
+            .into_iter()
+            .map(|h| {
+                Key::callback(
+                    format!("🚀 {name} {}", render::arrow(h)),
+                    Button::Heading(id, g, h).to_string(),
+                )
+            })
+            .collect();
+        return Some(row);
+    }
+    let left = game.weapons_left(aim.shooter);
+    let row: Vec<Key> = engine::Weapon::ALL
+        .into_iter()
+        .filter(|w| left[w.index()] > 0)
+        .map(|w| {
+            let key = match w {
+                engine::Weapon::Radar => "btn-radar",
+                engine::Weapon::AirStrike => "btn-air-strike",
+                engine::Weapon::Torpedo => "btn-torpedo",
+            };
+            let mut label = ta(lang, key, &[("left", left[w.index()].into())]);
+            if aim.armed == Some(w) {
+                label = format!("▶ {label}");
+            }
+            Key::callback(label, Button::Arm(id, g, w).to_string())
+        })
+        .collect();
+    (!row.is_empty()).then_some(row)
+}
+
+/// Every player's weapons left, for the battle message: `Anna 📡1 ✈0 🚀1; Boris …`.
+fn weapons_line(rec: &GameRecord, names: &[String]) -> Option<String> {
+    if rec.game.ruleset().arsenal == 0 {
+        return None;
+    }
+    let list: Vec<String> = (0..rec.game.seats().len() as u8)
+        .map(SeatId)
+        .map(|s| {
+            let [r, a, t] = rec.game.weapons_left(s);
+            let name = escape(names.get(s.index()).map_or("?", String::as_str));
+            format!("{name} 📡{r} ✈{a} 🚀{t}")
+        })
+        .collect();
+    Some(ta(
+        rec.lang,
+        "weapons-left",
+        &[("list", list.join("; ").into())],
+    ))
 }
 
 /// Each rated player's rating before and after the game, on the game's own board (the
@@ -812,6 +882,16 @@ pub fn shot_answer(lang: Lang, rec: &GameRecord, events: &[Event]) -> String {
                     ],
                 );
             }
+            Event::Radar { .. } | Event::AirStrike { .. } | Event::Torpedo { .. } => {
+                let names: Vec<String> = (0..rec.names.len())
+                    .map(|i| rec.short_name(SeatId(i as u8), NAME_IN_ANSWER))
+                    .collect();
+                if let Some(line) =
+                    render::log_line(lang, e, &names, rec.alphabet, size, is_aimed(rec))
+                {
+                    out = render::unescape(&line);
+                }
+            }
             Event::Eliminated(s) if is_aimed(rec) && !out.is_empty() => {
                 let name = rec.short_name(*s, NAME_IN_ANSWER);
                 out.push(' ');
@@ -829,6 +909,7 @@ pub fn cell_answer(lang: Lang, rec: &GameRecord, done: &Cell) -> String {
     let name = |c: Coord| render::cell_name(c, alphabet, size);
     match done {
         Cell::Shot(events) => shot_answer(lang, rec, events),
+        Cell::Corner(c) => ta(lang, "torpedo-choose-heading", &[("cell", name(*c).into())]),
         Cell::Picked(Picked::Added(cells, total)) => {
             let names: Vec<String> = cells.iter().map(|&c| name(c)).collect();
             ta(
@@ -1072,6 +1153,60 @@ mod tests {
                 assert!(!words.contains(again), "{words}");
                 assert!(words.ends_with('!'), "{words}");
             }
+        }
+    }
+
+    #[test]
+    fn each_weapon_is_told_to_the_group_in_words_with_every_players_weapons_left() {
+        let ruleset = Ruleset {
+            arsenal: 1,
+            ..Ruleset::default()
+        };
+        let (mut rec, mut rng) = record(ruleset, 5);
+        rec.names = vec!["Anna".into(), "Boris".into()];
+        let a = rec.game.turn();
+        let b = rec.game.targets(a)[0];
+        let plays = [
+            Action::Radar(a, b, Coord::new(4, 4)),
+            Action::AirStrike(b, a, Coord::new(1, 1)),
+            Action::Torpedo(a, b, Coord::new(0, 5), None),
+        ];
+        for action in plays {
+            while rec.game.turn() != action_seat(&action) {
+                step(&mut rec, &mut rng);
+            }
+            let events = rec.game.apply(action, 0, &mut rng).unwrap();
+            rec.push_log(&events);
+            for lang in Lang::ALL {
+                let answer = shot_answer(lang, &rec, &events);
+                assert!(!answer.is_empty() && !answer.contains('&'), "{answer}");
+            }
+        }
+        for lang in Lang::ALL {
+            rec.lang = lang;
+            rec.mark_shown(0);
+            let text = battle_text(&rec);
+            for (icon, key) in [
+                ("📡", "weapon-radar"),
+                ("✈", "weapon-air-strike"),
+                ("🚀", "weapon-torpedo"),
+            ] {
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with(icon))
+                    .unwrap_or_else(|| panic!("no {icon} line in {text}"));
+                assert!(line.contains(&t(lang, key)), "{line}");
+            }
+            let left = ta(lang, "weapons-left", &[("list", "".into())]);
+            assert!(text.contains(left.trim()), "{text}");
+            assert!(text.contains("Anna 📡0 ✈1 🚀0") || text.contains("Boris 📡0 ✈1 🚀0"));
+        }
+    }
+
+    fn action_seat(a: &Action) -> SeatId {
+        match a {
+            Action::Radar(s, ..) | Action::AirStrike(s, ..) | Action::Torpedo(s, ..) => *s,
+            _ => SeatId(0),
         }
     }
 

@@ -35,6 +35,13 @@ pub fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// HTML made of [`escape`]d text back to plain text (a button's answer is not HTML).
+pub fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
 /// A field as monospace lines: column letters on top, row numbers on the left. `cell` gives
 /// the character of each cell.
 pub fn grid_text(size: Size, alphabet: Alphabet, cell: impl Fn(Coord) -> char) -> String {
@@ -401,12 +408,117 @@ pub fn log_line(
                 ("result", result_words(lang, *result).into()),
             ],
         ),
+        Event::Radar {
+            shooter,
+            target,
+            center,
+            count,
+        } => ta(
+            lang,
+            "weapon-log-radar",
+            &[
+                (
+                    "who",
+                    who(lang, name(*shooter), name(*target), aimed).into(),
+                ),
+                ("cell", cell(*center).into()),
+                ("count", (*count).into()),
+            ],
+        ),
+        Event::AirStrike {
+            shooter,
+            target,
+            center,
+            cells,
+        } => {
+            let parts: Vec<String> = cells
+                .iter()
+                .map(|&(c, r)| {
+                    ta(
+                        lang,
+                        "log-shot-part",
+                        &[
+                            ("cell", cell(c).into()),
+                            ("result", result_words(lang, r).into()),
+                        ],
+                    )
+                })
+                .collect();
+            ta(
+                lang,
+                "weapon-log-air-strike",
+                &[
+                    (
+                        "who",
+                        who(lang, name(*shooter), name(*target), aimed).into(),
+                    ),
+                    ("cell", cell(*center).into()),
+                    ("cells", parts.join("; ").into()),
+                ],
+            )
+        }
+        Event::Torpedo {
+            shooter,
+            target,
+            from,
+            heading,
+            hit,
+            ..
+        } => {
+            let end = match hit {
+                Some((c, r)) => ta(
+                    lang,
+                    "log-shot-part",
+                    &[
+                        ("cell", cell(*c).into()),
+                        ("result", result_words(lang, *r).into()),
+                    ],
+                ),
+                None => t(lang, "weapon-torpedo-out"),
+            };
+            ta(
+                lang,
+                "weapon-log-torpedo",
+                &[
+                    (
+                        "who",
+                        who(lang, name(*shooter), name(*target), aimed).into(),
+                    ),
+                    ("cell", cell(*from).into()),
+                    ("arrow", arrow(*heading).into()),
+                    ("end", end.into()),
+                ],
+            )
+        }
         Event::Surrendered(s) => ta(lang, "log-surrendered", &[("name", name(*s).into())]),
         Event::Forfeit(s) => ta(lang, "log-forfeit", &[("name", name(*s).into())]),
         Event::Eliminated(s) => ta(lang, "log-eliminated", &[("name", name(*s).into())]),
         Event::Reminder(s) => ta(lang, "log-reminder", &[("name", name(*s).into())]),
         _ => return None,
     })
+}
+
+/// Who used a weapon: the name, and in games of more fields the field it went to.
+fn who(lang: Lang, name: String, target: String, aimed: bool) -> String {
+    if aimed {
+        ta(
+            lang,
+            "weapon-who-at",
+            &[("name", name.into()), ("target", target.into())],
+        )
+    } else {
+        name
+    }
+}
+
+/// A torpedo's heading as an arrow.
+pub fn arrow(h: engine::Heading) -> &'static str {
+    match h {
+        engine::Heading::East => "→",
+        engine::Heading::West => "←",
+        engine::Heading::South => "↓",
+        engine::Heading::North => "↑",
+    }
 }
 
 /// The tail of a salvo's report: the kinds sunk and the mines hit, never a cell.

@@ -1049,3 +1049,115 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
     );
     assert_fair_salvo_end(&app, group);
 }
+
+/// The arsenal (docs/rules.md §3.8) by the battle message's buttons: each weapon armed, its
+/// cell tapped (the torpedo from a corner asks its way), the group told in words, every
+/// player's weapons left in the message; a weapon out of turn or used up is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_weapon_of_the_arsenal_is_armed_and_fired_by_buttons_and_told_to_the_group() {
+    let app = App::spawn().await;
+    let group = -9_501;
+    let ruleset = rules(Ruleset {
+        arsenal: 1,
+        ..Ruleset::default()
+    });
+    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9_501).await;
+    let rec = t.record().await;
+    let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
+    let size = rec.game.ruleset().size();
+    let arm = |w: &str| format!("wa:{}:{}:{w}", t.game, t.generation);
+    let battle = t.battle_message(&app);
+    assert!(
+        battle.callback_data().contains(&arm("r")),
+        "{:?}",
+        battle.buttons()
+    );
+    assert!(
+        battle
+            .text
+            .contains(&format!("Arsenal: {} 📡1 ✈1 🚀1", t.name(SeatId(0)))),
+        "{}",
+        battle.text
+    );
+    // Not the turn of the other player: refused.
+    let refused = t.tap(&app, b, &arm("r")).await;
+    assert!(
+        refused.show_alert && said(&refused).contains("not your turn"),
+        "{refused:?}"
+    );
+
+    // A radar over the middle of the field.
+    let armed = t.tap(&app, a, &arm("r")).await;
+    assert!(said(&armed).contains("radar armed"), "{armed:?}");
+    let center = Coord::new(4, 4);
+    let answer = t.tap(&app, a, &t.fire(b, center, size)).await;
+    assert!(
+        !answer.show_alert && said(&answer).contains("radar e5"),
+        "{answer:?}"
+    );
+    let line = format!("📡 {} — radar E5:", t.name(a));
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == t.battle && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .unwrap_or_else(|| panic!("the group hears the radar: {}", t.battle_message(&app).text));
+    let rec = t.record().await;
+    assert_eq!(rec.game.weapons_left(a), [0, 1, 1]);
+    assert_eq!(rec.game.turn(), b, "a weapon is the whole turn");
+
+    // Boris's air strike on the corner square.
+    t.tap(&app, b, &arm("a")).await;
+    let answer = t.tap(&app, b, &t.fire(a, Coord::new(1, 1), size)).await;
+    assert!(said(&answer).contains("air strike b2"), "{answer:?}");
+    let line = format!("✈ {} — air strike B2:", t.name(b));
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == t.battle && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .expect("the group hears the air strike, cell by cell");
+    // Used up: its button is gone, and a forged press is refused.
+    let again = t.tap(&app, a, &arm("a")).await;
+    assert!(!again.show_alert, "Anna still has hers: {again:?}");
+    t.tap(&app, a, &arm("a")).await;
+
+    // Anna's torpedo from the corner J10: which way is asked, then it runs.
+    t.tap(&app, a, &arm("t")).await;
+    let corner = Coord::new(9, 9);
+    let asked = t.tap(&app, a, &t.fire(b, corner, size)).await;
+    assert!(said(&asked).contains("choose which way"), "{asked:?}");
+    let west = format!("wh:{}:{}:w", t.game, t.generation);
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == t.battle && m.callback_data().contains(&west),
+            wait(),
+        )
+        .await
+        .expect("the ways from the corner under the field");
+    let answer = t.tap(&app, a, &west).await;
+    assert!(said(&answer).contains("torpedo j10 ←"), "{answer:?}");
+    app.tg
+        .wait_for(
+            group,
+            |m| {
+                m.message_id == t.battle
+                    && m.text
+                        .contains(&format!("🚀 {} — torpedo J10 ←", t.name(a)))
+            },
+            wait(),
+        )
+        .await
+        .expect("the group hears the torpedo's run");
+    let rec = t.record().await;
+    assert_eq!(rec.game.weapons_left(a), [0, 1, 0]);
+    assert_eq!(rec.game.weapons_left(b), [1, 0, 1]);
+    let used = t.tap(&app, a, &arm("t")).await;
+    assert!(used.show_alert, "{used:?}");
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
