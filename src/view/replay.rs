@@ -26,6 +26,9 @@ pub fn steps(rec: &GameRecord) -> Vec<&Event> {
                 e,
                 Event::Shot { .. }
                     | Event::Salvo { .. }
+                    | Event::Radar { .. }
+                    | Event::AirStrike { .. }
+                    | Event::Torpedo { .. }
                     | Event::GaveUp { .. }
                     | Event::Surrendered(_)
                     | Event::Forfeit(_)
@@ -100,15 +103,8 @@ pub fn replay_view(
             &[("step", step.into()), ("count", last.into())]
         )
     );
-    let shots: Vec<(SeatId, Coord)> = steps[..step]
-        .iter()
-        .filter_map(|e| match e {
-            Event::Shot { target, cell, .. } => Some((*target, *cell)),
-            Event::GaveUp { seat, cell, .. } => Some((*seat, *cell)),
-            _ => None,
-        })
-        .collect();
-    let fields = rec.game.fields_after(&shots);
+    let (shots, empty) = marks_of(&steps[..step], size);
+    let fields = rec.game.fields_after_with(&shots, &empty);
     for (s, field) in seats.iter().zip(&fields) {
         text.push_str(&format!(
             "\n\n<b>{}</b>\n<pre>{}</pre>",
@@ -130,6 +126,47 @@ pub fn replay_view(
         ));
     }
     Some((text, steps_keyboard(id, step, reveal)))
+}
+
+/// The cells shot by `steps` (shots, cells given up, an air strike's, where a torpedo
+/// stopped), and those the arsenal told empty (a torpedo's run, a radar's square that counted
+/// nothing), each with the field it is of.
+type Marks = (Vec<(SeatId, Coord)>, Vec<(SeatId, Coord)>);
+
+fn marks_of(steps: &[&Event], size: engine::Size) -> Marks {
+    let (mut shots, mut empty) = (Vec::new(), Vec::new());
+    for e in steps {
+        match e {
+            Event::Shot { target, cell, .. } => shots.push((*target, *cell)),
+            Event::GaveUp { seat, cell, .. } => shots.push((*seat, *cell)),
+            Event::AirStrike { target, cells, .. } => {
+                shots.extend(cells.iter().map(|(c, _)| (*target, *c)));
+            }
+            Event::Torpedo {
+                target,
+                passed,
+                hit,
+                ..
+            } => {
+                empty.extend(passed.iter().map(|c| (*target, *c)));
+                shots.extend(hit.iter().map(|(c, _)| (*target, *c)));
+            }
+            Event::Radar {
+                target,
+                center,
+                count: 0,
+                ..
+            } => {
+                empty.extend(
+                    engine::square(*center, size)
+                        .into_iter()
+                        .map(|c| (*target, c)),
+                );
+            }
+            _ => {}
+        }
+    }
+    (shots, empty)
 }
 
 /// ⏮ ◀ ▶ ⏭ for a replay at `step` of `last`; a button that would show the step shown is a
@@ -209,6 +246,78 @@ mod tests {
     use crate::view::group::visible_len;
     use engine::{random_fleet, Action, Game, PlayerId, Ruleset};
     use rand::SeedableRng;
+
+    #[test]
+    fn a_game_with_the_arsenal_replays_to_the_fields_it_ended_with() {
+        use rand::Rng;
+        for seed in 0..4 {
+            let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+            let r = Ruleset {
+                arsenal: 2,
+                mines: 1,
+                ..Ruleset::default()
+            };
+            let mut game = Game::new(r.clone());
+            for p in [7, 8] {
+                game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+            }
+            game.apply(Action::Start, 0, &mut rng).unwrap();
+            for s in 0..2 {
+                let fleet = random_fleet(&r, &mut rng).unwrap();
+                game.apply(Action::Ready(SeatId(s), fleet), 0, &mut rng)
+                    .unwrap();
+            }
+            let mut rec = GameRecord::new(game, -100, 0);
+            rec.names = vec!["Anna".into(), "Boris".into()];
+            let size = r.size();
+            let mut weapons = 0;
+            while !rec.game.is_finished() {
+                if let Some(m) = rec.game.mine_choice() {
+                    let own = rec.game.fleet(m.seat).unwrap();
+                    let c = own
+                        .ship_cells()
+                        .find(|&c| !rec.game.is_known(m.seat, c))
+                        .unwrap();
+                    let events = rec
+                        .game
+                        .apply(Action::GiveUp(m.seat, c), 0, &mut rng)
+                        .unwrap();
+                    rec.push_log(&events);
+                    continue;
+                }
+                let shooter = rec.game.turn();
+                let target = SeatId(1 - shooter.0);
+                let unknown: Vec<Coord> = size
+                    .cells()
+                    .filter(|&c| !rec.game.is_known(target, c))
+                    .collect();
+                let c = unknown[rng.gen_range(0..unknown.len())];
+                let left = rec.game.weapons_left(shooter);
+                let action = match rng.gen_range(0..6) {
+                    0 if left[0] > 0 => Action::Radar(shooter, target, c),
+                    1 if left[1] > 0 => Action::AirStrike(shooter, target, c),
+                    2 if left[2] > 0 && !engine::headings_from(c, size).is_empty() => {
+                        let h = engine::headings_from(c, size)[0];
+                        Action::Torpedo(shooter, target, c, Some(h))
+                    }
+                    _ => Action::Fire(shooter, target, c),
+                };
+                weapons += usize::from(!matches!(action, Action::Fire(..)));
+                let events = rec.game.apply(action, 0, &mut rng).unwrap();
+                rec.push_log(&events);
+            }
+            assert!(weapons > 0, "seed {seed} used no weapon");
+            let last = steps(&rec).len();
+            let (shots, empty) = marks_of(&steps(&rec), size);
+            let replayed = rec.game.fields_after_with(&shots, &empty);
+            let ended = rec.game.public_view().fields;
+            for (a, b) in replayed.iter().zip(&ended) {
+                assert_eq!(a.marks, b.marks, "seed {seed}: the replay's last step");
+            }
+            let (text, _) = replay_view(&rec, GameId(3), last, Lang::Ru).unwrap();
+            assert!(visible_len(&text) <= crate::view::group::MAX_TEXT);
+        }
+    }
 
     fn finished() -> GameRecord {
         let mut rng = rand::rngs::StdRng::seed_from_u64(4);

@@ -103,6 +103,16 @@ impl Game {
     /// been made, in order: each the seat shot at and the cell. A replay's step of a finished
     /// game; halos are marked as in play. A shot off the field, or at no seat, is left out.
     pub fn fields_after(&self, shots: &[(SeatId, Coord)]) -> Vec<FieldView> {
+        self.fields_after_with(shots, &[])
+    }
+
+    /// [`Game::fields_after`], with the cells the arsenal told empty (a torpedo's run, a
+    /// radar's square that counted nothing) marked so, unless shot.
+    pub fn fields_after_with(
+        &self,
+        shots: &[(SeatId, Coord)],
+        empty: &[(SeatId, Coord)],
+    ) -> Vec<FieldView> {
         let size = self.ruleset.size();
         let mut g = self.clone();
         for s in &mut g.seats {
@@ -113,6 +123,13 @@ impl Game {
         for &(target, c) in shots {
             if target.index() < g.seats.len() && size.contains(c) {
                 g.strike(target, c);
+            }
+        }
+        for &(seat, c) in empty {
+            if let Some(s) = g.seats.get_mut(seat.index()).filter(|_| size.contains(c)) {
+                if !s.shots.contains(size, c) {
+                    s.halo.insert(size, c);
+                }
             }
         }
         (0..g.seats.len() as u8)
