@@ -10,6 +10,7 @@ settings-opt-touching = Допиране
 settings-opt-shapes = Форми
 settings-opt-salvo = Залп
 settings-opt-mines = Мини
+settings-opt-arsenal = Арсенал
 settings-opt-players = Играчи
 settings-opt-timer = Таймер
 settings-shapes-straight = прави кораби
@@ -111,3 +112,8 @@ settings-own-topics-off = игрите там, където са започна�
 settings-error-arsenal = Арсеналът има по 1 или 2 от всяко оръжие.
 settings-error-arsenal-salvo = Арсеналът не се играе със залпове: първо изключете едното.
 settings-error-arsenal-terrain = Арсеналът не се играе на „суша, море и въздух“: пътят на торпедото би издал тайната граница.
+settings-arsenal = { $count ->
+        [0] изключен
+        [one] радар, въздушен удар, торпедо: по едно
+       *[other] радар, въздушен удар, торпедо: по { $count }
+    }

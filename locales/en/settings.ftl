@@ -10,6 +10,7 @@ settings-opt-touching = Touching
 settings-opt-shapes = Shapes
 settings-opt-salvo = Salvo
 settings-opt-mines = Mines
+settings-opt-arsenal = Arsenal
 settings-opt-players = Players
 settings-opt-timer = Timer
 settings-shapes-straight = straight ships
@@ -108,3 +109,8 @@ settings-own-topics-off = games where they are started
 settings-error-arsenal = The arsenal holds 1 or 2 of each weapon.
 settings-error-arsenal-salvo = The arsenal is not played with salvoes: turn one of them off first.
 settings-error-arsenal-terrain = The arsenal is not played on land, sea and air: a torpedo's run would show the secret border.
+settings-arsenal = { $count ->
+        [0] off
+        [one] radar, air strike, torpedo: once each
+       *[other] radar, air strike, torpedo: { $count } of each
+    }

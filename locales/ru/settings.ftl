@@ -10,6 +10,7 @@ settings-opt-touching = Касания
 settings-opt-shapes = Формы
 settings-opt-salvo = Залп
 settings-opt-mines = Мины
+settings-opt-arsenal = Арсенал
 settings-opt-players = Игроки
 settings-opt-timer = Таймер
 settings-shapes-straight = прямые корабли
@@ -125,3 +126,9 @@ settings-own-topics-off = игры там, где их начали
 settings-error-arsenal = В арсенале по 1 или 2 каждого оружия.
 settings-error-arsenal-salvo = Арсенал не сочетается с залпами: сначала выключите одно из них.
 settings-error-arsenal-terrain = Арсенал не играют на поле «суша, море и воздух»: ход торпеды выдал бы тайную границу.
+settings-arsenal = { $count ->
+        [0] выключен
+        [one] радар, авиаудар, торпеда: по одному
+        [few] радар, авиаудар, торпеда: по { $count }
+       *[many] радар, авиаудар, торпеда: по { $count }
+    }

@@ -403,6 +403,8 @@ pub enum SettingsPage {
     Salvo,
     /// Mines per player.
     Mines,
+    /// The arsenal (docs/rules.md §3.8).
+    Arsenal,
     /// Who plays.
     Players,
     /// The turn timer.

@@ -36,6 +36,8 @@ pub enum SetOp {
     SalvoStep(bool),
     /// Mines per player.
     Mines(u8),
+    /// The arsenal: how many of each weapon (0: none; docs/rules.md §3.8).
+    Arsenal(u8),
     /// Who plays.
     Players(Players),
     /// The turn timer.
@@ -131,6 +133,7 @@ pub fn changed(r: &Ruleset, op: SetOp) -> Result<Option<Ruleset>, Refusal> {
             n.salvo = Some(step(v, up));
         }
         SetOp::Mines(m) => n.mines = m,
+        SetOp::Arsenal(a) => n.arsenal = a,
         SetOp::Players(p) => n.players = p,
         SetOp::Timer(t) => n.timer = t,
         SetOp::Page(_)
@@ -157,6 +160,7 @@ pub fn page_after(op: SetOp, before: SettingsPage) -> SettingsPage {
         SetOp::Touching(_)
         | SetOp::Shapes(_)
         | SetOp::Mines(_)
+        | SetOp::Arsenal(_)
         | SetOp::Players(_)
         | SetOp::Timer(_) => SettingsPage::Main,
         SetOp::Alphabet(_)

@@ -173,13 +173,14 @@ pub enum Panel {
 
 impl SettingsPage {
     /// Every page.
-    pub const ALL: [SettingsPage; 8] = [
+    pub const ALL: [SettingsPage; 9] = [
         SettingsPage::Main,
         SettingsPage::Touching,
         SettingsPage::Shapes,
         SettingsPage::Field,
         SettingsPage::Salvo,
         SettingsPage::Mines,
+        SettingsPage::Arsenal,
         SettingsPage::Players,
         SettingsPage::Timer,
     ];
@@ -192,6 +193,7 @@ impl SettingsPage {
             SettingsPage::Field => 'f',
             SettingsPage::Salvo => 'v',
             SettingsPage::Mines => 'n',
+            SettingsPage::Arsenal => 'z',
             SettingsPage::Players => 'p',
             SettingsPage::Timer => 'c',
         }
@@ -228,6 +230,7 @@ impl fmt::Display for SetOp {
             SetOp::Salvo(n) => write!(f, "v{}", n.unwrap_or(0)),
             SetOp::SalvoStep(up) => write!(f, "v{}", step(up)),
             SetOp::Mines(n) => write!(f, "n{n}"),
+            SetOp::Arsenal(n) => write!(f, "z{n}"),
             SetOp::Players(p) => match p {
                 Players::Duel => f.write_str("gd"),
                 Players::FreeForAll(n) => write!(f, "g{n}"),
@@ -293,6 +296,7 @@ impl SetOp {
                 None => SetOp::Salvo(Some(num()?).filter(|&n| n > 0)),
             },
             'n' => SetOp::Mines(num()?),
+            'z' => SetOp::Arsenal(num()?),
             'g' => SetOp::Players(match rest {
                 "d" => Players::Duel,
                 "t" => Players::Teams,
@@ -650,6 +654,7 @@ mod tests {
         ops.push(SetOp::Salvo(None));
         ops.extend((1..=10).map(|n| SetOp::Salvo(Some(n))));
         ops.extend((0..=2).map(SetOp::Mines));
+        ops.extend((0..=2).map(SetOp::Arsenal));
         ops.extend(
             [
                 Players::Duel,
@@ -693,7 +698,8 @@ mod tests {
     fn forged_settings_data_is_not_misread() {
         for data in [
             "o:",
-            "o:pz",
+            "o:pq",
+            "o:z9x",
             "o:t3",
             "o:w",
             "o:w*",

@@ -50,6 +50,10 @@ fn mines_words(lang: Lang, n: u8) -> String {
     ta(lang, "settings-mines", &[("mines", n.into())])
 }
 
+fn arsenal_words(lang: Lang, n: u8) -> String {
+    ta(lang, "settings-arsenal", &[("count", n.into())])
+}
+
 fn players_words(lang: Lang, p: Players) -> String {
     match p {
         Players::Duel => t(lang, "settings-players-duel"),
@@ -96,6 +100,7 @@ pub fn chosen_words(lang: Lang, op: SetOp, r: &Ruleset) -> String {
         | SetOp::RemoveShip => field_words(lang, r),
         SetOp::Salvo(_) | SetOp::SalvoStep(_) => salvo_words(lang, r.salvo),
         SetOp::Mines(n) => mines_words(lang, n),
+        SetOp::Arsenal(n) => arsenal_words(lang, n),
         SetOp::Players(p) => players_words(lang, p),
         SetOp::Timer(t) => timer_words(lang, t),
         SetOp::Alphabet(a) => letters(a),
@@ -204,6 +209,11 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<Key>> {
                 "settings-opt-mines",
                 mines_words(lang, r.mines),
                 SettingsPage::Mines,
+            ));
+            rows.push(option(
+                "settings-opt-arsenal",
+                arsenal_words(lang, r.arsenal),
+                SettingsPage::Arsenal,
             ));
             if !v.private {
                 rows.push(option(
@@ -370,6 +380,15 @@ pub fn panel_rows(lang: Lang, v: &PanelView) -> Vec<Vec<Key>> {
         SettingsPage::Mines => {
             for n in 0..=2 {
                 rows.push(choice(mines_words(lang, n), r.mines == n, SetOp::Mines(n)));
+            }
+        }
+        SettingsPage::Arsenal => {
+            for n in 0..=2 {
+                rows.push(choice(
+                    arsenal_words(lang, n),
+                    r.arsenal == n,
+                    SetOp::Arsenal(n),
+                ));
             }
         }
         SettingsPage::Players => {

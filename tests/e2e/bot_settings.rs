@@ -847,3 +847,58 @@ async fn rules_tell_the_arsenal_in_each_language() {
         told.text
     );
 }
+
+/// The panel turns the arsenal on (docs/rules.md §3.8), and refuses salvoes and land, sea and
+/// air beside it with the reason, changing nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_panel_turns_the_arsenal_on_and_refuses_salvoes_and_land_sea_air_beside_it() {
+    let app = App::spawn().await;
+    let group = -7_321;
+    app.tg.group(group, "Armoury");
+    let alice = app.player(7_321, "Alice", "en");
+    let (lobby, _) = open_lobby(&app, group, &alice).await;
+    let id = lobby.message_id;
+    choose(&app, group, id, &alice, "⚙ Settings").await;
+    choose(&app, group, id, &alice, "Arsenal: ").await;
+    choose(
+        &app,
+        group,
+        id,
+        &alice,
+        "radar, air strike, torpedo: 2 of each",
+    )
+    .await;
+    let words = "the arsenal: radar, air strike and torpedo, 2 of each";
+    shows(&app, group, id, words).await;
+    let before = app
+        .store()
+        .await
+        .chat_settings(group)
+        .await
+        .unwrap()
+        .ruleset;
+    assert_eq!(before.arsenal, 2);
+    choose(&app, group, id, &alice, "Salvo: ").await;
+    let refused = tap(&app, group, id, &alice, "salvo of 3 shots").await;
+    assert!(
+        refused.show_alert && said(&refused).contains("not played with salvoes"),
+        "{refused:?}"
+    );
+    choose(&app, group, id, &alice, "‹ Back").await;
+    choose(&app, group, id, &alice, "Field: ").await;
+    let refused = tap(&app, group, id, &alice, "land, sea and air 20×15").await;
+    assert!(
+        refused.show_alert && said(&refused).contains("secret border"),
+        "{refused:?}"
+    );
+    let after = app
+        .store()
+        .await
+        .chat_settings(group)
+        .await
+        .unwrap()
+        .ruleset;
+    assert_eq!(after, before, "a refused choice changes nothing");
+    shows(&app, group, id, words).await;
+    assert_within_limits(&app, group);
+}
