@@ -358,6 +358,36 @@ pub fn typed(
     Ok(play(rec, action, now, rng)?)
 }
 
+/// A weapon of the arsenal typed in reply to the battle message (`радар в6`, `torpedo a5 →`):
+/// used at the field the shooter aims at.
+///
+/// # Errors
+/// As [`play`]; [`Refused::NotAPlayer`]; [`Refused::Rules`] with `NotYourTurn` when the
+/// writer may shoot at no field.
+pub fn typed_weapon(
+    rec: &mut GameRecord,
+    player: PlayerId,
+    (weapon, cell, heading): (engine::Weapon, Coord, Option<engine::Heading>),
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<Vec<Event>, Refused> {
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    let target = match rec.current_aim() {
+        Some(aim) if aim.shooter == seat => aim.target,
+        _ => *rec
+            .game
+            .targets(seat)
+            .first()
+            .ok_or(Refused::Rules(ActionError::NotYourTurn))?,
+    };
+    let action = match weapon {
+        engine::Weapon::Radar => Action::Radar(seat, target, cell),
+        engine::Weapon::AirStrike => Action::AirStrike(seat, target, cell),
+        engine::Weapon::Torpedo => Action::Torpedo(seat, target, cell, heading),
+    };
+    Ok(play(rec, action, now, rng)?)
+}
+
 /// Whether `seat` may aim at `target` now.
 fn may_aim(rec: &GameRecord, seat: SeatId, target: SeatId) -> Result<(), ActionError> {
     if rec.game.mine_choice().is_some() {

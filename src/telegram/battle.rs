@@ -433,6 +433,20 @@ pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> 
         return reply(ctx, msg, t(lang, "error-not-a-player")).await;
     }
     let size = rec.game.ruleset().size();
+    if let Some(weapon) = render::typed_weapon(text, rec.alphabet, size) {
+        let Ok(weapon) = weapon else {
+            return reply(ctx, msg, t(lang, "weapon-typed-bad")).await;
+        };
+        let rng = ctx.fork();
+        let due = due(ctx);
+        let done = ctx
+            .store
+            .transition_due(id, Some(&due), |r| {
+                rules::typed_weapon(r, player, weapon, now(), &mut rng.clone())
+            })
+            .await;
+        return typed_done(ctx, msg, id, lang, done).await;
+    }
     let cells: Result<Vec<Coord>, _> = if rec.game.ruleset().salvo.is_some() {
         text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
             .filter(|w| !w.is_empty())
@@ -511,5 +525,26 @@ pub async fn on_surrender(
         Ok(Err(r)) => reply(ctx, msg, refusal::words(lang, &r)).await,
         Err(StoreError::NotFound) => reply(ctx, msg, t(lang, "error-no-game")).await,
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    }
+}
+
+/// What a typed weapon did: acknowledged and followed up, or refused in the player's private
+/// chat.
+async fn typed_done(
+    ctx: &Ctx,
+    msg: &Message,
+    id: GameId,
+    lang: Lang,
+    done: Result<Result<crate::store::Committed<Vec<Event>>, Refused>, StoreError>,
+) -> HandlerResult {
+    match done {
+        Ok(Ok(done)) => {
+            shot_taken(ctx, &done.record);
+            acknowledge(ctx, msg).await;
+            follow_up(ctx, id, &done.record);
+            Ok(())
+        }
+        Ok(Err(r)) => refuse_typed(ctx, msg, refusal::words(lang, &r)).await,
+        Err(e) => refuse_typed(ctx, msg, t(lang, store_error_key(&e))).await,
     }
 }

@@ -35,6 +35,60 @@ pub fn escape(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
+/// A weapon typed in reply to the battle message, in any of the bot's languages: its word
+/// (`радар`, `авиаудар`, `въздушен удар`, `torpedo` …), a cell, and for a torpedo from a
+/// corner an arrow (`→ ← ↑ ↓`, or `> < ^ v`). `None` when the text names no weapon;
+/// `Some(Err(()))` when it does but the rest is not a cell (and an arrow).
+pub type TypedWeapon = (engine::Weapon, Coord, Option<engine::Heading>);
+
+/// Reads a typed weapon (see [`TypedWeapon`]).
+pub fn typed_weapon(text: &str, alphabet: Alphabet, size: Size) -> Option<Result<TypedWeapon, ()>> {
+    let lower = text.trim().to_lowercase();
+    let mut words: Vec<&str> = lower.split_whitespace().collect();
+    let is = |w: &str, key: &str| {
+        Lang::ALL
+            .iter()
+            .any(|&l| t(l, key).split_whitespace().any(|k| k == w))
+    };
+    // "air strike", "въздушен удар": the first word only qualifies the second.
+    if words.len() > 1
+        && is(words[0], "weapon-typed-air")
+        && is(words[1], "weapon-typed-air-strike")
+    {
+        words.remove(0);
+    }
+    let first = *words.first()?;
+    let weapon = [
+        (engine::Weapon::Radar, "weapon-typed-radar"),
+        (engine::Weapon::AirStrike, "weapon-typed-air-strike"),
+        (engine::Weapon::Torpedo, "weapon-typed-torpedo"),
+    ]
+    .into_iter()
+    .find(|(_, key)| is(first, key))?
+    .0;
+    let rest = &words[1..];
+    let (cell, arrow) = match rest {
+        [cell] => (*cell, None),
+        [cell, arrow] => (*cell, Some(*arrow)),
+        _ => return Some(Err(())),
+    };
+    let Ok(cell) = engine::parse_cell(cell, alphabet, size) else {
+        return Some(Err(()));
+    };
+    let heading = match arrow {
+        None => None,
+        Some("→" | ">" | "->") => Some(engine::Heading::East),
+        Some("←" | "<" | "<-") => Some(engine::Heading::West),
+        Some("↓" | "v") => Some(engine::Heading::South),
+        Some("↑" | "^") => Some(engine::Heading::North),
+        Some(_) => return Some(Err(())),
+    };
+    if heading.is_some() && weapon != engine::Weapon::Torpedo {
+        return Some(Err(()));
+    }
+    Some(Ok((weapon, cell, heading)))
+}
+
 /// HTML made of [`escape`]d text back to plain text (a button's answer is not HTML).
 pub fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
@@ -603,6 +657,57 @@ pub fn tap_key(key: &'static str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_weapon_is_typed_in_any_language_with_its_cell_and_a_torpedo_with_its_way() {
+        use engine::{Heading, Weapon};
+        let size = Size::new(10, 10);
+        let ru = Alphabet::Russian;
+        let cases = [
+            (
+                "радар д5",
+                ru,
+                Some(Ok((Weapon::Radar, Coord::new(4, 4), None))),
+            ),
+            (
+                "Авиаудар б2",
+                ru,
+                Some(Ok((Weapon::AirStrike, Coord::new(1, 1), None))),
+            ),
+            (
+                "въздушен удар б2",
+                ru,
+                Some(Ok((Weapon::AirStrike, Coord::new(1, 1), None))),
+            ),
+            (
+                "торпеда а1 ↓",
+                ru,
+                Some(Ok((
+                    Weapon::Torpedo,
+                    Coord::new(0, 0),
+                    Some(Heading::South),
+                ))),
+            ),
+            (
+                "Torpedo J10 <",
+                Alphabet::Latin,
+                Some(Ok((Weapon::Torpedo, Coord::new(9, 9), Some(Heading::West)))),
+            ),
+            (
+                "air strike B2",
+                Alphabet::Latin,
+                Some(Ok((Weapon::AirStrike, Coord::new(1, 1), None))),
+            ),
+            ("radar", Alphabet::Latin, Some(Err(()))),
+            ("radar e5 →", Alphabet::Latin, Some(Err(()))),
+            ("торпедо а5 x", ru, Some(Err(()))),
+            ("в6", ru, None),
+            ("b6 c7", Alphabet::Latin, None),
+        ];
+        for (text, alphabet, want) in cases {
+            assert_eq!(typed_weapon(text, alphabet, size), want, "{text}");
+        }
+    }
 
     #[test]
     fn the_viewport_keeps_every_keyboard_within_telegrams_limits() {

@@ -1159,5 +1159,17 @@ async fn each_weapon_of_the_arsenal_is_armed_and_fired_by_buttons_and_told_to_th
     assert_eq!(rec.game.weapons_left(b), [1, 0, 1]);
     let used = t.tap(&app, a, &arm("t")).await;
     assert!(used.show_alert, "{used:?}");
+    // Boris types his radar in reply to the battle message.
+    app.tg.send_reply(group, t.user(b), "radar h8", t.battle);
+    let line = format!("📡 {} — radar H8:", t.name(b));
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == t.battle && m.text.contains(&line),
+            wait(),
+        )
+        .await
+        .expect("the typed radar is told to the group");
+    assert_eq!(t.record().await.game.weapons_left(b), [0, 0, 1]);
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
