@@ -340,15 +340,7 @@ pub fn typed(
     now: u64,
     rng: &mut StdRng,
 ) -> Result<Vec<Event>, Refused> {
-    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
-    let target = match rec.current_aim() {
-        Some(aim) if aim.shooter == seat => aim.target,
-        _ => *rec
-            .game
-            .targets(seat)
-            .first()
-            .ok_or(Refused::Rules(ActionError::NotYourTurn))?,
-    };
+    let (seat, target) = typed_target(rec, player)?;
     let action = if rec.game.ruleset().salvo.is_some() {
         Action::Salvo(seat, target, cells)
     } else {
@@ -371,6 +363,18 @@ pub fn typed_weapon(
     now: u64,
     rng: &mut StdRng,
 ) -> Result<Vec<Event>, Refused> {
+    let (seat, target) = typed_target(rec, player)?;
+    let action = match weapon {
+        engine::Weapon::Radar => Action::Radar(seat, target, cell),
+        engine::Weapon::AirStrike => Action::AirStrike(seat, target, cell),
+        engine::Weapon::Torpedo => Action::Torpedo(seat, target, cell, heading),
+    };
+    Ok(play(rec, action, now, rng)?)
+}
+
+/// The seat of a player who typed a move, and the field it goes to: the one aimed at, else
+/// the first the seat may shoot at.
+fn typed_target(rec: &GameRecord, player: PlayerId) -> Result<(SeatId, SeatId), Refused> {
     let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
     let target = match rec.current_aim() {
         Some(aim) if aim.shooter == seat => aim.target,
@@ -380,12 +384,7 @@ pub fn typed_weapon(
             .first()
             .ok_or(Refused::Rules(ActionError::NotYourTurn))?,
     };
-    let action = match weapon {
-        engine::Weapon::Radar => Action::Radar(seat, target, cell),
-        engine::Weapon::AirStrike => Action::AirStrike(seat, target, cell),
-        engine::Weapon::Torpedo => Action::Torpedo(seat, target, cell, heading),
-    };
-    Ok(play(rec, action, now, rng)?)
+    Ok((seat, target))
 }
 
 /// Whether `seat` may aim at `target` now.
