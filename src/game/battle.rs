@@ -193,6 +193,12 @@ pub fn fire(
     })
 }
 
+/// A move a press of the battle message plays on the record (a salvo's Fire, a torpedo's
+/// way), the answer it earns kept with it by `press`.
+pub type PressMove<'a> = dyn Fn(&mut GameRecord, &Press<'_, Vec<Event>>, &mut StdRng) -> Result<Vec<Event>, Refused>
+    + Sync
+    + 'a;
+
 /// What a cell button of the battle message did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {

@@ -266,11 +266,16 @@ fn armed_words(lang: Lang, armed: Option<engine::Weapon>) -> String {
     }
 }
 
-/// A torpedo's heading, asked after a corner was tapped: the torpedo is fired.
-pub async fn on_heading(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
-    let Button::Heading(id, generation, heading) = button else {
-        return Ok(());
-    };
+/// A press that plays a move on the battle message (a salvo's Fire, a torpedo's way): `play`
+/// makes it in one transition with the checks of the message it came on, the answer kept
+/// with it; then the shot is counted, the press answered and the game followed up.
+async fn move_press(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    play: &rules::PressMove<'_>,
+) -> HandlerResult {
     let player = PlayerId(q.from.id.0);
     let on = pressed_on(q);
     let rng = ctx.fork();
@@ -284,16 +289,7 @@ pub async fn on_heading(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button
         .store
         .transition_due(id, Some(&due), |r| {
             came_on(r, Made::Live, player, on.as_ref())?;
-            let mut rng = rng.clone();
-            rules::torpedo_heading(
-                r,
-                player,
-                generation,
-                heading,
-                Some(&press),
-                now(),
-                &mut rng,
-            )
+            play(r, &press, &mut rng.clone())
         })
         .await;
     let Some(done) = pressed(ctx, q, lang, done).await? else {
@@ -305,35 +301,28 @@ pub async fn on_heading(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button
     Ok(())
 }
 
+/// A torpedo's heading, asked after a corner was tapped: the torpedo is fired.
+pub async fn on_heading(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
+    let Button::Heading(id, generation, heading) = button else {
+        return Ok(());
+    };
+    let player = PlayerId(q.from.id.0);
+    move_press(ctx, q, lang, id, &|r, press, rng| {
+        rules::torpedo_heading(r, player, generation, heading, Some(press), now(), rng)
+    })
+    .await
+}
+
 /// A salvo's Fire button: the cells picked, as they stand when the salvo is played.
 pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     let Button::Salvo(id, generation, target) = button else {
         return Ok(());
     };
     let player = PlayerId(q.from.id.0);
-    let on = pressed_on(q);
-    let rng = ctx.fork();
-    let words = |r: &GameRecord, events: &Vec<Event>| (shot_answer(lang, r, events), false);
-    let press = Press {
-        query: &q.id.0,
-        words: &words,
-    };
-    let due = due(ctx);
-    let done = ctx
-        .store
-        .transition_due(id, Some(&due), |r| {
-            came_on(r, Made::Live, player, on.as_ref())?;
-            let mut rng = rng.clone();
-            rules::fire_salvo(r, player, generation, target, Some(&press), now(), &mut rng)
-        })
-        .await;
-    let Some(done) = pressed(ctx, q, lang, done).await? else {
-        return Ok(());
-    };
-    shot_taken(ctx, &done.record);
-    answer(ctx, q, shot_answer(lang, &done.record, &done.value), false).await?;
-    follow_up(ctx, id, &done.record);
-    Ok(())
+    move_press(ctx, q, lang, id, &|r, press, rng| {
+        rules::fire_salvo(r, player, generation, target, Some(press), now(), rng)
+    })
+    .await
 }
 
 /// The button of a cell given up after a mine, in the shooter's private chat.
