@@ -59,6 +59,9 @@ fn patterned(size: Size) -> FieldView {
         sunk: vec![],
         afloat: true,
         retired: false,
+        scans: Vec::new(),
+        runs: Vec::new(),
+        weapons: [0; 3],
     }
 }
 
@@ -505,4 +508,85 @@ fn leaderboard_snapshot() {
         "leaderboard_en",
         &render_leaderboard_png("🏆 The best players of this chat", &board_rows(10)),
     );
+}
+
+/// How many pixels of each cell of `cells` have the colour `rgb`, on the first panel.
+fn coloured(panels: &[Panel<'_>], cells: &[Coord], rgb: [u8; 3]) -> Vec<usize> {
+    let style = Style::default();
+    let (width, _, pixels) = render_rgb(panels, &style);
+    cells
+        .iter()
+        .map(|&c| {
+            let (x0, y0, side) = cell_rect(panels, &style, 0, c);
+            (y0..y0 + side)
+                .flat_map(|y| (x0..x0 + side).map(move |x| (x, y)))
+                .filter(|&(x, y)| {
+                    let i = ((y * width + x) * 3) as usize;
+                    pixels[i..i + 3] == rgb
+                })
+                .count()
+        })
+        .collect()
+}
+
+#[test]
+fn a_radar_square_is_framed_with_its_count_and_a_torpedo_track_drawn_to_where_it_stopped() {
+    const RADAR: [u8; 3] = [0x0E, 0x9F, 0x8E];
+    const TORPEDO: [u8; 3] = [0xC2, 0x3B, 0xB0];
+    let size = Size::new(10, 10);
+    let c = |x, y| Coord::new(x, y);
+    let plain = FieldView {
+        marks: vec![Mark::Unknown; size.area()],
+        ..patterned(size)
+    };
+    let traced = FieldView {
+        // A torpedo from the right edge of row 3, stopped at its fourth cell; a radar around
+        // e7 that counted 3.
+        runs: vec![engine::Run {
+            from: c(9, 2),
+            heading: engine::Heading::West,
+            len: 4,
+        }],
+        scans: vec![engine::Scan {
+            center: c(4, 6),
+            count: 3,
+            ships: 3,
+        }],
+        ..plain.clone()
+    };
+    let panels = [panel(&traced, "x", Alphabet::Latin)];
+    if let Ok(path) = std::env::var("PICTURE_OUT") {
+        std::fs::write(path, render_png(&panels)).unwrap();
+    }
+    // The track runs through each of its cells and no further.
+    let track = coloured(&panels, &[c(9, 2), c(8, 2), c(7, 2), c(6, 2)], TORPEDO);
+    assert!(track.iter().all(|&n| n > 0), "{track:?}");
+    let beyond = coloured(&panels, &[c(4, 2), c(0, 2), c(8, 3), c(8, 1)], TORPEDO);
+    assert_eq!(beyond, [0, 0, 0, 0], "the track spills over");
+    // The square's frame shows in its edge cells, not in its middle nor outside.
+    let edge = coloured(&panels, &[c(3, 6), c(4, 7), c(3, 5), c(5, 7)], RADAR);
+    assert!(edge.iter().all(|&n| n > 0), "{edge:?}");
+    let out = coloured(&panels, &[c(4, 6), c(1, 6), c(4, 9), c(7, 6)], RADAR);
+    assert_eq!(out, [0, 0, 0, 0], "the frame spills over");
+    // The count's badge sits on the square's top right corner, with its digit in white.
+    let badge = coloured(&panels, &[c(5, 5)], RADAR)[0];
+    let digit = coloured(&panels, &[c(5, 5)], [0xFF, 0xFF, 0xFF])[0];
+    assert!(badge > edge[0] && digit > 0, "badge {badge}, digit {digit}");
+    // Another count draws another digit; without traces nothing of either colour shows.
+    let other = FieldView {
+        scans: vec![engine::Scan {
+            count: 0,
+            ..traced.scans[0]
+        }],
+        ..traced.clone()
+    };
+    let style = Style::default();
+    assert_ne!(
+        render_rgb(&[panel(&other, "x", Alphabet::Latin)], &style).2,
+        render_rgb(&panels, &style).2
+    );
+    let all: Vec<Coord> = size.cells().collect();
+    let bare = [panel(&plain, "x", Alphabet::Latin)];
+    assert!(coloured(&bare, &all, RADAR).iter().all(|&n| n == 0));
+    assert!(coloured(&bare, &all, TORPEDO).iter().all(|&n| n == 0));
 }

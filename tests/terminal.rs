@@ -204,6 +204,7 @@ fn locale_names_and_the_russian_keyboard_layout_are_understood() {
 /// outcome and the transcript.
 fn riga(lang: Lang, seed: u64, script: &str) -> (Outcome, String) {
     let opts = Options {
+        arsenal: 0,
         game: GameChoice::Riga,
         lang,
         level: Level::Easy,
@@ -384,4 +385,92 @@ fn riga_is_played_by_the_binary_and_the_help_tells_of_it() {
     let bad = play(&["--game", "chess", "--lang", "en"], "");
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("--game does not take “chess”"));
+}
+
+/// `--arsenal 1` in each language: every weapon typed in that language's words and played
+/// (its line told), a weapon used up, a torpedo from a corner without a way and a weapon
+/// without a cell refused in words; the end says the turns and cells of both sides.
+#[test]
+fn a_game_with_the_arsenal_types_each_weapon_and_ends_with_turns_and_cells() {
+    use morskoy_boy::view::refusal::weapon_name;
+    for (lang, code, columns, [radar, air, torpedo]) in [
+        (
+            Lang::En,
+            "en",
+            ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"],
+            ["radar e5", "air strike b2", "torpedo"],
+        ),
+        (
+            Lang::Ru,
+            "ru",
+            ["а", "б", "в", "г", "д", "е", "ж", "з", "и", "к"],
+            ["радар д5", "авиаудар б2", "торпеда"],
+        ),
+        (
+            Lang::Bg,
+            "bg",
+            ["а", "б", "в", "г", "д", "е", "ж", "з", "и", "к"],
+            ["радар д5", "въздушен удар б2", "торпедо"],
+        ),
+    ] {
+        let corner = format!("{torpedo} {}1", columns[0]);
+        let typed = [
+            "",
+            radar,
+            radar,
+            &format!("{torpedo} zz"),
+            &corner,
+            &format!("{corner} →"),
+            air,
+        ];
+        let script = script(&typed, &columns);
+        let out = play(
+            &[
+                "--lang",
+                code,
+                "--level",
+                "hard",
+                "--seed",
+                "5",
+                "--arsenal",
+                "1",
+            ],
+            &script,
+        );
+        let stdout = text(&out.stdout);
+        let stderr = text(&out.stderr);
+        assert!(out.status.success(), "{lang:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        let you = t(lang, "term-name-you");
+        for mark in ["📡", "✈", "🚀"] {
+            assert!(
+                stdout.contains(&format!("{mark} {you} — ")),
+                "{lang:?}: no {mark} line of the player's:\n{stdout}"
+            );
+        }
+        let used_up = ta(
+            lang,
+            "weapon-used-up",
+            &[("weapon", weapon_name(lang, engine::Weapon::Radar).into())],
+        );
+        for words in [
+            used_up,
+            t(lang, "torpedo-needs-heading"),
+            t(lang, "weapon-typed-bad"),
+        ] {
+            assert!(stdout.contains(&words), "{lang:?}: no {words:?}:\n{stdout}");
+        }
+        // Each weapon once: the air strike is told once, the radar's second try refused.
+        assert_eq!(stdout.matches(&format!("📡 {you} — ")).count(), 1);
+        let turns = ta(
+            lang,
+            "term-turns",
+            &[("you", 0i64.into()), ("ai", 0i64.into())],
+        );
+        let turns_word = turns.split(':').next().unwrap();
+        assert!(
+            stdout.contains(&format!("{turns_word}:")),
+            "{lang:?}: no turns at the end:\n{stdout}"
+        );
+    }
 }

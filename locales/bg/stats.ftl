@@ -36,3 +36,15 @@ top-none-chat = Тук още никой няма рейтинг: той идв�
 top-none-all = Още никой няма рейтинг: той идва с първата завършена игра между хора.
 end-ratings = Рейтинги:
 end-rating = { $name }: { $before } → <b>{ $after }</b> ({ $change })
+stats-win-turns = Ходове до победа средно: { $turns }
+end-figures = Ходове и изстрели:
+end-figure = { $name }: { $turns ->
+        [one] { $turns } ход
+       *[other] { $turns } хода
+    }, { $cells ->
+        [one] { $cells } обстреляна клетка
+       *[other] { $cells } обстреляни клетки
+    }, { $hits ->
+        [one] { $hits } попадение
+       *[other] { $hits } попадения
+    }

@@ -2,11 +2,12 @@
 
 term-usage =
     Морска битка срещу компютъра, в терминала (или настолната игра „Рига“: --game riga).
-    Стартиране: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Стартиране: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N] [--arsenal 0|1|2]
       --game    коя игра: seabattle (по подразбиране) или riga — рижката настолна игра от 1986 г.
       --lang    езикът (по подразбиране — от LANG)
       --level   колко добре играе компютърът (по подразбиране normal)
       --seed    едно и също число — една и съща игра (също MB_SEED)
+      --arsenal арсенал: по 1 или 2 радара, въздушни удара и торпеда (по подразбиране 0)
 term-bad-option = Непознат параметър: { $option }. Помощ: morskoy-boy play --help
 term-bad-value = { $option } не приема «{ $value }». Помощ: morskoy-boy play --help
 term-missing-value = След { $option } трябва стойност. Помощ: morskoy-boy play --help
@@ -57,3 +58,7 @@ term-riga-first-ai = Жребият: компютърът играе първи.
 term-riga-example = д11 напред
 term-riga-prompt = Вашият ход: точка и действие — н напред, л наляво, д надясно, м мина (например { $example }); ? — легендата, q — изход:
 term-riga-quit = Играта е прекъсната. Заповядайте пак: morskoy-boy play --game riga
+term-turns = Ходове: ваши { $you }, на компютъра { $ai }.
+term-prompt-arsenal = Ваш ход: клетка, например { $example }, или оръжие — радар { $example }, въздушен удар { $example }, торпедо от клетка на ръба (от ъгъл със стрелка: торпедо а1 →). Остават: 📡{ $radar } ✈{ $air } 🚀{ $torpedo }; q — изход:
+term-name-you = Вие
+term-name-ai = Компютърът

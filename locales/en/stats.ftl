@@ -36,3 +36,15 @@ top-none-chat = Nobody here has a rating yet: it comes with the first game betwe
 top-none-all = Nobody has a rating yet: it comes with the first game between people to the end.
 end-ratings = Ratings:
 end-rating = { $name }: { $before } → <b>{ $after }</b> ({ $change })
+stats-win-turns = Turns to win, on average: { $turns }
+end-figures = Turns and cells shot:
+end-figure = { $name }: { $turns ->
+        [one] { $turns } turn
+       *[other] { $turns } turns
+    }, { $cells ->
+        [one] { $cells } cell shot
+       *[other] { $cells } cells shot
+    }, { $hits ->
+        [one] { $hits } hit
+       *[other] { $hits } hits
+    }

@@ -2,11 +2,12 @@
 
 term-usage =
     Sea Battle against the computer, in the terminal (or the Riga board game: --game riga).
-    Usage: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Usage: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N] [--arsenal 0|1|2]
       --game    which game: seabattle (default) or riga, the Riga board game of 1986
       --lang    the language (default: from LANG)
       --level   how well the computer plays (default: normal)
       --seed    the same number gives the same game (also MB_SEED)
+      --arsenal the arsenal: 1 or 2 radars, air strikes and torpedoes each (default 0)
 term-bad-option = Unknown option: { $option }. Try: morskoy-boy play --help
 term-bad-value = { $option } does not take “{ $value }”. Try: morskoy-boy play --help
 term-missing-value = { $option } needs a value. Try: morskoy-boy play --help
@@ -57,3 +58,7 @@ term-riga-first-ai = The lot says: the computer moves first.
 term-riga-example = e11 forward
 term-riga-prompt = Your move: a point and what to do — f forward, l left, r right, m lay a mine (e.g. { $example }); ? — the legend, q — quit:
 term-riga-quit = Game abandoned. Come back any time: morskoy-boy play --game riga
+term-turns = Turns: yours { $you }, the computer's { $ai }.
+term-prompt-arsenal = Your move: a cell such as { $example }, or a weapon — radar { $example }, air strike { $example }, torpedo from an edge cell (a corner takes an arrow: torpedo a1 →). Left: 📡{ $radar } ✈{ $air } 🚀{ $torpedo }; q — quit:
+term-name-you = You
+term-name-ai = Computer

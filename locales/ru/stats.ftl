@@ -40,3 +40,18 @@ top-none-chat = Рейтинга здесь ещё нет ни у кого: он
 top-none-all = Рейтинга ещё нет ни у кого: он появится после первой доигранной партии между людьми.
 end-ratings = Рейтинги:
 end-rating = { $name }: { $before } → <b>{ $after }</b> ({ $change })
+stats-win-turns = Ходов до победы в среднем: { $turns }
+end-figures = Ходы и выстрелы:
+end-figure = { $name }: { $turns ->
+        [one] { $turns } ход
+        [few] { $turns } хода
+       *[many] { $turns } ходов
+    }, { $cells ->
+        [one] { $cells } клетка обстреляна
+        [few] { $cells } клетки обстреляны
+       *[many] { $cells } клеток обстреляно
+    }, { $hits ->
+        [one] { $hits } попадание
+        [few] { $hits } попадания
+       *[many] { $hits } попаданий
+    }

@@ -2,11 +2,12 @@
 
 term-usage =
     Морской бой против компьютера, в терминале (или настольная игра «Рига»: --game riga).
-    Запуск: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N]
+    Запуск: morskoy-boy play [--game seabattle|riga] [--lang ru|bg|en] [--level easy|normal|hard|learning] [--seed N] [--arsenal 0|1|2]
       --game    какая игра: seabattle (по умолчанию) или riga — рижская настольная игра 1986 года
       --lang    язык (по умолчанию — из LANG)
       --level   насколько хорошо играет компьютер (по умолчанию normal)
       --seed    одно и то же число — одна и та же игра (также MB_SEED)
+      --arsenal арсенал: по 1 или 2 радара, авиаудара и торпеды (по умолчанию 0)
 term-bad-option = Неизвестный параметр: { $option }. Справка: morskoy-boy play --help
 term-bad-value = { $option } не принимает «{ $value }». Справка: morskoy-boy play --help
 term-missing-value = После { $option } нужно значение. Справка: morskoy-boy play --help
@@ -60,3 +61,7 @@ term-riga-first-ai = Жребий: первым ходит компьютер.
 term-riga-example = д11 вперёд
 term-riga-prompt = Ваш ход: точка и действие — в вперёд, л влево, п вправо, м поставить мину (например { $example }); ? — условные знаки, q — выйти:
 term-riga-quit = Игра прервана. Возвращайтесь: morskoy-boy play --game riga
+term-turns = Ходы: ваших { $you }, компьютера { $ai }.
+term-prompt-arsenal = Ваш ход: клетка, например { $example }, или оружие — радар { $example }, авиаудар { $example }, торпеда с клетки у края (из угла со стрелкой: торпеда а1 →). Осталось: 📡{ $radar } ✈{ $air } 🚀{ $torpedo }; q — выход:
+term-name-you = Вы
+term-name-ai = Компьютер

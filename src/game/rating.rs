@@ -294,16 +294,21 @@ pub fn against_bot(rec: &GameRecord) -> Vec<(SeatId, bool)> {
         .collect()
 }
 
-/// One seat's figures in one game, for `/stats`.
+/// One seat's figures in one game, for `/stats` and the end.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Figures {
-    /// Cells shot at: a shot counts one, a salvo one for each of its cells.
+    /// Cells shot at: a shot counts one, a salvo one for each of its cells, an air strike one
+    /// for each cell it shot, a torpedo the one it stopped at (the cells it crossed it did not
+    /// shoot; a radar shoots none).
     pub shots: u32,
     /// Of them, those that hit a ship (hit or sunk). A mine is not a hit: it costs the shooter.
     pub hits: u32,
+    /// The seat's turns: a turn ends at a miss, a mine, a salvo or a weapon of the arsenal
+    /// (docs/rules.md §3.8), so without weapons it is the runs of shots.
+    pub turns: u32,
     /// The longest run of hits among the seat's own shots (other seats' shots between do not
-    /// break it). A salvo's cells have no order: a salvo adds its hits to the run, and ends
-    /// the run if any of its cells missed or found a mine.
+    /// break it). A salvo's (or an air strike's) cells have no order: it adds its hits to the
+    /// run, and ends the run if any of its cells missed or found a mine.
     pub longest_streak: u32,
     /// Whether the seat is among the winners.
     pub won: bool,
@@ -311,29 +316,69 @@ pub struct Figures {
     pub shots_to_win: Option<u32>,
 }
 
+/// What one entry of the log counts for its shooter: the cells it shot, the hits among them,
+/// and whether the shooter's turn goes on after it (only a plain shot that hit).
+fn counts(e: &Event) -> Option<(SeatId, u32, u32, bool)> {
+    let hit = |r: &ShotResult| matches!(r, ShotResult::Hit | ShotResult::Sunk(_));
+    Some(match e {
+        Event::Shot {
+            shooter, result, ..
+        } => (*shooter, 1, u32::from(hit(result)), hit(result)),
+        Event::Salvo {
+            shooter,
+            shots,
+            hits,
+            ..
+        } => (*shooter, u32::from(*shots), u32::from(*hits), false),
+        Event::AirStrike { shooter, cells, .. } => (
+            *shooter,
+            cells.len() as u32,
+            cells.iter().filter(|(_, r)| hit(r)).count() as u32,
+            false,
+        ),
+        Event::Torpedo {
+            shooter, hit: h, ..
+        } => (
+            *shooter,
+            u32::from(h.is_some()),
+            u32::from(h.as_ref().is_some_and(|(_, r)| hit(r))),
+            false,
+        ),
+        Event::Radar { shooter, .. } => (*shooter, 0, 0, false),
+        _ => return None,
+    })
+}
+
 /// A seat's figures in a game, from its log (which keeps the last
 /// [`crate::game::record::LOG_MAX`] results, far more than a game has). Cells given up after a mine
 /// are not shots.
 pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
     let seat = SeatId(seat);
+    let mut f = figures_of(&rec.log, seat);
+    f.won = matches!(rec.game.phase(), Phase::Finished { winners, .. } if winners.contains(&seat));
+    f.shots_to_win = f.won.then_some(f.shots);
+    f
+}
+
+/// A seat's shots, hits, turns and longest run of hits in `log`, the results of a game in
+/// order (whether it won is not in them).
+pub fn figures_of(log: &[Event], seat: SeatId) -> Figures {
     let mut f = Figures::default();
     let mut streak = 0u32;
-    for e in &rec.log {
-        let (shots, hits) = match e {
-            Event::Shot {
-                shooter, result, ..
-            } if *shooter == seat => (
-                1,
-                u32::from(matches!(result, ShotResult::Hit | ShotResult::Sunk(_))),
-            ),
-            Event::Salvo {
-                shooter,
-                shots,
-                hits,
-                ..
-            } if *shooter == seat => (u32::from(*shots), u32::from(*hits)),
-            _ => continue,
+    // Whether the seat's turn is still going at this point of the log.
+    let mut going = false;
+    for e in log {
+        let Some((shooter, shots, hits, goes_on)) = counts(e) else {
+            continue;
         };
+        if shooter != seat {
+            going = false;
+            continue;
+        }
+        if !going {
+            f.turns += 1;
+        }
+        going = goes_on;
         f.shots += shots;
         f.hits += hits;
         streak += hits;
@@ -342,8 +387,6 @@ pub fn figures(rec: &GameRecord, seat: u8) -> Figures {
             streak = 0;
         }
     }
-    f.won = matches!(rec.game.phase(), Phase::Finished { winners, .. } if winners.contains(&seat));
-    f.shots_to_win = f.won.then_some(f.shots);
     f
 }
 
@@ -705,8 +748,11 @@ mod tests {
         let f = figures(&rec, 0);
         assert_eq!((f.shots, f.hits, f.longest_streak), (8, 6, 3));
         assert_eq!((f.won, f.shots_to_win), (true, Some(8)));
+        // Turns: hit hit mine | hit | sunk hit miss | hit.
+        assert_eq!(f.turns, 4);
         let g = figures(&rec, 1);
         assert_eq!((g.shots, g.hits, g.longest_streak, g.won), (2, 1, 1, false));
+        assert_eq!(g.turns, 2);
     }
 
     #[test]
@@ -729,5 +775,64 @@ mod tests {
         let f = figures(&rec, 0);
         assert_eq!((f.shots, f.hits, f.longest_streak), (12, 6, 5));
         assert_eq!((f.won, f.shots_to_win), (false, None));
+        // Every salvo is a turn, even one that hit with every cell.
+        assert_eq!(f.turns, 4);
+    }
+
+    #[test]
+    fn a_weapon_is_a_turn_and_counts_the_cells_it_shot() {
+        use engine::Heading;
+        use ShotResult::{Hit, Miss, Sunk};
+        let c = |x, y| Coord::new(x, y);
+        let (a, b) = (SeatId(0), SeatId(1));
+        let mut rec = battle(Players::Duel, &people(2), 12);
+        rec.log = vec![
+            // A hit goes on; the radar after it is the same turn's end and shoots nothing.
+            shot(0, Hit),
+            Event::Radar {
+                shooter: a,
+                target: b,
+                center: c(4, 4),
+                count: 2,
+            },
+            shot(1, Miss),
+            // An air strike: four cells shot, two of them hits; the turn ends with it.
+            Event::AirStrike {
+                shooter: a,
+                target: b,
+                center: c(0, 0),
+                cells: vec![
+                    (c(0, 0), Hit),
+                    (c(1, 0), Sunk(engine::Kind::Ship(2))),
+                    (c(0, 1), Miss),
+                    (c(1, 1), Miss),
+                ],
+            },
+            shot(1, Miss),
+            // A torpedo that hit: one cell shot (not the three it crossed), one hit.
+            Event::Torpedo {
+                shooter: a,
+                target: b,
+                from: c(9, 5),
+                heading: Heading::West,
+                passed: vec![c(9, 5), c(8, 5), c(7, 5)],
+                hit: Some((c(6, 5), Hit)),
+            },
+            shot(1, Miss),
+            // One that found nothing shot no cell.
+            Event::Torpedo {
+                shooter: a,
+                target: b,
+                from: c(9, 7),
+                heading: Heading::West,
+                passed: vec![c(9, 7)],
+                hit: None,
+            },
+            shot(1, Miss),
+            shot(0, Hit),
+        ];
+        let f = figures(&rec, 0);
+        assert_eq!((f.turns, f.shots, f.hits), (5, 7, 5));
+        assert_eq!(figures(&rec, 1).turns, 4);
     }
 }

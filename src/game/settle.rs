@@ -77,6 +77,12 @@ fn seat_stats(rec: &GameRecord, i: u8, winners: &[SeatId]) -> Option<SeatStats> 
                     ("shots", u64::from(f.shots), false),
                     ("hits", u64::from(f.hits), false),
                     ("winshots", u64::from(f.shots_to_win.unwrap_or(0)), false),
+                    ("turns", u64::from(f.turns), false),
+                    (
+                        "winturns",
+                        u64::from(if f.won { f.turns } else { 0 }),
+                        false,
+                    ),
                     ("streak", u64::from(f.longest_streak), true),
                 ],
             ))

@@ -14,7 +14,7 @@
 //! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
-//! | `mb:v1:user:USER:stats` | hash | `SCOPE|games`, `…|wins`, `…|shots`, `…|hits`, `…|winshots` (shots in won games), `…|streak` (longest run of hits); SCOPE: a ruleset, `all` or `riga` | none |
+//! | `mb:v1:user:USER:stats` | hash | `SCOPE|games`, `…|wins`, `…|shots`, `…|hits`, `…|winshots` (shots in won games), `…|turns`, `…|winturns` (turns in won games), `…|streak` (longest run of hits); SCOPE: a ruleset, `all` or `riga` | none |
 //! | `mb:v1:upd:BUCKET` | hash | update id → the replica that claimed it, or `done` (128 ids a hash) | one day after its last change |
 //! | `mb:v1:deadlines` | sorted set | game ids by when they next need a tick | none |
 //! | `mb:v1:{g:ID}:send` | string | the fencing token of the game's one sender | seconds |

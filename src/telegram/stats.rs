@@ -73,6 +73,11 @@ pub async fn on_stats(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Hand
         if wins > 0 {
             let average = (n("all|winshots") as f64 / wins as f64).round() as i64;
             lines.push(ta(lang, "stats-win-shots", &[("shots", average.into())]));
+            let turns = n("all|winturns");
+            if turns > 0 {
+                let average = (turns as f64 / wins as f64).round() as i64;
+                lines.push(ta(lang, "stats-win-turns", &[("turns", average.into())]));
+            }
         }
         lines.push(ta(
             lang,

@@ -3,8 +3,12 @@
 //!
 //! ```text
 //! cargo run --release -- play [--game seabattle|riga] [--lang ru|bg|en]
-//!     [--level easy|normal|hard|learning] [--seed N]
+//!     [--level easy|normal|hard|learning] [--seed N] [--arsenal 0|1|2]
 //! ```
+//!
+//! `--arsenal 1` (or 2) gives both sides the arsenal of docs/rules.md §3.8: the player types
+//! `radar e5`, `air strike e5` or `torpedo a5` (with an arrow from a corner: `torpedo a1 →`)
+//! in any of the three languages, as in reply to the bot's battle message.
 //!
 //! `--game riga` plays the Riga board game (docs/rules.md §5) instead: see `riga_terminal.rs`.
 //!
@@ -20,8 +24,10 @@ pub mod riga;
 pub use prompt::{ask, layout_key, GameChoice, Options, Outcome};
 
 use crate::game::lang::Lang;
+use crate::game::rating::figures_of;
 use crate::view::i18n::{t, ta, Arg};
 use crate::view::render::{field_text, grid_text, result_words, symbol};
+use crate::view::render::{log_line, typed_weapon};
 use engine::ai::{choose_shot, Level};
 use engine::{
     format_cell, parse_cell, perelman_fleet, random_fleet, Action, ActionError, Alphabet,
@@ -117,6 +123,7 @@ pub fn parse_args(
             Some(v) => Some(seed("MB_SEED", v)?),
             None => None,
         },
+        arsenal: 0,
         help: false,
     };
     let mut args = args.iter();
@@ -129,7 +136,7 @@ pub fn parse_args(
             Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
             _ => (arg.as_str(), None),
         };
-        if !["--game", "--lang", "--level", "--seed"].contains(&name) {
+        if !["--game", "--lang", "--level", "--seed", "--arsenal"].contains(&name) {
             return Err(ArgError::UnknownOption(arg.clone()));
         }
         let value = match inline.or_else(|| args.next().cloned()) {
@@ -158,6 +165,14 @@ pub fn parse_args(
                     .to_ascii_lowercase()
                     .parse()
                     .map_err(|_| bad())?
+            }
+            "--arsenal" => {
+                opts.arsenal = value
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= 2)
+                    .ok_or_else(bad)?
             }
             _ => opts.seed = Some(seed(name, &value)?),
         }
@@ -328,6 +343,10 @@ fn shot_lines(lang: Lang, events: &[Event], alphabet: Alphabet, ruleset: &Rulese
                     ("result", result_words(lang, *result).into()),
                 ],
             )),
+            Event::Radar { .. } | Event::AirStrike { .. } | Event::Torpedo { .. } => {
+                let names = [t(lang, "term-name-you"), t(lang, "term-name-ai")];
+                log_line(lang, e, &names, alphabet, size, false)
+            }
             _ => None,
         })
         .collect::<Vec<_>>()
@@ -347,7 +366,10 @@ pub fn run(
 ) -> io::Result<Outcome> {
     let lang = opts.lang;
     let alphabet = alphabet_for(lang);
-    let ruleset = Ruleset::default();
+    let ruleset = Ruleset {
+        arsenal: opts.arsenal,
+        ..Ruleset::default()
+    };
     let size = ruleset.size();
     let seed = opts.seed.unwrap_or_else(rand::random);
     let mut rng = StdRng::seed_from_u64(seed);
@@ -413,8 +435,24 @@ pub fn run(
 
     // The battle.
     let example = format_cell(Coord::new(1, 5), alphabet, size);
-    let prompt = ta(lang, "term-prompt", &[("example", example.into())]);
-    let (mut yours, mut its) = (0usize, 0usize);
+    let prompt = |game: &Game| {
+        if ruleset.arsenal == 0 {
+            return ta(lang, "term-prompt", &[("example", example.as_str().into())]);
+        }
+        let [r, a, t] = game.weapons_left(HUMAN);
+        ta(
+            lang,
+            "term-prompt-arsenal",
+            &[
+                ("example", example.as_str().into()),
+                ("radar", r.into()),
+                ("air", a.into()),
+                ("torpedo", t.into()),
+            ],
+        )
+    };
+    // Every result, in order: what the figures at the end are counted from.
+    let mut log: Vec<Event> = Vec::new();
     let mut show = true;
     while !game.is_finished() {
         if game.turn() == COMPUTER {
@@ -424,8 +462,8 @@ pub fn run(
             let events = game
                 .apply(Action::Fire(COMPUTER, target, cell), 0, &mut rng)
                 .expect("the AI shoots only cells it may");
-            its += 1;
             writeln!(out, "{}", shot_lines(lang, &events, alphabet, &ruleset))?;
+            log.extend(events);
             show = true;
             continue;
         }
@@ -433,7 +471,7 @@ pub fn run(
             writeln!(out, "\n{}", boards(lang, &game, alphabet))?;
             show = false;
         }
-        let Some(line) = ask(&prompt, input, out, echo)? else {
+        let Some(line) = ask(&prompt(&game), input, out, echo)? else {
             return quit(out);
         };
         if line.is_empty() {
@@ -442,12 +480,23 @@ pub fn run(
         if layout_key(&line) == "q" {
             return quit(out);
         }
-        let cell = match parse_cell(&line, alphabet, size) {
-            Ok(cell) => cell,
-            Err(e) => {
-                writeln!(out, "{}", cell_error(lang, &line, &e))?;
+        let action = match typed_weapon(&line, alphabet, size) {
+            Some(Ok((weapon, cell, heading))) => match weapon {
+                engine::Weapon::Radar => Action::Radar(HUMAN, COMPUTER, cell),
+                engine::Weapon::AirStrike => Action::AirStrike(HUMAN, COMPUTER, cell),
+                engine::Weapon::Torpedo => Action::Torpedo(HUMAN, COMPUTER, cell, heading),
+            },
+            Some(Err(())) => {
+                writeln!(out, "{}", t(lang, "weapon-typed-bad"))?;
                 continue;
             }
+            None => match parse_cell(&line, alphabet, size) {
+                Ok(cell) => Action::Fire(HUMAN, COMPUTER, cell),
+                Err(e) => {
+                    writeln!(out, "{}", cell_error(lang, &line, &e))?;
+                    continue;
+                }
+            },
         };
         let already = |c: Coord| {
             ta(
@@ -456,14 +505,16 @@ pub fn run(
                 &[("cell", format_cell(c, alphabet, size).into())],
             )
         };
-        if game.is_known(COMPUTER, cell) {
-            writeln!(out, "{}", already(cell))?;
-            continue;
+        if let Action::Fire(_, _, cell) = action {
+            if game.is_known(COMPUTER, cell) {
+                writeln!(out, "{}", already(cell))?;
+                continue;
+            }
         }
-        match game.apply(Action::Fire(HUMAN, COMPUTER, cell), 0, &mut rng) {
+        match game.apply(action, 0, &mut rng) {
             Ok(events) => {
-                yours += 1;
                 writeln!(out, "{}", shot_lines(lang, &events, alphabet, &ruleset))?;
+                log.extend(events);
                 show = true;
             }
             Err(ActionError::AlreadyKnown(c)) => writeln!(out, "{}", already(c))?,
@@ -473,7 +524,7 @@ pub fn run(
                 ta(
                     lang,
                     "term-refused",
-                    &[("reason", Arg::Text(e.to_string()))]
+                    &[("reason", Arg::Text(crate::view::refusal::rules(lang, &e)))]
                 )
             )?,
         }
@@ -487,13 +538,23 @@ pub fn run(
         "{}",
         t(lang, if won { "term-won" } else { "term-lost" })
     )?;
+    let (yours, its) = (figures_of(&log, HUMAN), figures_of(&log, COMPUTER));
     writeln!(
         out,
         "{}",
         ta(
             lang,
             "term-shots",
-            &[("you", yours.into()), ("ai", its.into())]
+            &[("you", yours.shots.into()), ("ai", its.shots.into())]
+        )
+    )?;
+    writeln!(
+        out,
+        "{}",
+        ta(
+            lang,
+            "term-turns",
+            &[("you", yours.turns.into()), ("ai", its.turns.into())]
         )
     )?;
     Ok(if won { Outcome::Won } else { Outcome::Lost })
@@ -598,6 +659,7 @@ mod tests {
                 script.push('\n');
             }
             let opts = Options {
+                arsenal: 0,
                 game: GameChoice::SeaBattle,
                 lang,
                 level: Level::Easy,

@@ -37,6 +37,8 @@ pub struct Options {
     pub level: Level,
     /// The seed of the game's random source; `None` draws one (and prints it).
     pub seed: Option<u64>,
+    /// How many of each weapon of the arsenal each side has (docs/rules.md §3.8): 0, 1 or 2.
+    pub arsenal: u8,
     /// Print the usage and stop.
     pub help: bool,
 }

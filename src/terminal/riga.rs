@@ -287,6 +287,7 @@ mod tests {
 
     fn opts(lang: Lang, seed: u64) -> Options {
         Options {
+            arsenal: 0,
             game: GameChoice::Riga,
             lang,
             level: engine::ai::Level::Easy,

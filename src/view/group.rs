@@ -807,6 +807,7 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
             blocks.extend(lines);
         }
     };
+    heading("end-figures", figure_lines(rec));
     heading("end-ratings", rating_lines(rec));
     heading("end-log", log);
     heading("end-reveal", super::reveal::reveal_blocks(rec));
@@ -821,6 +822,27 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
         }
     }
     texts
+}
+
+/// Each seat's turns, cells shot and hits, one line a seat that came to battle.
+fn figure_lines(rec: &GameRecord) -> Vec<String> {
+    (0..rec.game.seats().len() as u8)
+        .filter(|&i| rec.game.fleet(SeatId(i)).is_some())
+        .map(|i| {
+            let f = crate::game::rating::figures(rec, i);
+            let name = escape(rec.names.get(usize::from(i)).map_or("?", String::as_str));
+            ta(
+                rec.lang,
+                "end-figure",
+                &[
+                    ("name", name.into()),
+                    ("turns", f.turns.into()),
+                    ("cells", f.shots.into()),
+                    ("hits", f.hits.into()),
+                ],
+            )
+        })
+        .collect()
 }
 
 /// The most characters of a name in an answer to a button (Telegram takes 200 in all).
@@ -1379,6 +1401,23 @@ mod tests {
             assert!(!text.contains("<pre>"), "a field in the end: {text}");
         }
         assert!(all.contains(&t(Lang::Ru, "end-log")));
+        // Each player's turns, cells shot and hits, as the statistics count them.
+        assert!(all.contains(&t(Lang::Ru, "end-figures")), "{all}");
+        for seat in 0..2u8 {
+            let f = crate::game::rating::figures(&rec, seat);
+            assert!(f.turns > 0 && f.shots >= f.turns.saturating_sub(1), "{f:?}");
+            let line = ta(
+                Lang::Ru,
+                "end-figure",
+                &[
+                    ("name", escape(&rec.names[usize::from(seat)]).into()),
+                    ("turns", f.turns.into()),
+                    ("cells", f.shots.into()),
+                    ("hits", f.hits.into()),
+                ],
+            );
+            assert!(all.contains(&line), "{line}\n{all}");
+        }
         // Every result, in order.
         let mut at = 0;
         for part in rec.log.iter().filter_map(|e| shot_part(&rec, e)) {

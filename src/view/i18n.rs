@@ -61,6 +61,12 @@ impl From<u8> for Arg {
     }
 }
 
+impl From<u32> for Arg {
+    fn from(n: u32) -> Arg {
+        Arg::Num(i64::from(n))
+    }
+}
+
 /// The message `key` in `lang`.
 pub fn t(lang: Lang, key: &str) -> String {
     LOCALES.lookup(&langid(lang), key)

@@ -153,6 +153,8 @@ const STRIPE: Rgb = Rgb(0xF1, 0xF5, 0xF9);
 const GOLD: Rgb = Rgb(0xF5, 0xC5, 0x42);
 const SILVER: Rgb = Rgb(0xC9, 0xD1, 0xD9);
 const BRONZE: Rgb = Rgb(0xE2, 0xA0, 0x6A);
+const RADAR: Rgb = Rgb(0x0E, 0x9F, 0x8E);
+const TORPEDO: Rgb = Rgb(0xC2, 0x3B, 0xB0);
 
 /// Measures in pixels, all from the cell's side.
 struct Metrics {
@@ -380,6 +382,8 @@ fn draw_panel(
         }
     }
 
+    draw_arsenal(canvas, m, gx, gy, view);
+
     // The last shot: a frame inside the cell.
     let width = m.frame;
     for &cell in panel.last.iter().filter(|&&cell| size.contains(cell)) {
@@ -390,6 +394,92 @@ fn draw_panel(
         let ring = rounded_rect(x0 + inset, y0 + inset, side, side, c as f32 / 6.0);
         canvas.stroke_path(&ring, LAST, width);
     }
+}
+
+/// The arsenal's traces on a field (docs/rules.md §3.8): each torpedo's track, a line from its
+/// edge cell to where it stopped with a head there (or off the field); each radar's square, a
+/// frame around it with its count in a badge at the square's corner.
+fn draw_arsenal(canvas: &mut Canvas, m: &Metrics, gx: u32, gy: u32, view: &FieldView) {
+    let c = m.cell as f32;
+    let size = view.size;
+    let middle = |cell: Coord| {
+        (
+            gx as f32 + f32::from(cell.x) * c + (c + 1.0) / 2.0,
+            gy as f32 + f32::from(cell.y) * c + (c + 1.0) / 2.0,
+        )
+    };
+    let width = (c / 9.0).max(2.0);
+    for run in &view.runs {
+        let cells = run.cells(size);
+        let (Some(&first), Some(&last)) = (cells.first(), cells.last()) else {
+            continue;
+        };
+        let (x0, y0) = middle(first);
+        let (x1, y1) = middle(last);
+        let (dx, dy) = run.heading.step();
+        let (dx, dy) = (f32::from(dx), f32::from(dy));
+        // From the field's edge, to the middle of the cell it stopped at.
+        let (sx, sy) = (x0 - dx * c / 2.0, y0 - dy * c / 2.0);
+        let mut pb = PathBuilder::new();
+        pb.move_to(sx, sy);
+        pb.line_to(x1, y1);
+        if let Some(path) = pb.finish() {
+            canvas.stroke_line(&path, TORPEDO, width, LineCap::Round);
+        }
+        // The head: a triangle pointing the way it ran.
+        let (hx, hy) = (x1 + dx * c * 0.3, y1 + dy * c * 0.3);
+        let (px, py) = (-dy, dx);
+        let back = c * 0.28;
+        let mut pb = PathBuilder::new();
+        pb.move_to(hx, hy);
+        pb.line_to(
+            hx - dx * back + px * back * 0.7,
+            hy - dy * back + py * back * 0.7,
+        );
+        pb.line_to(
+            hx - dx * back - px * back * 0.7,
+            hy - dy * back - py * back * 0.7,
+        );
+        pb.close();
+        if let Some(path) = pb.finish() {
+            canvas.fill_path(&path, TORPEDO);
+        }
+    }
+    for scan in &view.scans {
+        let cells = square_of(scan.center, size);
+        let (x0, y0, x1, y1) = cells;
+        let inset = width / 2.0 + 1.0;
+        let frame = rounded_rect(
+            gx as f32 + f32::from(x0) * c + inset,
+            gy as f32 + f32::from(y0) * c + inset,
+            f32::from(x1 - x0 + 1) * c + 1.0 - 2.0 * inset,
+            f32::from(y1 - y0 + 1) * c + 1.0 - 2.0 * inset,
+            c / 5.0,
+        );
+        canvas.stroke_path(&frame, RADAR, width);
+        // The count in a disc on the square's top right corner.
+        let r = c * 0.32;
+        let (bx, by) = (
+            gx as f32 + f32::from(x1 + 1) * c - r * 0.9,
+            gy as f32 + f32::from(y0) * c + r * 0.9,
+        );
+        canvas.disc(bx, by, r, RADAR);
+        let text = scan.count.to_string();
+        let px = c * 0.5;
+        let w = text_width(&text, px);
+        canvas.text(&text, px, bx - w / 2.0, baseline(by, px), CARD);
+    }
+}
+
+/// The columns and rows a radar's square around `center` covers on a field of `size`: first
+/// column, first row, last column, last row.
+fn square_of(center: Coord, size: Size) -> (u8, u8, u8, u8) {
+    (
+        center.x.saturating_sub(1),
+        center.y.saturating_sub(1),
+        (center.x + 1).min(size.width - 1),
+        (center.y + 1).min(size.height - 1),
+    )
 }
 
 fn draw_cell(canvas: &mut Canvas, m: &Metrics, x0: u32, y0: u32, mark: Mark, land: bool) {
@@ -1012,6 +1102,9 @@ mod tests {
             sunk: vec![],
             afloat: true,
             retired: false,
+            scans: Vec::new(),
+            runs: Vec::new(),
+            weapons: [0; 3],
         };
         let panel = Panel {
             view: &view,
