@@ -311,7 +311,7 @@ async fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
 
 /// The shots at the player's own field their private chat `chat` shows now, and its last line (whose
 /// turn): from the newest message titled "Your fleet".
-fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
+pub(crate) fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
     let own = app
         .tg
         .messages(chat)
@@ -328,7 +328,10 @@ fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
 
 /// How many cells of seat 0's field have been shot, as the stored game says, and whether
 /// it is seat 0's turn (`None` while the game is over).
-async fn shot_at_the_player(store: &morskoy_boy::store::Store, game: u64) -> Option<(usize, bool)> {
+pub(crate) async fn shot_at_the_player(
+    store: &morskoy_boy::store::Store,
+    game: u64,
+) -> Option<(usize, bool)> {
     let (rec, _) = store
         .load_game(morskoy_boy::store::GameId(game))
         .await

@@ -19,20 +19,20 @@ use std::time::Duration;
 use teloxide::types::User;
 
 /// One game in a group, from its battle message on.
-struct Table {
-    group: i64,
-    players: Vec<User>,
-    game: u64,
-    generation: u32,
-    battle: i32,
-    store: Store,
+pub(crate) struct Table {
+    pub(crate) group: i64,
+    pub(crate) players: Vec<User>,
+    pub(crate) game: u64,
+    pub(crate) generation: u32,
+    pub(crate) battle: i32,
+    pub(crate) store: Store,
 }
 
 /// The players of the four-player games.
 const FOUR: [&str; 4] = ["Anna", "Boris", "Clara", "Dmitri"];
 
 /// A ruleset without a turn timer.
-fn rules(r: Ruleset) -> Ruleset {
+pub(crate) fn rules(r: Ruleset) -> Ruleset {
     Ruleset {
         timer: TurnTimer::Off,
         ..r
@@ -42,6 +42,23 @@ fn rules(r: Ruleset) -> Ruleset {
 /// Writes the group's ruleset, opens a lobby, seats `names` in order (ids from `first_id`),
 /// starts, places every fleet at random and waits for the battle message.
 async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id: i64) -> Table {
+    let settings = ChatSettings {
+        ruleset,
+        ..ChatSettings::default()
+    };
+    table_with(app, group, settings, names, first_id, "en").await
+}
+
+/// As [`table`], with the chat's `settings` (its fields always as text) and players whose
+/// Telegram speaks `lang`.
+pub(crate) async fn table_with(
+    app: &App,
+    group: i64,
+    settings: ChatSettings,
+    names: &[&str],
+    first_id: i64,
+    lang: &str,
+) -> Table {
     let store = app.store().await;
     store
         .set_chat_settings(
@@ -49,9 +66,8 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
             // The fields as text: these tests read what the group sees off the text boards
             // (the pictures draw the same views: `live::tests`, `bot_pictures.rs`).
             &ChatSettings {
-                ruleset,
                 board: Some(morskoy_boy::game::record::Board::Text),
-                ..ChatSettings::default()
+                ..settings
             },
         )
         .await
@@ -60,7 +76,7 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
     let players: Vec<User> = names
         .iter()
         .enumerate()
-        .map(|(i, n)| app.player(first_id + i as i64, n, "en"))
+        .map(|(i, n)| app.player(first_id + i as i64, n, lang))
         .collect();
     let (lobby, join) = open_lobby(app, group, &players[0]).await;
     for p in &players[1..] {
@@ -97,7 +113,7 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
 
 /// Waits for the battle's own message, as the game records it: the game, the generation of
 /// its buttons and the message.
-async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
+pub(crate) async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
     let battle = app.message_with_button(group, "f:").await;
     let first = data(&battle, "f:");
     let game: u64 = first.split(':').nth(1).unwrap().parse().unwrap();
@@ -120,7 +136,7 @@ async fn battle_of(app: &App, store: &Store, group: i64) -> (u64, u32, i32) {
 }
 
 /// Waits until the record of `game` satisfies `f`, and returns it.
-async fn record_where(
+pub(crate) async fn record_where(
     store: &Store,
     game: u64,
     f: impl Fn(&GameRecord) -> bool,
@@ -138,7 +154,7 @@ async fn record_where(
 }
 
 impl Table {
-    async fn record(&self) -> GameRecord {
+    pub(crate) async fn record(&self) -> GameRecord {
         self.store
             .load_game(GameId(self.game))
             .await
@@ -146,21 +162,21 @@ impl Table {
             .0
     }
 
-    fn user(&self, seat: SeatId) -> &User {
+    pub(crate) fn user(&self, seat: SeatId) -> &User {
         &self.players[seat.index()]
     }
 
-    fn name(&self, seat: SeatId) -> &str {
+    pub(crate) fn name(&self, seat: SeatId) -> &str {
         &self.user(seat).first_name
     }
 
     /// `seat` taps a button of the battle message.
-    async fn tap(&self, app: &App, seat: SeatId, data: &str) -> CallbackAnswer {
+    pub(crate) async fn tap(&self, app: &App, seat: SeatId, data: &str) -> CallbackAnswer {
         app.press(self.group, self.user(seat), self.battle, data)
             .await
     }
 
-    fn fire(&self, target: SeatId, c: Coord, size: engine::Size) -> String {
+    pub(crate) fn fire(&self, target: SeatId, c: Coord, size: engine::Size) -> String {
         format!(
             "f:{}:{}:{}:{}",
             self.game,
@@ -178,7 +194,7 @@ impl Table {
         format!("sv:{}:{}:{}", self.game, self.generation, target.0)
     }
 
-    fn battle_message(&self, app: &App) -> SentMessage {
+    pub(crate) fn battle_message(&self, app: &App) -> SentMessage {
         app.tg
             .messages(self.group)
             .into_iter()
@@ -187,7 +203,7 @@ impl Table {
     }
 
     /// Waits for the end's announcement (it offers a rematch).
-    async fn wait_for_the_end(&self, app: &App) -> SentMessage {
+    pub(crate) async fn wait_for_the_end(&self, app: &App) -> SentMessage {
         app.tg
             .wait_for(
                 self.group,
@@ -201,7 +217,7 @@ impl Table {
 
 /// The next cell a test player fires at: a ship cell not yet hit while `hits` is below two
 /// (so every turn hits, sinks and finally misses), else water that is not a mine.
-fn plan(game: &Game, target: SeatId, hits: usize) -> (Coord, bool) {
+pub(crate) fn plan(game: &Game, target: SeatId, hits: usize) -> (Coord, bool) {
     let fleet = game.fleet(target).expect("a placed fleet");
     let size = game.ruleset().size();
     let unknown = |c: &Coord| !game.is_known(target, *c);
@@ -367,7 +383,7 @@ async fn play_shots(app: &App, t: &Table) -> (Seen, SentMessage) {
 }
 
 /// The lines of a text that draw a field: a row number, then cells only.
-fn grid_lines(text: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn grid_lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines().filter(|l| {
         let l = l.trim_start();
         let cells = l.trim_start_matches(|c: char| c.is_ascii_digit());

@@ -22,6 +22,7 @@ mod helpers;
 
 mod bot;
 mod bot_ai;
+mod bot_arsenal;
 mod bot_delivery;
 mod bot_editor;
 mod bot_exactly_once;
