@@ -113,6 +113,22 @@ async fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
         assert!(stats.contains(needle), "{needle:?} in {stats}");
     }
     assert!(!stats.contains("against the bot"), "{stats}");
+    // The end said each player's turns and cells; /stats averages the winner's turns.
+    let texts = app.tg.all_texts(group).join("\n");
+    let figures = texts
+        .lines()
+        .find(|l| l.starts_with(&format!("{winner}: ")) && l.contains(" cells shot"))
+        .unwrap_or_else(|| panic!("no figures of {winner} at the end: {texts}"));
+    let turns = figures
+        .split_whitespace()
+        .nth(1)
+        .and_then(|n| n.parse::<u32>().ok())
+        .unwrap_or_else(|| panic!("{figures}"));
+    assert!(
+        stats.contains(&format!("Turns to win, on average: {turns}\n"))
+            || stats.ends_with(&format!("Turns to win, on average: {turns}")),
+        "{figures} / {stats}"
+    );
     // Someone who never played, in English and in Russian.
     app.tg.send_command(71_003, &carol, "/stats");
     said_in(&app, 71_003, &["Carol, you have not finished a game yet"]).await;
