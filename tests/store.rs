@@ -844,17 +844,19 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
 on_both!(a_transition_sets_the_games_deadline_with_the_change);
 
 async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
-    use morskoy_boy::store::habits::{ALL_LAYOUTS, CHAT_LAYOUTS};
+    use morskoy_boy::store::habits::{ALL_LAYOUTS, CHAT_LAYOUTS, PLAYER_LAYOUTS};
     let store = common::store(target).await;
     let (chat, other) = (-700_001, -700_002);
+    let (anna, boris) = (700_001u64, 700_002u64);
     let code = |i: usize| format!("{},{} {}", i % 90, i % 90 + 1, i % 90 + 5);
+    let placed = [(anna, code(0)), (boris, code(1))];
     store
-        .observe_layouts(GameId(1), chat, "classic", &[code(0), code(1)])
+        .observe_layouts(GameId(1), chat, "classic", &placed)
         .await
         .unwrap();
     // Settled again after a crash: nothing more is counted.
     store
-        .observe_layouts(GameId(1), chat, "classic", &[code(0), code(1)])
+        .observe_layouts(GameId(1), chat, "classic", &placed)
         .await
         .unwrap();
     let (mine, all) = store.layouts(chat, "classic").await.unwrap();
@@ -866,10 +868,20 @@ async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
         0,
         "per ruleset"
     );
+    // Each person's own layouts, apart from the other's.
+    assert_eq!(
+        store.player_layouts(anna, "classic").await.unwrap(),
+        vec![code(0)]
+    );
+    assert_eq!(
+        store.player_layouts(boris, "classic").await.unwrap(),
+        vec![code(1)]
+    );
+    assert!(store.player_layouts(anna, "big").await.unwrap().is_empty());
     for g in 2..(ALL_LAYOUTS as u64 + 3) {
         let c = if g % 2 == 0 { chat } else { other };
         store
-            .observe_layouts(GameId(g), c, "classic", &[code(g as usize)])
+            .observe_layouts(GameId(g), c, "classic", &[(anna, code(g as usize))])
             .await
             .unwrap();
     }
@@ -885,6 +897,14 @@ async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
         "all chats together are capped too"
     );
     assert_eq!(all[0], code(ALL_LAYOUTS as usize + 2));
+    // A person's too, over every chat they played in.
+    let hers = store.player_layouts(anna, "classic").await.unwrap();
+    assert_eq!(hers.len(), PLAYER_LAYOUTS as usize);
+    assert_eq!(hers[0], code(ALL_LAYOUTS as usize + 2));
+    assert_eq!(
+        store.player_layouts(boris, "classic").await.unwrap().len(),
+        1
+    );
 }
 on_both!(revealed_layouts_are_counted_once_per_game_and_capped);
 

@@ -199,8 +199,8 @@ pub fn work_out(rec: &GameRecord, before: &Before) -> Settlement {
 
 /// What the learning level learns from at the end: every fleet a person placed, revealed at
 /// the end of a game that came to battle (not one cancelled while fleets were placed), as
-/// layout codes.
-pub fn revealed_layouts(rec: &GameRecord) -> Vec<String> {
+/// layout codes, each with the person's user id.
+pub fn revealed_layouts(rec: &GameRecord) -> Vec<(u64, String)> {
     let size = rec.game.ruleset().size();
     let seats = rec.game.seats().len();
     let finished = matches!(rec.game.phase(), Phase::Finished { .. })
@@ -210,7 +210,9 @@ pub fn revealed_layouts(rec: &GameRecord) -> Vec<String> {
         .iter()
         .enumerate()
         .filter(|(_, seat)| finished && !is_ai(seat.player))
-        .filter_map(|(i, _)| rec.game.fleet(SeatId(i as u8)))
-        .map(|f| engine::layout_code(f, size))
+        .filter_map(|(i, seat)| {
+            let fleet = rec.game.fleet(SeatId(i as u8))?;
+            Some((seat.player.0, engine::layout_code(fleet, size)))
+        })
         .collect()
 }

@@ -7,12 +7,16 @@ use super::{GameId, Store, StoreError};
 pub const CHAT_LAYOUTS: isize = 200;
 /// Layouts kept over all chats, per ruleset.
 pub const ALL_LAYOUTS: isize = 1000;
+/// Layouts kept per person and ruleset: their habits.
+pub const PLAYER_LAYOUTS: isize = 200;
 /// A chat's layouts are dropped after this long without a game (seconds).
 const CHAT_TTL: i64 = 180 * 24 * 3600;
+/// A person's layouts are dropped after this long without a game (seconds).
+const PLAYER_TTL: i64 = 365 * 24 * 3600;
 
 impl Store {
-    /// Counts the layouts of a game that ended in `chat`: once per game, however often it is
-    /// settled.
+    /// Counts the layouts of a game that ended in `chat`, each with the person who placed it
+    /// (see `game::settle::revealed_layouts`): once per game, however often it is settled.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
@@ -21,23 +25,34 @@ impl Store {
         id: GameId,
         chat: i64,
         ruleset: &str,
-        codes: &[String],
+        placed: &[(u64, String)],
     ) -> Result<(), StoreError> {
-        if codes.is_empty()
+        if placed.is_empty()
             || !self
                 .set_once(self.keys.layouts_counted(id), 24 * 3600)
                 .await?
         {
             return Ok(());
         }
-        for (key, cap, ttl) in [
+        let codes: Vec<&String> = placed.iter().map(|(_, code)| code).collect();
+        let lists = [
             (
                 self.keys.chat_layouts(chat, ruleset),
+                codes.clone(),
                 CHAT_LAYOUTS,
                 Some(CHAT_TTL),
             ),
-            (self.keys.all_layouts(ruleset), ALL_LAYOUTS, None),
-        ] {
+            (self.keys.all_layouts(ruleset), codes, ALL_LAYOUTS, None),
+        ];
+        let people = placed.iter().map(|(user, code)| {
+            (
+                self.keys.user_layouts(*user, ruleset),
+                vec![code],
+                PLAYER_LAYOUTS,
+                Some(PLAYER_TTL),
+            )
+        });
+        for (key, codes, cap, ttl) in lists.into_iter().chain(people) {
             let mut pipe = redis::pipe();
             pipe.lpush(&key, codes).ignore();
             pipe.ltrim(&key, 0, cap - 1).ignore();
@@ -79,5 +94,26 @@ impl Store {
         let all = out.pop().unwrap_or_default();
         let chat = out.pop().unwrap_or_default();
         Ok((chat, all))
+    }
+
+    /// The layouts `user` placed in games of `ruleset`, newest first.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn player_layouts(
+        &self,
+        user: u64,
+        ruleset: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let key = self.keys.user_layouts(user, ruleset);
+        self.run(|mut c| async move {
+            redis::cmd("LRANGE")
+                .arg(key)
+                .arg(0)
+                .arg(-1)
+                .query_async(&mut c)
+                .await
+        })
+        .await
     }
 }

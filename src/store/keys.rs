@@ -22,6 +22,7 @@
 //! | `mb:v1:{g:ID}:layouts-counted` | string | the game's revealed layouts were counted once | as its game |
 //! | `mb:v1:chat:CHAT:layouts:RULESET` | list | the layouts revealed in the chat's games of a ruleset, newest first | none |
 //! | `mb:v1:layouts:RULESET` | list | the same over every chat | none |
+//! | `mb:v1:user:USER:layouts:RULESET` | list | the layouts a person placed in games that came to battle and ended, newest first (their habits) | 365 days from the last |
 //! | `mb:v1:{g:ID}:presses` | hash | update id of a press → the process whose change claimed it, or `done` once answered | a day after its last change |
 //! | `mb:v1:answered:QUERY` | string | a button press (callback query id) was answered, so it is never answered twice | fifteen minutes |
 //! | `mb:v1:life:NAME/BOOT` | string | a bot process is alive (renewed every half second) | two seconds |
@@ -202,6 +203,11 @@ impl Keys {
         format!("{}:layouts:{ruleset}", self.ns)
     }
 
+    /// The layouts one person placed in games of one ruleset (a list, newest first).
+    pub fn user_layouts(&self, user: u64, ruleset: &str) -> String {
+        format!("{}:user:{user}:layouts:{ruleset}", self.ns)
+    }
+
     /// Marks a game's layouts as counted, so a second settling does not count them again.
     pub fn layouts_counted(&self, id: GameId) -> String {
         format!("{}:{}:layouts-counted", self.ns, Self::game_tag(id))
@@ -283,6 +289,7 @@ mod tests {
             k.panel(-100, 12),
             k.chat_layouts(-100, "classic"),
             k.all_layouts("classic"),
+            k.user_layouts(5, "classic"),
             k.layouts_counted(GameId(7)),
             k.update(9).0,
             k.life("NAME/BOOT"),
