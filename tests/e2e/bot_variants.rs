@@ -49,8 +49,8 @@ async fn table(app: &App, group: i64, ruleset: Ruleset, names: &[&str], first_id
     table_with(app, group, settings, names, first_id, "en").await
 }
 
-/// As [`table`], with the chat's `settings` (its fields always as text) and players whose
-/// Telegram speaks `lang`.
+/// As [`table`], with the chat's `settings` (its fields as text unless they say otherwise)
+/// and players whose Telegram speaks `lang`.
 pub(crate) async fn table_with(
     app: &App,
     group: i64,
@@ -66,7 +66,9 @@ pub(crate) async fn table_with(
             // The fields as text: these tests read what the group sees off the text boards
             // (the pictures draw the same views: `live::tests`, `bot_pictures.rs`).
             &ChatSettings {
-                board: Some(morskoy_boy::game::record::Board::Text),
+                board: settings
+                    .board
+                    .or(Some(morskoy_boy::game::record::Board::Text)),
                 ..settings
             },
         )
