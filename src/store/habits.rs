@@ -74,25 +74,10 @@ impl Store {
         chat: i64,
         ruleset: &str,
     ) -> Result<(Vec<String>, Vec<String>), StoreError> {
-        let mut out = Vec::new();
-        for key in [
-            self.keys.chat_layouts(chat, ruleset),
-            self.keys.all_layouts(ruleset),
-        ] {
-            let list: Vec<String> = self
-                .run(|mut c| async move {
-                    redis::cmd("LRANGE")
-                        .arg(key)
-                        .arg(0)
-                        .arg(-1)
-                        .query_async(&mut c)
-                        .await
-                })
-                .await?;
-            out.push(list);
-        }
-        let all = out.pop().unwrap_or_default();
-        let chat = out.pop().unwrap_or_default();
+        let chat = self
+            .whole_list(self.keys.chat_layouts(chat, ruleset))
+            .await?;
+        let all = self.whole_list(self.keys.all_layouts(ruleset)).await?;
         Ok((chat, all))
     }
 
@@ -105,7 +90,11 @@ impl Store {
         user: u64,
         ruleset: &str,
     ) -> Result<Vec<String>, StoreError> {
-        let key = self.keys.user_layouts(user, ruleset);
+        self.whole_list(self.keys.user_layouts(user, ruleset)).await
+    }
+
+    /// Every item of the list at `key`, first to last.
+    async fn whole_list(&self, key: String) -> Result<Vec<String>, StoreError> {
         self.run(|mut c| async move {
             redis::cmd("LRANGE")
                 .arg(key)

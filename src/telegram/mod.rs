@@ -12,6 +12,7 @@
 //!   `battle.rs` (a cell's button, the field aimed at, a salvo, the cell given up after a
 //!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`, `replay.rs`,
 //!   `inline.rs` (inline mode: the cards, and the game opened on one);
+//! - `init_data.rs` — a Mini App's `initData` checked with the bot's token (issue 31);
 //! - `bot_turns.rs` — the bot's moves in both games, under a lease; `timer.rs` — the turn
 //!   timer's ticks;
 //! - `sender.rs` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
@@ -24,6 +25,7 @@ pub mod commands;
 pub mod context;
 pub mod dispatch;
 pub mod health;
+pub mod init_data;
 pub mod inline;
 pub mod lobby;
 pub mod metered;

@@ -1040,3 +1040,32 @@ pub async fn called_off(app: &App, game: u64) -> morskoy_boy::game::record::Game
     );
     rec
 }
+
+/// The fleets' lines (`layout|salt`) among `texts` that hash to a commitment shown in
+/// `shown` (64 hex digits anywhere in those texts): how many there are. A line that checks
+/// no commitment shown fails the test.
+pub fn verified_fleets<'a>(
+    shown: impl IntoIterator<Item = &'a String>,
+    texts: impl IntoIterator<Item = &'a String>,
+) -> usize {
+    let commitments: Vec<String> = shown
+        .into_iter()
+        .flat_map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
+        .filter(|t| t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()))
+        .collect();
+    let mut verified = 0;
+    for line in texts.into_iter().flat_map(|t| t.lines()) {
+        let check = line.rsplit_once('|').filter(|(_, salt)| {
+            !salt.is_empty() && salt.chars().all(|c| c.is_ascii_alphanumeric())
+        });
+        if let Some((layout, salt)) = check {
+            let commitment = engine::commit::commitment_of_text(layout.trim(), salt.trim());
+            assert!(
+                commitments.contains(&commitment),
+                "{line} checks no commitment shown"
+            );
+            verified += 1;
+        }
+    }
+    verified
+}

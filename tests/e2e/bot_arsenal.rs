@@ -463,33 +463,12 @@ fn check_group(app: &App, w: &Words, t: &Table, end: &SentMessage, budget: bool)
         }
     }
     // Every fleet's `layout|salt` hashes to a commitment the battle showed.
-    let commitments: Vec<String> = battle
-        .versions
-        .iter()
-        .flat_map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
-        .filter(|t| t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()))
-        .collect();
-    assert!(!commitments.is_empty(), "{}: no commitment shown", w.code);
     let texts: Vec<String> = messages
         .iter()
         .filter(|m| m.message_id >= end.message_id)
         .map(|m| m.text.clone())
         .collect();
-    let mut verified = 0;
-    for line in texts.iter().flat_map(|t| t.lines()) {
-        let check = line.rsplit_once('|').filter(|(_, salt)| {
-            !salt.is_empty() && salt.chars().all(|c| c.is_ascii_alphanumeric())
-        });
-        if let Some((layout, salt)) = check {
-            let commitment = engine::commit::commitment_of_text(layout.trim(), salt.trim());
-            assert!(
-                commitments.contains(&commitment),
-                "{}: {line} checks no commitment shown",
-                w.code
-            );
-            verified += 1;
-        }
-    }
+    let verified = verified_fleets(&battle.versions, &texts);
     assert_eq!(verified, 2, "{}: {texts:?}", w.code);
     if budget {
         let most = app.tg.max_per_minute(t.group);
@@ -682,6 +661,17 @@ fn pixels_near(png: &[u8], rgb: [u8; 3]) -> usize {
         .count()
 }
 
+/// The battle message, once its latest picture satisfies `drawn`.
+async fn picture(app: &App, t: &Table, drawn: impl Fn(&[u8]) -> bool) -> Option<SentMessage> {
+    app.tg
+        .wait_for(
+            t.group,
+            |m| m.message_id == t.battle && m.photos.last().is_some_and(|p| drawn(p)),
+            wait(),
+        )
+        .await
+}
+
 /// In a chat that sees pictures, the battle picture draws a radar's square (with its count)
 /// once the radar is used, and a torpedo's track once one runs: the colours of both appear in
 /// the picture sent after each, and not before.
@@ -710,17 +700,7 @@ async fn the_battle_picture_draws_the_radars_square_and_the_torpedos_track() {
     let rec = t.record().await;
     let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
     fire_weapon(&app, &t, &EN, a, b, engine::Weapon::Radar, By::Buttons).await;
-    let drawn = app
-        .tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == t.battle
-                    && m.photos.last().is_some_and(|p| pixels_near(p, RADAR) > 100)
-            },
-            wait(),
-        )
-        .await;
+    let drawn = picture(&app, &t, |p| pixels_near(p, RADAR) > 100).await;
     assert!(drawn.is_some(), "no radar square in the picture");
     assert_eq!(pixels_near(&latest(&app), TORPEDO), 0);
     fire_weapon(&app, &t, &EN, b, a, engine::Weapon::Torpedo, By::Typed).await;

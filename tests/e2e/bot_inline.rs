@@ -230,29 +230,8 @@ async fn inline_duel(w: &Words, production: bool, base: i64) {
     );
     check_history(&app, &inline, &end, w);
     // Every fleet's line hashes to the commitment the battle showed.
-    let commitments: Vec<String> = app
-        .tg
-        .inline_message(&inline)
-        .unwrap()
-        .versions
-        .iter()
-        .flat_map(|v| v.split_whitespace().map(str::to_owned).collect::<Vec<_>>())
-        .filter(|t| t.len() == 64 && t.chars().all(|c| c.is_ascii_hexdigit()))
-        .collect();
-    let mut verified = 0;
-    for line in end.text.lines() {
-        let check = line.rsplit_once('|').filter(|(_, salt)| {
-            !salt.is_empty() && salt.chars().all(|c| c.is_ascii_alphanumeric())
-        });
-        if let Some((layout, salt)) = check {
-            let commitment = engine::commit::commitment_of_text(layout.trim(), salt.trim());
-            assert!(
-                commitments.contains(&commitment),
-                "{line} checks no commitment shown"
-            );
-            verified += 1;
-        }
-    }
+    let versions = app.tg.inline_message(&inline).unwrap().versions;
+    let verified = verified_fleets(&versions, [&end.text]);
     assert_eq!(verified, 2, "{}", end.text);
     // The whole log goes to each player's private chat.
     for p in [&a, &b] {
