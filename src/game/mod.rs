@@ -20,7 +20,8 @@
 //! - `lobby.rs` — create, join, seat the bot, start, cancel, rematch, a game against the bot,
 //!   the Riga switch.
 //! - `placement.rs` — the editor's taps, random layouts, undo, Ready.
-//! - `battle.rs` — a shot, a salvo, the aim, a mine's give-up, surrender, the bot's move.
+//! - `battle.rs` — a shot, a salvo, the aim, a mine's give-up, surrender, the bot's move;
+//!   `ai_move.rs` — the computer's move chosen, the same in a chat and in the terminal.
 //! - `timer.rs` — the turn timer (reminder, forfeit) of both games and when to look again.
 //! - `settings.rs` — the settings panel's changes, of a lobby and of a chat.
 //! - `riga.rs`, `riga_state.rs` — the Riga game's set-up, moves, timer and end; its state.
@@ -29,6 +30,7 @@
 //!   they are kept on, and what its end writes.
 //! - `lang.rs` — the bot's languages.
 
+pub mod ai_move;
 pub mod battle;
 pub mod delivery;
 pub mod id;

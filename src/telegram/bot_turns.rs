@@ -10,8 +10,8 @@ use super::sender;
 use crate::game::record::{GameRecord, Play};
 use crate::game::{battle, riga, timer, GameId};
 use crate::view::riga_text;
-use engine::ai::{choose_give_up, choose_salvo_informed, choose_shot_within, Budget, SalvoReport};
-use engine::{Action, Habits, SeatId};
+use engine::ai::{Budget, SalvoReport};
+use engine::{Habits, SeatId};
 use std::sync::Arc;
 use teloxide::prelude::*;
 use teloxide::types::{ChatAction, ChatId};
@@ -125,15 +125,7 @@ async fn sea_battle_move(
         budget = budget.learning(habits.clone());
     }
     let choice = tokio::task::spawn_blocking(move || {
-        if mine {
-            choose_give_up(&view, seat, &mut rng).map(|c| Action::GiveUp(seat, c))
-        } else if view.ruleset.salvo.is_some() {
-            choose_salvo_informed(&view, seat, level, &reports, &mut rng, budget)
-                .map(|(target, cells)| Action::Salvo(seat, target, cells))
-        } else {
-            choose_shot_within(&view, seat, level, &mut rng, budget)
-                .map(|(target, cell)| Action::Fire(seat, target, cell))
-        }
+        crate::game::ai_move::decide(&view, seat, level, mine, &reports, &mut rng, budget)
     })
     .await
     .ok()

@@ -23,12 +23,13 @@ pub mod riga;
 
 pub use prompt::{ask, layout_key, GameChoice, Options, Outcome};
 
+use crate::game::ai_move::decide;
 use crate::game::lang::Lang;
 use crate::game::rating::figures_of;
 use crate::view::i18n::{t, ta, Arg};
 use crate::view::render::{field_text, grid_text, result_words, symbol};
 use crate::view::render::{log_line, typed_weapon};
-use engine::ai::{choose_shot, Level};
+use engine::ai::Level;
 use engine::{
     format_cell, parse_cell, perelman_fleet, random_fleet, Action, ActionError, Alphabet,
     CellParseError, CellParseErrorKind, Coord, Event, FieldView, Fleet, Game, Mark, Phase,
@@ -457,11 +458,13 @@ pub fn run(
     while !game.is_finished() {
         if game.turn() == COMPUTER {
             let view = game.view_for(COMPUTER);
-            let (target, cell) =
-                choose_shot(&view, COMPUTER, opts.level, &mut rng).expect("a field to shoot at");
+            let mine = game.mine_choice().is_some();
+            let budget = engine::ai::Budget::default();
+            let action =
+                decide(&view, COMPUTER, opts.level, mine, &[], &mut rng, budget).expect("a move");
             let events = game
-                .apply(Action::Fire(COMPUTER, target, cell), 0, &mut rng)
-                .expect("the AI shoots only cells it may");
+                .apply(action, 0, &mut rng)
+                .expect("the AI makes only moves it may");
             writeln!(out, "{}", shot_lines(lang, &events, alphabet, &ruleset))?;
             log.extend(events);
             show = true;
