@@ -17,3 +17,4 @@ pub mod replay;
 pub mod reveal;
 pub mod riga;
 pub mod riga_text;
+pub mod webapp;
