@@ -32,6 +32,8 @@ pub struct Config {
     pub health: Option<std::net::SocketAddr>,
     /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
     pub webhook: Option<Webhook>,
+    /// `MB_WEBAPP_LISTEN`: where the Mini App's page and API are served (none when unset).
+    pub webapp: Option<std::net::SocketAddr>,
     /// `MB_DELETE_WEBHOOK`: long polling deletes a webhook it finds set rather than refusing
     /// to start (a webhook set means another deployment may be taking the updates).
     pub delete_webhook: bool,
@@ -255,6 +257,8 @@ Environment:
                         (default: picture)
   MB_HEALTH_ADDR        serve GET /healthz and GET /metrics (Prometheus) here, e.g.
                         0.0.0.0:8080 (default: none)
+  MB_WEBAPP_LISTEN      serve the Mini App's page (/app) and API here, e.g. 0.0.0.0:8081
+                        (default: none; begun, see README)
   MB_UNHEALTHY_EXIT_SECS  exit (code 4) after this long unhealthy without a break (Redis
                         unreachable or the timer loop stuck), so a restart policy starts the
                         bot again; 0 = never (default: 60)
@@ -384,6 +388,14 @@ impl Config {
             })?),
             None => None,
         };
+        let webapp = match var("MB_WEBAPP_LISTEN") {
+            Some(v) => Some(v.parse().map_err(|_| ConfigError {
+                var: "MB_WEBAPP_LISTEN",
+                value: v,
+                expected: "an address and port, e.g. 0.0.0.0:8081",
+            })?),
+            None => None,
+        };
         let webhook = match var("MB_WEBHOOK_URL") {
             Some(v) => {
                 let url = v
@@ -456,6 +468,7 @@ impl Config {
             replica,
             seed,
             health,
+            webapp,
             webhook,
             delete_webhook,
             unhealthy_exit,

@@ -12,7 +12,8 @@
 //!   `battle.rs` (a cell's button, the field aimed at, a salvo, the cell given up after a
 //!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`, `replay.rs`,
 //!   `inline.rs` (inline mode: the cards, and the game opened on one);
-//! - `init_data.rs` — a Mini App's `initData` checked with the bot's token (issue 31);
+//! - `init_data.rs` — a Mini App's `initData` checked with the bot's token; `webapp.rs` — the
+//!   Mini App's page and API (issue 31, begun);
 //! - `bot_turns.rs` — the bot's moves in both games, under a lease; `timer.rs` — the turn
 //!   timer's ticks;
 //! - `sender.rs` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
@@ -40,6 +41,7 @@ pub mod settings;
 pub mod start;
 pub mod stats;
 pub mod timer;
+pub mod webapp;
 pub mod webhook;
 
 pub use start::run;

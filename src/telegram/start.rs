@@ -124,6 +124,8 @@ const GRACE: Duration = Duration::from_secs(10);
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
     let me = get_me(&bot).await;
     let health_addr = config.health;
+    let webapp_addr = config.webapp;
+    let token = config.token.clone();
     let hook = config.webhook.clone();
     if hook.is_none() {
         refuse_or_delete_webhook(&bot, config.delete_webhook).await;
@@ -152,6 +154,8 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
     let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
+    let webapp =
+        webapp_addr.map(|addr| tokio::spawn(super::webapp::serve(ctx.clone(), token, addr)));
     let watch =
         unhealthy_exit.map(|limit| tokio::spawn(health::exit_when_unhealthy(ctx.clone(), limit)));
     log::info!("@{} is up", ctx.username);
@@ -174,7 +178,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     life.abort();
     // What this process claimed or held is anybody's at once.
     let _ = ctx.store.end_life(&ctx.replica).await;
-    for task in [health, watch].into_iter().flatten() {
+    for task in [health, watch, webapp].into_iter().flatten() {
         task.abort();
     }
     log::info!("stopped");

@@ -34,6 +34,7 @@ mod bot_settings;
 mod bot_stats;
 mod bot_topics;
 mod bot_variants;
+mod bot_webapp;
 mod fake_telegram_selftest;
 mod metrics;
 mod startup;

@@ -1,0 +1,142 @@
+//! The Mini App's server (issue 31, begun): `MB_WEBAPP_LISTEN` serves the page and its API,
+//! everything from the binary.
+//!
+//! - `GET /app` — the page (`assets/webapp/index.html`, no script or style from elsewhere):
+//!   the live board of the game its link names (`startapp=g<id>`), redrawn every second.
+//! - `GET /app/api/state?game=<id>` — the game as the caller may see it
+//!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's. The
+//!   caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`) says,
+//!   checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets
+//!   401 and nothing else.
+//!
+//! Not built yet: placing by dragging, shooting from the page, the live stream (the page asks
+//! every second), the Riga board.
+
+use super::context::Ctx;
+use super::init_data;
+use crate::game::GameId;
+use crate::store::StoreError;
+use engine::{PlayerId, SeatId};
+use http_body_util::Full;
+use hyper::body::{Bytes, Incoming};
+use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+/// The page, as built into the binary.
+const PAGE: &str = include_str!("../../assets/webapp/index.html");
+
+/// A response with `body` of `kind`.
+fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(body.into()));
+    *r.status_mut() = status;
+    if let Ok(v) = kind.parse() {
+        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = "no-store".parse() {
+        r.headers_mut().insert(hyper::header::CACHE_CONTROL, v);
+    }
+    r
+}
+
+fn text(status: StatusCode, words: &str) -> Response<Full<Bytes>> {
+    reply(status, "text/plain; charset=utf-8", words.to_owned())
+}
+
+/// The value of `name` in a query string.
+fn query<'a>(req: &'a Request<Incoming>, name: &str) -> Option<&'a str> {
+    req.uri().query()?.split('&').find_map(|pair| {
+        let (k, v) = pair.split_once('=')?;
+        (k == name).then_some(v)
+    })
+}
+
+/// The caller, if the request carries a valid `initData`.
+fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
+    let header = req
+        .headers()
+        .get(hyper::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let data = header.strip_prefix("tma ")?;
+    init_data::validate(data, token, crate::telegram::sender::now_ms() / 1000).ok()
+}
+
+/// The state of game `game` for `user`, as JSON.
+async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Full<Bytes>> {
+    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
+        return text(StatusCode::NOT_FOUND, "no such game");
+    };
+    match ctx.store.load_game(id).await {
+        Ok((rec, version)) if !rec.is_riga() => {
+            let seat = rec
+                .game
+                .seats()
+                .iter()
+                .position(|s| s.player == PlayerId(user))
+                .map(|i| SeatId(i as u8));
+            let json = crate::view::webapp::state(&rec, seat, version);
+            reply(StatusCode::OK, "application/json", json.to_string())
+        }
+        Ok(_) | Err(StoreError::NotFound) => text(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => {
+            log::warn!("webapp state of {id}: {e}");
+            text(StatusCode::SERVICE_UNAVAILABLE, "try again")
+        }
+    }
+}
+
+async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    if req.method() != Method::GET {
+        return text(StatusCode::METHOD_NOT_ALLOWED, "GET only");
+    }
+    match req.uri().path() {
+        "/app" | "/app/" => reply(StatusCode::OK, "text/html; charset=utf-8", PAGE),
+        "/app/api/state" => {
+            let Some(who) = caller(&req, &token) else {
+                return text(
+                    StatusCode::UNAUTHORIZED,
+                    "initData missing, forged or expired",
+                );
+            };
+            let Some(game) = query(&req, "game") else {
+                return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
+            };
+            state(&ctx, game, who.user.id).await
+        }
+        _ => text(StatusCode::NOT_FOUND, "not here"),
+    }
+}
+
+/// Serves the page and its API on `addr` until the process ends; `token` checks `initData`.
+pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            log::error!("the Mini App cannot listen on {addr} (MB_WEBAPP_LISTEN): {e}");
+            std::process::exit(2);
+        }
+    };
+    log::info!("the Mini App is served at http://{addr}/app");
+    let token = Arc::new(token);
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        let (ctx, token) = (ctx.clone(), Arc::clone(&token));
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let (ctx, token) = (ctx.clone(), Arc::clone(&token));
+                async move { Ok::<_, Infallible>(answer(ctx, token, req).await) }
+            });
+            let io = hyper_util::rt::TokioIo::new(stream);
+            if let Err(e) = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await
+            {
+                log::debug!("Mini App connection: {e}");
+            }
+        });
+    }
+}
