@@ -4,18 +4,27 @@
 //! - `GET /app` — the page (`assets/webapp/index.html`, no script or style from elsewhere):
 //!   the live board of the game its link names (`startapp=g<id>`), redrawn every second.
 //! - `GET /app/api/state?game=<id>` — the game as the caller may see it
-//!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's. The
-//!   caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`) says,
-//!   checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets
-//!   401 and nothing else.
+//!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's.
+//! - `POST /app/api/shot?game=<id>&generation=<g>&target=<seat>&cell=<index>` — a tap on a
+//!   cell: the very transition a cell's button goes through (`game::battle::press_cell`), with
+//!   the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
+//!   group's message follows from the outbox as after a press.
 //!
-//! Not built yet: placing by dragging, shooting from the page, the live stream (the page asks
-//! every second), the Riga board.
+//! The caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`) says,
+//! checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets 401
+//! and changes nothing.
+//!
+//! Not built yet: placing by dragging, the live stream (the page asks every second), the Riga
+//! board, rate limits per user.
 
-use super::context::Ctx;
+use super::context::{now, Ctx};
 use super::init_data;
+use crate::game::battle as rules;
+use crate::game::lang::Lang;
 use crate::game::GameId;
 use crate::store::StoreError;
+use crate::view::group::cell_answer;
+use crate::view::render::unescape;
 use engine::{PlayerId, SeatId};
 use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
@@ -87,24 +96,75 @@ async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Full<Bytes>> {
     }
 }
 
+/// A tap on a cell from the page: `press_cell`, as a cell's button.
+async fn shot(
+    ctx: &Ctx,
+    req: &Request<Incoming>,
+    who: &init_data::InitData,
+) -> Response<Full<Bytes>> {
+    let number = |name: &str| query(req, name).and_then(|v| v.parse::<u64>().ok());
+    let (Some(game), Some(generation), Some(target), Some(cell)) = (
+        number("game"),
+        number("generation").and_then(|g| u32::try_from(g).ok()),
+        number("target").and_then(|t| u8::try_from(t).ok()),
+        number("cell").and_then(|c| u16::try_from(c).ok()),
+    ) else {
+        return text(
+            StatusCode::BAD_REQUEST,
+            "game, generation, target and cell wanted",
+        );
+    };
+    let id = GameId(game);
+    let lang = Lang::from_telegram(who.user.language_code.as_deref());
+    let player = PlayerId(who.user.id);
+    let rng = ctx.fork();
+    let due = super::battle::due(ctx);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            let mut rng = rng.clone();
+            rules::press_cell(r, player, generation, target, cell, None, now(), &mut rng)
+        })
+        .await;
+    let (ok, words) = match done {
+        Ok(Ok(done)) => {
+            let words = cell_answer(lang, &done.record, &done.value);
+            super::battle::follow_up(ctx, id, &done.record);
+            (true, words)
+        }
+        Ok(Err(refused)) => (false, crate::view::refusal::words(lang, &refused)),
+        Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => {
+            log::warn!("webapp shot in {id}: {e}");
+            return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
+        }
+    };
+    let json = serde_json::json!({ "ok": ok, "answer": unescape(&words) });
+    reply(StatusCode::OK, "application/json", json.to_string())
+}
+
 async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Full<Bytes>> {
-    if req.method() != Method::GET {
-        return text(StatusCode::METHOD_NOT_ALLOWED, "GET only");
+    let path = req.uri().path();
+    if path == "/app" || path == "/app/" {
+        return reply(StatusCode::OK, "text/html; charset=utf-8", PAGE);
     }
-    match req.uri().path() {
-        "/app" | "/app/" => reply(StatusCode::OK, "text/html; charset=utf-8", PAGE),
-        "/app/api/state" => {
-            let Some(who) = caller(&req, &token) else {
-                return text(
-                    StatusCode::UNAUTHORIZED,
-                    "initData missing, forged or expired",
-                );
-            };
+    if !path.starts_with("/app/api/") {
+        return text(StatusCode::NOT_FOUND, "not here");
+    }
+    let Some(who) = caller(&req, &token) else {
+        return text(
+            StatusCode::UNAUTHORIZED,
+            "initData missing, forged or expired",
+        );
+    };
+    match (req.method(), path) {
+        (&Method::GET, "/app/api/state") => {
             let Some(game) = query(&req, "game") else {
                 return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
             };
             state(&ctx, game, who.user.id).await
         }
+        (&Method::POST, "/app/api/shot") => shot(&ctx, &req, &who).await,
         _ => text(StatusCode::NOT_FOUND, "not here"),
     }
 }

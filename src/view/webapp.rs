@@ -60,8 +60,10 @@ fn field_json(f: &FieldView, name: &str) -> Value {
 }
 
 /// The game `rec` as `viewer` (a seat, or `None` for anyone else: the public) may see it: its
-/// fields, whose turn, the phase, the latest results in the game's language, and the record's
-/// version (the page shows a state only if it is newer than the one it has).
+/// fields, whose turn, the phase, the latest results in the game's language, the generation
+/// of its buttons (a tap sends it back, so a tap on an old board is refused as a stale
+/// button is), and the record's version (the page shows a state only if it is newer than the
+/// one it has).
 pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
     let view = match viewer {
         Some(seat) => rec.game.view_for(seat),
@@ -90,6 +92,7 @@ pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
         .collect();
     json!({
         "version": version,
+        "generation": rec.delivery.generation,
         "phase": phase,
         "me": viewer.map(|s| s.0),
         "turn": rec.game.turn().0,

@@ -128,5 +128,92 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
     }
     // A game that does not exist.
     assert_eq!(state(&base, "999999999", Some(&anna)).await.0, 404);
+
+    // A tap on the page: the player to move shoots a cell no one knows yet, as a cell's button
+    // would, and the group's battle message tells it.
+    let players = [(31_001u64, "Anna"), (31_002, "Boris")];
+    let mut shooter = None;
+    for (seat, (id, name)) in players.iter().enumerate() {
+        let auth = init_data(&token, *id, name, 5, d.game);
+        let s = state(&base, &game, Some(&auth)).await.1.unwrap();
+        if s["turn"] == seat as u64 {
+            shooter = Some((seat, auth, s));
+        }
+    }
+    let (seat, auth, s) = shooter.expect("someone's turn");
+    let target = 1 - seat;
+    let cells = s["fields"][target]["cells"].as_str().unwrap().to_owned();
+    let cell = cells.find('.').expect("an unknown cell");
+    let generation = s["generation"].as_u64().unwrap();
+    let tap = |auth: Option<String>, generation: u64, cell: usize| {
+        let base = base.clone();
+        let game = game.clone();
+        async move {
+            let mut req = reqwest::Client::new().post(format!(
+                "{base}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
+            ));
+            if let Some(a) = auth {
+                req = req.header("Authorization", format!("tma {a}"));
+            }
+            let r = req.send().await.unwrap();
+            let status = r.status().as_u16();
+            (status, r.json::<Value>().await.ok())
+        }
+    };
+    // Not the shooter: refused in words, nothing changes; a forged initData: 401.
+    let other = players[target];
+    let other_auth = init_data(&token, other.0, other.1, 5, d.game);
+    let (status, refused) = tap(Some(other_auth), generation, cell).await;
+    assert_eq!(status, 200);
+    let refused = refused.unwrap();
+    assert_eq!(refused["ok"], false, "{refused}");
+    let (status, _) = tap(Some(altered.clone()), generation, cell).await;
+    assert_eq!(status, 401);
+    // A board drawn for an older generation of buttons: refused as a stale button is.
+    let (_, stale) = tap(Some(auth.clone()), generation + 1, cell).await;
+    assert_eq!(stale.unwrap()["ok"], false);
+    let after = state(&base, &game, Some(&auth)).await.1.unwrap();
+    assert_eq!(
+        after["fields"][target]["cells"].as_str().unwrap(),
+        cells,
+        "changed by a refusal"
+    );
+    // The shooter's tap.
+    let (status, done) = tap(Some(auth.clone()), generation, cell).await;
+    assert_eq!(status, 200);
+    let done = done.unwrap();
+    assert_eq!(done["ok"], true, "{done}");
+    let words = done["answer"].as_str().unwrap().to_owned();
+    assert!(
+        ["miss", "hit", "sunk"].iter().any(|w| words.contains(w)),
+        "{words}"
+    );
+    let after = state(&base, &game, Some(&auth)).await.1.unwrap();
+    let mark = after["fields"][target]["cells"]
+        .as_str()
+        .unwrap()
+        .as_bytes()[cell];
+    assert!(b"ox#".contains(&mark), "{after}");
+    // The group hears it: the cell's name in the battle message.
+    let name = engine::format_cell(
+        engine::Coord::new((cell % 10) as u8, (cell / 10) as u8),
+        engine::Alphabet::Latin,
+        engine::Size::new(10, 10),
+    );
+    let heard = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == d.battle && m.text.contains(&format!("{name} — ")),
+            wait(),
+        )
+        .await;
+    assert!(
+        heard.is_some(),
+        "the group never heard the page's shot at {name}"
+    );
+    // The same tap again: the cell is known now.
+    let (_, again) = tap(Some(auth), generation, cell).await;
+    assert_eq!(again.unwrap()["ok"], false);
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
