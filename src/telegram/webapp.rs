@@ -14,8 +14,11 @@
 //! checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets 401
 //! and changes nothing.
 //!
+//! A user may ask [`PER_SECOND`] times a second (on each replica): more gets 429 with
+//! `Retry-After: 1`, so a runaway page or a script cannot load Redis.
+//!
 //! Not built yet: placing by dragging, the live stream (the page asks every second), the Riga
-//! board, rate limits per user.
+//! board.
 
 use super::context::{now, Ctx};
 use super::init_data;
@@ -35,6 +38,30 @@ use std::sync::Arc;
 
 /// The page, as built into the binary.
 const PAGE: &str = include_str!("../../assets/webapp/index.html");
+
+/// Requests a user may make in one second, on one replica.
+pub const PER_SECOND: u32 = 10;
+
+/// Each user's requests in the current second: (the second, how many).
+static ASKED: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<u64, (u64, u32)>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Whether `user` may ask now (and counts it).
+fn within_rate(user: u64, now_ms: u64) -> bool {
+    let second = now_ms / 1000;
+    let Ok(mut asked) = ASKED.lock() else {
+        return true;
+    };
+    if asked.len() > 10_000 {
+        asked.retain(|_, (s, _)| *s == second);
+    }
+    let entry = asked.entry(user).or_insert((second, 0));
+    if entry.0 != second {
+        *entry = (second, 0);
+    }
+    entry.1 += 1;
+    entry.1 <= PER_SECOND
+}
 
 /// A response with `body` of `kind`.
 fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Full<Bytes>> {
@@ -157,6 +184,13 @@ async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Respons
             "initData missing, forged or expired",
         );
     };
+    if !within_rate(who.user.id, crate::telegram::sender::now_ms()) {
+        let mut r = text(StatusCode::TOO_MANY_REQUESTS, "slow down");
+        if let Ok(v) = "1".parse() {
+            r.headers_mut().insert(hyper::header::RETRY_AFTER, v);
+        }
+        return r;
+    }
     match (req.method(), path) {
         (&Method::GET, "/app/api/state") => {
             let Some(game) = query(&req, "game") else {
@@ -198,5 +232,20 @@ pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
                 log::debug!("Mini App connection: {e}");
             }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_user_may_ask_ten_times_a_second_and_others_are_not_slowed() {
+        let second = 1_700_000_000_000u64;
+        let asked: Vec<bool> = (0..12).map(|i| within_rate(7, second + i * 10)).collect();
+        assert_eq!(asked.iter().filter(|&&ok| ok).count(), PER_SECOND as usize);
+        assert!(!asked[11]);
+        assert!(within_rate(8, second + 500), "another user");
+        assert!(within_rate(7, second + 1000), "the next second");
     }
 }
