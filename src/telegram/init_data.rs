@@ -78,7 +78,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// `%XX` and `+` decoded; `None` if an escape is broken or the result is not UTF-8.
-fn decode(s: &str) -> Option<String> {
+pub fn decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

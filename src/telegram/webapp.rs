@@ -5,20 +5,23 @@
 //!   the live board of the game its link names (`startapp=g<id>`), redrawn every second.
 //! - `GET /app/api/state?game=<id>` — the game as the caller may see it
 //!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's.
+//! - `GET /app/api/events?game=<id>` — the same state as server-sent events: now, then each
+//!   newer version as the store has it (looked at four times a second), whichever replica
+//!   made the change.
 //! - `POST /app/api/shot?game=<id>&generation=<g>&target=<seat>&cell=<index>` — a tap on a
 //!   cell: the very transition a cell's button goes through (`game::battle::press_cell`), with
 //!   the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
 //!   group's message follows from the outbox as after a press.
 //!
-//! The caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`) says,
+//! The caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`, or the
+//! query's `auth` for the live stream) says,
 //! checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets 401
 //! and changes nothing.
 //!
 //! A user may ask [`PER_SECOND`] times a second (on each replica): more gets 429 with
 //! `Retry-After: 1`, so a runaway page or a script cannot load Redis.
 //!
-//! Not built yet: placing by dragging, the live stream (the page asks every second), the Riga
-//! board.
+//! Not built yet: placing by dragging, the Riga board.
 
 use super::context::{now, Ctx};
 use super::init_data;
@@ -29,7 +32,8 @@ use crate::store::StoreError;
 use crate::view::group::cell_answer;
 use crate::view::render::unescape;
 use engine::{PlayerId, SeatId};
-use http_body_util::Full;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, StreamBody};
 use hyper::body::{Bytes, Incoming};
 use hyper::{Method, Request, Response, StatusCode};
 use std::convert::Infallible;
@@ -38,6 +42,12 @@ use std::sync::Arc;
 
 /// The page, as built into the binary.
 const PAGE: &str = include_str!("../../assets/webapp/index.html");
+
+/// Every response's body: whole, or the live stream's events.
+type Body = BoxBody<Bytes, Infallible>;
+
+/// How often the live stream looks at the game.
+const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// Requests a user may make in one second, on one replica.
 pub const PER_SECOND: u32 = 10;
@@ -64,8 +74,8 @@ fn within_rate(user: u64, now_ms: u64) -> bool {
 }
 
 /// A response with `body` of `kind`.
-fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(body.into()));
+fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Body> {
+    let mut r = Response::new(Full::new(body.into()).boxed());
     *r.status_mut() = status;
     if let Ok(v) = kind.parse() {
         r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
@@ -76,7 +86,7 @@ fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Ful
     r
 }
 
-fn text(status: StatusCode, words: &str) -> Response<Full<Bytes>> {
+fn text(status: StatusCode, words: &str) -> Response<Body> {
     reply(status, "text/plain; charset=utf-8", words.to_owned())
 }
 
@@ -88,22 +98,23 @@ fn query<'a>(req: &'a Request<Incoming>, name: &str) -> Option<&'a str> {
     })
 }
 
-/// The caller, if the request carries a valid `initData`.
+/// The caller, if the request carries a valid `initData`: in the header `Authorization: tma
+/// <initData>`, or (for the live stream, which a browser opens without headers) encoded in
+/// the query's `auth`.
 fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
     let header = req
         .headers()
-        .get(hyper::header::AUTHORIZATION)?
-        .to_str()
-        .ok()?;
-    let data = header.strip_prefix("tma ")?;
-    init_data::validate(data, token, crate::telegram::sender::now_ms() / 1000).ok()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("tma "))
+        .map(str::to_owned);
+    let data = header.or_else(|| query(req, "auth").and_then(init_data::decode))?;
+    init_data::validate(&data, token, crate::telegram::sender::now_ms() / 1000).ok()
 }
 
-/// The state of game `game` for `user`, as JSON.
-async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Full<Bytes>> {
-    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
-        return text(StatusCode::NOT_FOUND, "no such game");
-    };
+/// Game `id` as `user` may see it, as JSON, with its version and whether it is over;
+/// `Ok(None)` for no such Sea Battle game.
+async fn seen(ctx: &Ctx, id: GameId, user: u64) -> Result<Option<(String, u64, bool)>, StoreError> {
     match ctx.store.load_game(id).await {
         Ok((rec, version)) if !rec.is_riga() => {
             let seat = rec
@@ -113,9 +124,21 @@ async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Full<Bytes>> {
                 .position(|s| s.player == PlayerId(user))
                 .map(|i| SeatId(i as u8));
             let json = crate::view::webapp::state(&rec, seat, version);
-            reply(StatusCode::OK, "application/json", json.to_string())
+            Ok(Some((json.to_string(), version, rec.game.is_finished())))
         }
-        Ok(_) | Err(StoreError::NotFound) => text(StatusCode::NOT_FOUND, "no such game"),
+        Ok(_) | Err(StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The state of game `game` for `user`, as JSON.
+async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
+    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
+        return text(StatusCode::NOT_FOUND, "no such game");
+    };
+    match seen(ctx, id, user).await {
+        Ok(Some((json, _, _))) => reply(StatusCode::OK, "application/json", json),
+        Ok(None) => text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
             log::warn!("webapp state of {id}: {e}");
             text(StatusCode::SERVICE_UNAVAILABLE, "try again")
@@ -123,12 +146,66 @@ async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Full<Bytes>> {
     }
 }
 
+/// The live stream of game `game` for `user` (server-sent events): its state now, then each
+/// newer one as the store has it, whichever replica changed it; it ends after the end.
+async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
+    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
+        return text(StatusCode::NOT_FOUND, "no such game");
+    };
+    let first = match seen(ctx, id, user).await {
+        Ok(Some(first)) => first,
+        Ok(None) => return text(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => {
+            log::warn!("webapp events of {id}: {e}");
+            return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(4);
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        let event = |json: &str| Bytes::from(format!("data: {json}\n\n"));
+        let (json, mut version, mut over) = first;
+        if tx.send(event(&json)).await.is_err() {
+            return;
+        }
+        let mut quiet = 0u32;
+        while !over {
+            tokio::time::sleep(LOOK_EVERY).await;
+            match seen(&ctx, id, user).await {
+                Ok(Some((json, v, end))) if v > version => {
+                    (version, over) = (v, end);
+                    if tx.send(event(&json)).await.is_err() {
+                        return;
+                    }
+                    quiet = 0;
+                }
+                Ok(Some(_)) | Err(_) => {
+                    quiet += 1;
+                    // A comment now and then keeps proxies from closing a quiet stream.
+                    if quiet % 60 == 0 && tx.send(Bytes::from(": quiet\n\n")).await.is_err() {
+                        return;
+                    }
+                }
+                Ok(None) => return,
+            }
+        }
+    });
+    let stream = futures::stream::unfold(rx, |mut rx| async move {
+        let chunk = rx.recv().await?;
+        Some((Ok::<_, Infallible>(hyper::body::Frame::data(chunk)), rx))
+    });
+    let mut r = Response::new(StreamBody::new(stream).boxed());
+    if let Ok(v) = "text/event-stream".parse() {
+        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+    }
+    if let Ok(v) = "no-store".parse() {
+        r.headers_mut().insert(hyper::header::CACHE_CONTROL, v);
+    }
+    r
+}
+
 /// A tap on a cell from the page: `press_cell`, as a cell's button.
-async fn shot(
-    ctx: &Ctx,
-    req: &Request<Incoming>,
-    who: &init_data::InitData,
-) -> Response<Full<Bytes>> {
+async fn shot(ctx: &Ctx, req: &Request<Incoming>, who: &init_data::InitData) -> Response<Body> {
     let number = |name: &str| query(req, name).and_then(|v| v.parse::<u64>().ok());
     let (Some(game), Some(generation), Some(target), Some(cell)) = (
         number("game"),
@@ -170,7 +247,7 @@ async fn shot(
     reply(StatusCode::OK, "application/json", json.to_string())
 }
 
-async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Full<Bytes>> {
+async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Body> {
     let path = req.uri().path();
     if path == "/app" || path == "/app/" {
         return reply(StatusCode::OK, "text/html; charset=utf-8", PAGE);
@@ -197,6 +274,12 @@ async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Respons
                 return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
             };
             state(&ctx, game, who.user.id).await
+        }
+        (&Method::GET, "/app/api/events") => {
+            let Some(game) = query(&req, "game") else {
+                return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
+            };
+            events(&ctx, game, who.user.id).await
         }
         (&Method::POST, "/app/api/shot") => shot(&ctx, &req, &who).await,
         _ => text(StatusCode::NOT_FOUND, "not here"),

@@ -213,7 +213,83 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         "the group never heard the page's shot at {name}"
     );
     // The same tap again: the cell is known now.
-    let (_, again) = tap(Some(auth), generation, cell).await;
+    let (_, again) = tap(Some(auth.clone()), generation, cell).await;
     assert_eq!(again.unwrap()["ok"], false);
+
+    // The live stream: the state now, then the next one as soon as a move lands, here a
+    // button's press in the group.
+    let encoded: String = auth
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    let mut stream = reqwest::get(format!("{base}/app/api/events?game={game}&auth={encoded}"))
+        .await
+        .unwrap();
+    assert_eq!(stream.status().as_u16(), 200);
+    let mut events: Vec<Value> = Vec::new();
+    let mut buffer = String::new();
+    let mut next_event = async || -> Value {
+        loop {
+            if let Some(end) = buffer.find("\n\n") {
+                let event: String = buffer.drain(..end + 2).collect();
+                if let Some(data) = event.strip_prefix("data: ") {
+                    return serde_json::from_str(data.trim()).unwrap();
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+                .await
+                .expect("an event in time")
+                .unwrap()
+                .expect("the stream goes on");
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    events.push(next_event().await);
+    let first = events[0]["version"].as_u64().unwrap();
+    // Whoever is to move taps an unknown cell (on the page too; the stream does not care
+    // where a move comes from).
+    let turn = events[0]["turn"].as_u64().unwrap() as usize;
+    let (id, name) = players[turn];
+    let mover = init_data(&token, id, name, 5, d.game);
+    let target = 1 - turn;
+    let cell = events[0]["fields"][target]["cells"]
+        .as_str()
+        .unwrap()
+        .find('.')
+        .unwrap();
+    let generation = events[0]["generation"].as_u64().unwrap();
+    let url = format!(
+        "{base}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
+    );
+    let done: Value = reqwest::Client::new()
+        .post(url)
+        .header("Authorization", format!("tma {mover}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(done["ok"], true, "{done}");
+    events.push(next_event().await);
+    assert!(events[1]["version"].as_u64().unwrap() > first, "{events:?}");
+    let mark = events[1]["fields"][target]["cells"]
+        .as_str()
+        .unwrap()
+        .as_bytes()[cell];
+    assert!(b"ox#".contains(&mark), "{}", events[1]);
+    assert_eq!(secrets(&events[1]), Vec::<String>::new());
+    // Without a valid initData there is no stream.
+    let refused = reqwest::get(format!("{base}/app/api/events?game={game}&auth=x"))
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 401);
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
