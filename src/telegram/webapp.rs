@@ -65,12 +65,12 @@ fn within_rate(user: u64, now_ms: u64) -> bool {
     if asked.len() > 10_000 {
         asked.retain(|_, (s, _)| *s == second);
     }
-    let entry = asked.entry(user).or_insert((second, 0));
-    if entry.0 != second {
-        *entry = (second, 0);
-    }
-    entry.1 += 1;
-    entry.1 <= PER_SECOND
+    let count = match asked.get(&user) {
+        Some(&(s, n)) if s == second => n + 1,
+        _ => 1,
+    };
+    asked.insert(user, (second, count));
+    count <= PER_SECOND
 }
 
 /// A response with `body` of `kind`.
@@ -182,7 +182,7 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
                 Ok(Some(_)) | Err(_) => {
                     quiet += 1;
                     // A comment now and then keeps proxies from closing a quiet stream.
-                    if quiet % 60 == 0 && tx.send(Bytes::from(": quiet\n\n")).await.is_err() {
+                    if quiet.is_multiple_of(60) && tx.send(Bytes::from(": quiet\n\n")).await.is_err() {
                         return;
                     }
                 }
