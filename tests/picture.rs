@@ -59,6 +59,9 @@ fn patterned(size: Size) -> FieldView {
         sunk: vec![],
         afloat: true,
         retired: false,
+        scans: Vec::new(),
+        runs: Vec::new(),
+        weapons: [0; 3],
     }
 }
 

@@ -1012,6 +1012,9 @@ mod tests {
             sunk: vec![],
             afloat: true,
             retired: false,
+            scans: Vec::new(),
+            runs: Vec::new(),
+            weapons: [0; 3],
         };
         let panel = Panel {
             view: &view,

@@ -750,6 +750,9 @@ mod tests {
             sunk: Vec::new(),
             afloat: true,
             retired: false,
+            scans: Vec::new(),
+            runs: Vec::new(),
+            weapons: [0; 3],
         };
         let classic = Ruleset::default();
         let out = |r: &Ruleset, f: &FieldView| -> Vec<Coord> {

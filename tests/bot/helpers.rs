@@ -748,6 +748,9 @@ pub fn empty_views(n: usize, size: engine::Size) -> Vec<engine::FieldView> {
             sunk: Vec::new(),
             afloat: true,
             retired: false,
+            scans: Vec::new(),
+            runs: Vec::new(),
+            weapons: [0; 3],
         })
         .collect()
 }

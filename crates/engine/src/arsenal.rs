@@ -7,7 +7,7 @@
 use crate::coord::Coord;
 use crate::event::{ActionError, Event, SeatId, ShotResult, Timestamp};
 use crate::game::Game;
-use crate::weapon::{headings_from, run_cells, square, Heading, Scan, Weapon};
+use crate::weapon::{headings_from, run_cells, square, Heading, Run, Scan, Weapon};
 
 impl Game {
     /// How many of each weapon (in [`Weapon::ALL`]'s order) `seat` has left: public.
@@ -164,13 +164,14 @@ impl Game {
             (None, _) => return Err(ActionError::NeedsHeading(from)),
         };
         let run = run_cells(from, heading, size);
+        let mut len = run.len() as u8;
         if run.iter().all(|&c| self.is_known(target, c)) {
             return Err(ActionError::NoNewCell(from));
         }
         self.use_weapon(seat, Weapon::Torpedo);
         let mut passed = Vec::new();
         let mut hit = None;
-        for c in run {
+        for (i, c) in run.into_iter().enumerate() {
             if self.is_known(target, c) {
                 // Hit cells, misses and cells known empty: the torpedo runs on.
                 continue;
@@ -182,11 +183,13 @@ impl Game {
                 .is_some_and(|f| f.ship_at(c).is_some() || f.is_mine(c));
             if stops {
                 hit = Some((c, self.strike(target, c)));
+                len = i as u8 + 1;
                 break;
             }
             self.seats[target.index()].halo.insert(size, c);
             passed.push(c);
         }
+        self.seats[target.index()].runs.push(Run { from, heading, len });
         let mines = u8::from(matches!(hit, Some((_, ShotResult::Mine))));
         let mut events = vec![Event::Torpedo {
             shooter: seat,

@@ -60,6 +60,9 @@ pub struct Seat {
     /// The radar readings taken of this seat's field.
     #[serde(rename = "sc", default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) scans: Vec<crate::weapon::Scan>,
+    /// The torpedoes' runs over this seat's field.
+    #[serde(rename = "tr", default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) runs: Vec<crate::weapon::Run>,
 }
 
 /// Whether no weapon was used (not written then).
@@ -278,6 +281,7 @@ impl Game {
             retired: false,
             used: [0; 3],
             scans: Vec::new(),
+            runs: Vec::new(),
         });
         Ok(vec![Event::Joined(
             SeatId(self.seats.len() as u8 - 1),

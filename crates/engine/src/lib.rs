@@ -118,7 +118,7 @@ pub use shape::Shapes;
 pub use terrain::{Border, BorderError, LAND_FIRST, LAND_LAST, LAND_SEA_AIR_SIZE};
 pub use validate::{Problem, Rule, Subject};
 pub use view::{FieldView, Mark, View};
-pub use weapon::{headings_from, run_cells, square, Heading, Scan, Weapon};
+pub use weapon::{headings_from, run_cells, square, Heading, Run, Scan, Weapon};
 
 /// The schema version of every stored value (games, drafts). Bump it when a stored shape
 /// changes, and teach the store to read the old one or to close such games politely.

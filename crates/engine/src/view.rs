@@ -7,6 +7,7 @@ use crate::game::{Game, Phase};
 use crate::kind::Kind;
 use crate::ruleset::Ruleset;
 use crate::terrain::Border;
+use crate::weapon::{Run, Scan};
 
 /// What a viewer knows about one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,6 +58,13 @@ pub struct FieldView {
     pub afloat: bool,
     /// Whether the player surrendered or forfeited.
     pub retired: bool,
+    /// The radar readings taken of this field, oldest first (public, docs/rules.md §3.8).
+    pub scans: Vec<Scan>,
+    /// The torpedoes' runs over this field, oldest first (public).
+    pub runs: Vec<Run>,
+    /// How many of each weapon (in [`crate::Weapon::ALL`]'s order) this field's owner has
+    /// left to fire (public; all 0 without the arsenal).
+    pub weapons: [u8; 3],
 }
 
 impl FieldView {
@@ -119,6 +127,8 @@ impl Game {
             s.shots = crate::cellset::CellSet::default();
             s.halo = crate::cellset::CellSet::default();
             s.retired = false;
+            s.scans.clear();
+            s.runs.clear();
         }
         for &(target, c) in shots {
             if target.index() < g.seats.len() && size.contains(c) {
@@ -211,6 +221,9 @@ impl Game {
             sunk,
             afloat: self.is_afloat(seat),
             retired: s.retired,
+            scans: s.scans.clone(),
+            runs: s.runs.clone(),
+            weapons: self.weapons_left(seat),
         }
     }
 }

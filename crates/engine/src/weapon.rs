@@ -120,6 +120,30 @@ pub struct Scan {
     pub ships: u8,
 }
 
+/// A torpedo's run over a field, as everyone saw it: where it started, which way it ran, and
+/// how many cells it went, the last the one it stopped at (if it stopped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Run {
+    /// The edge cell it started at.
+    #[serde(rename = "f")]
+    pub from: Coord,
+    /// Which way it ran.
+    #[serde(rename = "h")]
+    pub heading: Heading,
+    /// The cells of its track, counted from `from`, to where it stopped or left the field.
+    #[serde(rename = "l")]
+    pub len: u8,
+}
+
+impl Run {
+    /// The cells of its track, from the start.
+    pub fn cells(&self, size: Size) -> Vec<Coord> {
+        let mut cells = run_cells(self.from, self.heading, size);
+        cells.truncate(usize::from(self.len));
+        cells
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -91,6 +91,11 @@ fn a_radar_counts_the_unhit_ship_cells_of_its_square_and_the_turn_passes() {
     );
     // The remaining weapons are public; a count marks nothing.
     assert_eq!(game.weapons_left(A), [0, 1, 1]);
+    // Everyone's view carries the reading and the weapons left, the public's too.
+    let public = game.public_view();
+    assert_eq!(public.field(B).scans, game.scans(B));
+    assert_eq!(public.field(A).weapons, [0, 1, 1]);
+    assert!(public.field(A).scans.is_empty());
     assert_eq!(game.weapons_left(B), [1, 1, 1]);
     assert_eq!(marked(&game, None, B, Mark::Halo), []);
     // Its square at the edge is clipped: к1 and к2 hold the boat к1 only.
@@ -274,6 +279,11 @@ fn a_torpedo_runs_through_hit_cells_to_the_first_unhit_ship_cell() {
         assert!(game.is_known(B, cell(&r, c)));
     }
     assert!(!game.is_known(B, cell(&r, "б4")));
+    // Both tracks are public, each to where it stopped.
+    let runs = game.public_view().field(B).runs.clone();
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0].cells(r.size()), cells(&r, "а1 б1 в1"));
+    assert_eq!(runs[1].cells(r.size()), cells(&r, "б10 б9 б8 б7 б6 б5"));
 }
 
 #[test]
@@ -294,6 +304,8 @@ fn a_torpedo_that_finds_nothing_leaves_the_field_and_its_row_is_known_empty() {
     );
     assert_eq!(events[1], Event::Turn(B));
     assert_eq!(marked(&game, None, B, Mark::Halo).len(), 10);
+    // Its track crosses the whole row.
+    assert_eq!(game.public_view().field(B).runs[0].len, 10);
 }
 
 #[test]
