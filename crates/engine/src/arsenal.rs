@@ -189,7 +189,9 @@ impl Game {
             self.seats[target.index()].halo.insert(size, c);
             passed.push(c);
         }
-        self.seats[target.index()].runs.push(Run { from, heading, len });
+        self.seats[target.index()]
+            .runs
+            .push(Run { from, heading, len });
         let mines = u8::from(matches!(hit, Some((_, ShotResult::Mine))));
         let mut events = vec![Event::Torpedo {
             shooter: seat,
