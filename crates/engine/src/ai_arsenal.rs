@@ -55,6 +55,15 @@ pub(crate) fn choose_action_in(
     rng: &mut impl Rng,
     budget: Budget,
 ) -> Option<Action> {
+    // Only the learning level uses what was learned (as in `aim`).
+    let budget = if level == Level::Learning {
+        budget
+    } else {
+        Budget {
+            habits: None,
+            ..budget
+        }
+    };
     let (field, ranks) = aim(view, seat, level, &budget, &[], rng)?;
     let left = view
         .fields
