@@ -442,10 +442,16 @@ fn a_game_with_the_arsenal_types_each_weapon_and_ends_with_turns_and_cells() {
         assert!(out.status.success(), "{lang:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
         let you = t(lang, "term-name-you");
+        let ai = t(lang, "term-name-ai");
         for mark in ["📡", "✈", "🚀"] {
             assert!(
                 stdout.contains(&format!("{mark} {you} — ")),
                 "{lang:?}: no {mark} line of the player's:\n{stdout}"
+            );
+            // The hard computer fires its own arsenal, each weapon told the same way.
+            assert!(
+                stdout.contains(&format!("{mark} {ai} — ")),
+                "{lang:?}: the computer never fired its {mark}:\n{stdout}"
             );
         }
         let used_up = ta(

@@ -1,10 +1,11 @@
 //! The computer's Sea Battle move as one decision, the same for the bot in a chat
 //! (`telegram/bot_turns.rs`) and the computer in the terminal (`terminal/`): after a mine, the
-//! own cell given up; in a salvo game, the salvo; else a shot. No I/O: the move is then played
-//! by the same transition a person's goes through.
+//! own cell given up; in a salvo game, the salvo; else a shot or, with the arsenal
+//! (docs/rules.md §3.8), a weapon where the level finds one worth the turn. No I/O: the move
+//! is then played by the same transition a person's goes through.
 
 use engine::ai::{
-    choose_give_up, choose_salvo_informed, choose_shot_within, Budget, Level, SalvoReport,
+    choose_action_within, choose_give_up, choose_salvo_informed, Budget, Level, SalvoReport,
 };
 use engine::{Action, SeatId, View};
 use rand::Rng;
@@ -27,7 +28,6 @@ pub fn decide(
         choose_salvo_informed(view, seat, level, reports, rng, budget)
             .map(|(target, cells)| Action::Salvo(seat, target, cells))
     } else {
-        choose_shot_within(view, seat, level, rng, budget)
-            .map(|(target, cell)| Action::Fire(seat, target, cell))
+        choose_action_within(view, seat, level, rng, budget)
     }
 }

@@ -182,7 +182,9 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
                 Ok(Some(_)) | Err(_) => {
                     quiet += 1;
                     // A comment now and then keeps proxies from closing a quiet stream.
-                    if quiet.is_multiple_of(60) && tx.send(Bytes::from(": quiet\n\n")).await.is_err() {
+                    if quiet.is_multiple_of(60)
+                        && tx.send(Bytes::from(": quiet\n\n")).await.is_err()
+                    {
                         return;
                     }
                 }

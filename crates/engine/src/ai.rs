@@ -14,11 +14,13 @@
 //! Every ruleset of docs/rules.md §3 is played: [`choose_shot`] (and [`choose_shot_within`], with a
 //! bound on thinking) picks the field and the cell, [`choose_salvo`] the cells of a salvo,
 //! [`choose_give_up`] the own cell to give up after a mine, and [`hard_fleet`] places the
-//! hard level's own fleet.
+//! hard level's own fleet. With the arsenal (§3.8), [`choose_action`] (and
+//! [`choose_action_within`]) also decides when a radar, an air strike or a torpedo is worth
+//! the turn, and where.
 
 use crate::aim::aim;
 use crate::coord::Coord;
-use crate::event::SeatId;
+use crate::event::{Action, SeatId};
 use crate::hunt::{easy, normal};
 use crate::view::{Mark, View};
 use rand::seq::SliceRandom;
@@ -57,6 +59,34 @@ pub fn choose_shot_within(
         _ => normal(view, field, rng),
     }?;
     Some((field.seat, cell))
+}
+
+/// The next action for `seat` seeing `view`: [`Action::Fire`] at the cell
+/// [`choose_shot`] would choose, or, with the arsenal (docs/rules.md §3.8) and a weapon left,
+/// [`Action::Radar`], [`Action::AirStrike`] or [`Action::Torpedo`] at the same field where the
+/// level finds the weapon worth the turn. The hard level samples [`Budget::default`] layouts.
+pub fn choose_action(
+    view: &View,
+    seat: SeatId,
+    level: Level,
+    rng: &mut impl Rng,
+) -> Option<Action> {
+    choose_action_within(view, seat, level, rng, Budget::default())
+}
+
+/// As [`choose_action`], with the hard level's thinking bounded by `budget`. The action is
+/// always one [`crate::Game::apply`] accepts on the seat's turn (no pending mine choice): a
+/// square with an unknown cell, a torpedo from an edge cell along a heading it may take over a
+/// run with an unknown cell, and a weapon the seat has left. `None` when there is nothing to
+/// shoot at.
+pub fn choose_action_within(
+    view: &View,
+    seat: SeatId,
+    level: Level,
+    rng: &mut impl Rng,
+    budget: Budget,
+) -> Option<Action> {
+    crate::ai_arsenal::choose_action_in(view, seat, level, rng, budget)
 }
 
 /// After a mine (docs/rules.md §3.5): the cell of its own fleet `seat` gives up. A cell of a ship

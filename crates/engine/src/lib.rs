@@ -25,11 +25,13 @@
 //! - `cellset.rs` — a compact bit set of cells.
 //! - `ai.rs` — the bot as a player, from its seat's [`View`] only: easy, normal, hard
 //!   ([`ai::choose_shot`], [`ai::choose_shot_within`], [`ai::choose_salvo`],
-//!   [`ai::choose_give_up`], [`ai::hard_fleet`]). Its parts, each using only those below it:
-//!   - `ai_salvo.rs` — the cells of a salvo; `ai_fleet.rs` — the hard level's own placement.
+//!   [`ai::choose_give_up`], [`ai::hard_fleet`], [`ai::choose_action`] with the arsenal).
+//!   Its parts, each using only those below it:
+//!   - `ai_salvo.rs` — the cells of a salvo; `ai_fleet.rs` — the hard level's own placement;
+//!     `ai_arsenal.rs` — when and where to fire a radar, an air strike or a torpedo.
 //!   - `aim.rs` — the field to shoot at and its ranked cells, for single shots and salvoes.
 //!   - `hunt.rs` — easy and normal: hunt and target, parity, cells the rules rule out.
-//!   - `heat.rs` — the hard level's posterior cover, mixed from the models of `mixture.rs`
+//!   - `heat.rs` — the hard level's posterior cover (radar readings as evidence), mixed from the models of `mixture.rs`
 //!     (the Perelman and the remembered layouts beside the uniform one), each drawing with
 //!     `sampler.rs` on bit boards (`bits.rs`) from cached placement tables (`tables.rs`),
 //!     with the secret land-sea border narrowed as units stand (`shore.rs`).
@@ -64,6 +66,7 @@
 //! ```
 
 pub mod ai;
+mod ai_arsenal;
 mod ai_fleet;
 mod ai_salvo;
 mod aim;

@@ -19,6 +19,7 @@ use crate::kind::{Force, Kind};
 use crate::shore::Shore;
 use crate::tables::{table, Table};
 use crate::view::{FieldView, Mark, View};
+use crate::weapon::square;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::rc::Rc;
@@ -39,6 +40,10 @@ pub(crate) struct Problem<const W: usize> {
     pub free: Bits<W>,
     /// Hits on items afloat.
     pub hits: Bits<W>,
+    /// Unknown cells a radar reading says are all ship cells (its square's unknown cells
+    /// when it counted as many ship cells as they are): covered like hits, but an item may
+    /// lie wholly on them.
+    pub must: Bits<W>,
     /// Cells known to hold no ship: misses, halos, mines.
     pub empty: Bits<W>,
     /// Cells of sunk items.
@@ -110,6 +115,25 @@ impl<const W: usize> Problem<W> {
                 _ => {}
             }
         }
+        // A radar square whose unknown cells must all be ship cells.
+        let mut must = Bits::EMPTY;
+        for scan in field.scans.iter().filter(|s| size.contains(s.center)) {
+            let cells = square(scan.center, size);
+            let known = cells
+                .iter()
+                .filter(|&&c| matches!(field.mark(c), Mark::Hit | Mark::Sunk))
+                .count();
+            let unknown: Vec<usize> = cells
+                .iter()
+                .filter(|&&c| field.mark(c) == Mark::Unknown)
+                .map(|&c| size.index(c))
+                .collect();
+            if !unknown.is_empty() && usize::from(scan.ships) == known + unknown.len() {
+                for i in unknown.into_iter().filter(|&i| free.get(i)) {
+                    must.set(i);
+                }
+            }
+        }
         let items = afloat_kinds(view, field)
             .into_iter()
             .map(|k: Kind| (table::<W>(size, touching, shapes, k), k.force(), k.size()))
@@ -137,6 +161,7 @@ impl<const W: usize> Problem<W> {
             mines: usize::from(ruleset.mines).saturating_sub(found_mines),
             free,
             hits,
+            must,
             empty,
             sunk,
             shore,
@@ -175,7 +200,7 @@ impl<const W: usize> Problem<W> {
         let mut weight = 1.0;
         let (mut free, mut ships, mut used) = (self.free, Bits::EMPTY, 0u64);
         let mut shore = self.shore.clone();
-        let mut uncovered = self.hits;
+        let mut uncovered = self.hits | self.must;
         if let Some((cells, zone)) = preset {
             free = free.minus(zone);
             ships = *cells;

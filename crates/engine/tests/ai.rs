@@ -244,3 +244,118 @@ fn the_learning_level_finds_a_layout_it_has_seen_often_far_sooner_than_hard() {
         "with nothing learned the level is hard: {learning_without} against {learning}"
     );
 }
+
+/// Plays `ruleset` to the end with every seat choosing by `ai::choose_action` at `level`:
+/// every action is accepted, weapons are used at most as the ruleset allows, and no action
+/// aims at the shooter's own team. Returns the weapons used.
+fn arsenal_game(ruleset: &Ruleset, level: Level, seed: u64) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = battle(ruleset, &mut rng);
+    let players = ruleset.players;
+    let mut used = vec![[0u8; 3]; ruleset.seats()];
+    let mut moves = 0;
+    while !game.is_finished() {
+        moves += 1;
+        assert!(moves < 2000, "{ruleset:?} {level}: the game does not end");
+        if let Some(choice) = game.mine_choice() {
+            let view = game.view_for(choice.seat);
+            let cell = ai::choose_give_up(&view, choice.seat, &mut rng).unwrap();
+            game.apply(Action::GiveUp(choice.seat, cell), 0, &mut rng)
+                .unwrap();
+            continue;
+        }
+        let seat = game.turn();
+        let view = game.view_for(seat);
+        let budget = Budget {
+            samples: 100,
+            ..Budget::default()
+        };
+        let action = ai::choose_action_within(&view, seat, level, &mut rng, budget)
+            .unwrap_or_else(|| panic!("{level}: no action for {seat:?}"));
+        let (shooter, target, weapon) = match action {
+            Action::Fire(s, t, _) => (s, t, None),
+            Action::Radar(s, t, _) => (s, t, Some(Weapon::Radar)),
+            Action::AirStrike(s, t, _) => (s, t, Some(Weapon::AirStrike)),
+            Action::Torpedo(s, t, _, _) => (s, t, Some(Weapon::Torpedo)),
+            other => panic!("{level}: not a move: {other:?}"),
+        };
+        assert_eq!(shooter, seat);
+        assert_ne!(
+            players.team(seat.index()),
+            players.team(target.index()),
+            "{level}: aimed at its own team"
+        );
+        if let Some(w) = weapon {
+            used[seat.index()][w.index()] += 1;
+            assert!(used[seat.index()][w.index()] <= ruleset.arsenal);
+        }
+        game.apply(action.clone(), 0, &mut rng)
+            .unwrap_or_else(|e| panic!("{ruleset:?} {level}: {action:?} refused: {e:?}"));
+    }
+    used.iter().flatten().map(|&n| usize::from(n)).sum()
+}
+
+#[test]
+fn with_the_arsenal_every_level_only_acts_legally_and_finishes_every_game() {
+    let classic = Ruleset {
+        arsenal: 1,
+        ..Ruleset::default()
+    };
+    let rulesets = [
+        classic.clone(),
+        Ruleset {
+            arsenal: 2,
+            ..classic.clone()
+        },
+        Ruleset {
+            mines: 1,
+            ..classic.clone()
+        },
+        Ruleset {
+            touching: Touching::Corners,
+            ..classic.clone()
+        },
+        Ruleset {
+            touching: Touching::Any,
+            arsenal: 2,
+            ..classic.clone()
+        },
+        Ruleset {
+            players: Players::FreeForAll(3),
+            ..classic.clone()
+        },
+        Ruleset {
+            players: Players::Teams,
+            mines: 1,
+            ..classic.clone()
+        },
+    ];
+    for (k, r) in rulesets.iter().enumerate() {
+        assert_eq!(r.check(), Ok(()), "{r:?}");
+        for level in Level::ALL {
+            let mut weapons = 0;
+            for seed in 0..2 {
+                weapons += arsenal_game(r, level, 100 * k as u64 + seed);
+            }
+            assert!(weapons > 0, "{r:?} {level}: no weapon used in two games");
+        }
+    }
+}
+
+#[test]
+fn without_the_arsenal_choose_action_is_choose_shot() {
+    let r = Ruleset::default();
+    for level in Level::ALL {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let game = battle(&r, &mut rng);
+        let seat = game.turn();
+        let view = game.view_for(seat);
+        let mut a = ChaCha8Rng::seed_from_u64(4);
+        let mut b = ChaCha8Rng::seed_from_u64(4);
+        let (t, c) = ai::choose_shot(&view, seat, level, &mut a).unwrap();
+        assert_eq!(
+            ai::choose_action(&view, seat, level, &mut b),
+            Some(Action::Fire(seat, t, c))
+        );
+    }
+}
