@@ -10,6 +10,12 @@
 //!   ([`Habits`]) that fit everything seen, each as often as it was seen; its prior is the share
 //!   of those games whose layout repeated an earlier one, so it matters for people who reuse
 //!   their layouts and fades for people who do not.
+//! - The tendencies (the learning level only): the sampler tilted by the player's fitted
+//!   per-cell shares of multi- and single-cell ships ([`Habits`]'s fit, smoothed toward
+//!   uniform), each place drawn with chance ∝ the product of its cells' factors and the
+//!   importance weight corrected for it; its prior grows with the layouts seen and with how
+//!   much better than uniform the fit predicted each next one, and is 0 below
+//!   `MIN_TILT_PRIOR`, where the level shoots as hard.
 //!
 //! The models are weighed by how well each explains the cells known empty: the chance that the
 //! multi-cell ships of a layout of each model avoid them, by sequential importance sampling
