@@ -11,7 +11,8 @@
 //! Perelman and the hard level's own [`hard_fleet`]), `--learning` (the learning level against
 //! plain hard, in chats of habitual placers: see [`learning`]), `--habits` (the learning level
 //! against plain hard, paired, against a population of simulated habitual placers after 0, 20,
-//! 50 and 200 of each one's layouts seen: see [`habits_bench`]), `--levels easy,normal,hard`,
+//! 50 and 200 of each one's layouts seen: see [`habits_bench`]; `--placers habitual,repeater,uniform`
+//! picks the populations, `HABITS_DEBUG=1` prints each player's fitted tendencies), `--levels easy,normal,hard`,
 //! `--threads N` (games in parallel; the figures do not depend on it, the times do).
 
 use engine::ai::{choose_shot_within, hard_fleet, Budget, Level};

@@ -242,8 +242,8 @@ impl Habits {
     }
 
     /// What the bot has learned of this player's placements on a field of `ruleset`, in the
-    /// figures its model uses (the per-cell shares of [`Habits::fit`], summed over parts of
-    /// the field), once at least [`TENDENCIES_FROM`] layouts were seen; `None` before, or on
+    /// figures its model uses (the per-cell shares the learning level's fit samples by, summed over parts of
+    /// the field), once at least 3 layouts (`TENDENCIES_FROM`) were seen; `None` before, or on
     /// a field with terrain.
     pub fn tendencies(&self, ruleset: &Ruleset) -> Option<Tendencies> {
         let fit = self.fit(ruleset)?;
