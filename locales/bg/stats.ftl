@@ -48,3 +48,14 @@ end-figure = { $name }: { $turns ->
         [one] { $hits } попадение
        *[other] { $hits } попадения
     }
+stats-habits = Какво научи ботът за вашите подреждания ({ $games ->
+        [one] { $games } игра
+       *[other] { $games } игри
+    }):
+stats-habits-border = • { $share }% от клетките на големите ви кораби са до края на полето (при случайни подреждания { $usual }%)
+stats-habits-singles = • { $share }% от едноклетъчните ви кораби не са до края (при случайни подреждания { $usual }%)
+stats-habits-half-left = • { $share }% от клетките на корабите ви са в лявата половина
+stats-habits-half-right = • { $share }% от клетките на корабите ви са в дясната половина
+stats-habits-half-top = • { $share }% от клетките на корабите ви са в горната половина
+stats-habits-half-bottom = • { $share }% от клетките на корабите ви са в долната половина
+stats-habits-trust = • доколко обучаващото се ниво разчита на това: { $weight }%

@@ -48,3 +48,14 @@ end-figure = { $name }: { $turns ->
         [one] { $hits } hit
        *[other] { $hits } hits
     }
+stats-habits = What the bot has learned of your placements ({ $games ->
+        [one] { $games } game
+       *[other] { $games } games
+    }):
+stats-habits-border = • you put { $share }% of your big ships' cells on the edge (random layouts: { $usual }%)
+stats-habits-singles = • { $share }% of your single-deckers stand off the edge (random layouts: { $usual }%)
+stats-habits-half-left = • { $share }% of your ship cells are in the left half
+stats-habits-half-right = • { $share }% of your ship cells are in the right half
+stats-habits-half-top = • { $share }% of your ship cells are in the top half
+stats-habits-half-bottom = • { $share }% of your ship cells are in the bottom half
+stats-habits-trust = • how much the learning level leans on it: { $weight }%

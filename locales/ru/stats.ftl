@@ -55,3 +55,15 @@ end-figure = { $name }: { $turns ->
         [few] { $hits } попадания
        *[many] { $hits } попаданий
     }
+stats-habits = Что бот узнал о ваших расстановках ({ $games ->
+        [one] { $games } партия
+        [few] { $games } партии
+       *[many] { $games } партий
+    }):
+stats-habits-border = • { $share }% клеток ваших больших кораблей — у края поля (у случайных расстановок { $usual }%)
+stats-habits-singles = • { $share }% ваших однопалубных стоят не у края (у случайных расстановок { $usual }%)
+stats-habits-half-left = • { $share }% клеток ваших кораблей — в левой половине поля
+stats-habits-half-right = • { $share }% клеток ваших кораблей — в правой половине поля
+stats-habits-half-top = • { $share }% клеток ваших кораблей — в верхней половине поля
+stats-habits-half-bottom = • { $share }% клеток ваших кораблей — в нижней половине поля
+stats-habits-trust = • насколько обучаемый уровень на это полагается: { $weight }%

@@ -9,7 +9,10 @@
 //! Options: `--ruleset classic|big|lsa` (the field; classic by default), `--placements` (score
 //! placements instead: the shots the hard shooter needs against each generator — random,
 //! Perelman and the hard level's own [`hard_fleet`]), `--learning` (the learning level against
-//! plain hard, in chats of habitual placers: see [`learning`]), `--levels easy,normal,hard`,
+//! plain hard, in chats of habitual placers: see [`learning`]), `--habits` (the learning level
+//! against plain hard, paired, against a population of simulated habitual placers after 0, 20,
+//! 50 and 200 of each one's layouts seen: see [`habits_bench`]; `--placers habitual,repeater,uniform`
+//! picks the populations, `HABITS_DEBUG=1` prints each player's fitted tendencies), `--levels easy,normal,hard`,
 //! `--threads N` (games in parallel; the figures do not depend on it, the times do),
 //! `--arsenal` (the hard level with the arsenal, in turns: see [`arsenal`]; `--seeds 1,2,3`
 //! averages it over several seeds).
@@ -199,6 +202,10 @@ fn main() {
             None => vec![seed],
         };
         arsenal(games, &seeds, threads);
+        return;
+    }
+    if std::env::args().any(|a| a == "--habits") {
+        habits_bench(&r, name, games, seed, threads);
         return;
     }
     if std::env::args().any(|a| a == "--learning") {
@@ -651,5 +658,282 @@ fn arsenal(games: u64, seeds: &[u64], threads: u64) {
             m[3],
             m[4]
         );
+    }
+}
+
+/// One kind of habit a simulated player may have; each player draws a kind (or two) and its
+/// parameters at random. Layouts are uniform random ones ([`random_fleet`]), the best of a
+/// number that grows with the habit's strength by the habit's score, so they are legal and
+/// fresh every game. None is drawn from the learning level's model.
+#[derive(Clone, Copy, Debug)]
+enum Habit {
+    /// Multi-cell ships' cells on the outer ring of the field.
+    Border,
+    /// All ships near a corner (Chebyshev distance).
+    Corner(u8, u8),
+    /// Ship cells in one half (0 left, 1 right, 2 top, 3 bottom).
+    HalfField(u8),
+    /// Ships packed together: the smallest bounding box.
+    Cluster,
+    /// Ships spread out: the largest sum of distances between ships' first cells.
+    Spread,
+    /// Single-cell ships near the middle.
+    SinglesMiddle,
+    /// Multi-cell ships vertical.
+    Vertical,
+}
+
+impl Habit {
+    fn random(rng: &mut StdRng, r: &Ruleset) -> Habit {
+        let (w, h) = (r.size().width - 1, r.size().height - 1);
+        match rng.gen_range(0..7) {
+            0 => Habit::Border,
+            1 => Habit::Corner(
+                if rng.gen_bool(0.5) { 0 } else { w },
+                if rng.gen_bool(0.5) { 0 } else { h },
+            ),
+            2 => Habit::HalfField(rng.gen_range(0..4)),
+            3 => Habit::Cluster,
+            4 => Habit::Spread,
+            5 => Habit::SinglesMiddle,
+            _ => Habit::Vertical,
+        }
+    }
+
+    /// The habit's score of `f` (higher: more habitual), roughly in cells.
+    fn score(self, f: &Fleet, r: &Ruleset) -> f64 {
+        let size = r.size();
+        let (w, h) = (size.width, size.height);
+        let big = || f.ships().iter().filter(|s| s.cells.len() > 1);
+        match self {
+            Habit::Border => big()
+                .flat_map(|s| s.cells.iter())
+                .filter(|c| c.x == 0 || c.y == 0 || c.x + 1 == w || c.y + 1 == h)
+                .count() as f64,
+            Habit::Corner(cx, cy) => {
+                -f.ship_cells()
+                    .map(|c| f64::from(c.x.abs_diff(cx).max(c.y.abs_diff(cy))))
+                    .sum::<f64>()
+                    / 4.0
+            }
+            Habit::HalfField(k) => f
+                .ship_cells()
+                .filter(|c| match k {
+                    0 => 2 * c.x < w,
+                    1 => 2 * c.x >= w,
+                    2 => 2 * c.y < h,
+                    _ => 2 * c.y >= h,
+                })
+                .count() as f64,
+            Habit::Cluster => {
+                let xs: Vec<u8> = f.ship_cells().map(|c| c.x).collect();
+                let ys: Vec<u8> = f.ship_cells().map(|c| c.y).collect();
+                let (x0, x1) = (
+                    *xs.iter().min().unwrap_or(&0),
+                    *xs.iter().max().unwrap_or(&0),
+                );
+                let (y0, y1) = (
+                    *ys.iter().min().unwrap_or(&0),
+                    *ys.iter().max().unwrap_or(&0),
+                );
+                -f64::from((x1 - x0 + 1) as u16 * (y1 - y0 + 1) as u16) / 5.0
+            }
+            Habit::Spread => {
+                let heads: Vec<_> = f.ships().iter().map(|s| s.cells[0]).collect();
+                let mut d = 0.0;
+                for (i, a) in heads.iter().enumerate() {
+                    for b in &heads[i + 1..] {
+                        d += f64::from(a.x.abs_diff(b.x) + a.y.abs_diff(b.y));
+                    }
+                }
+                d / 20.0
+            }
+            Habit::SinglesMiddle => -f
+                .ships()
+                .iter()
+                .filter(|s| s.cells.len() == 1)
+                .map(|s| {
+                    let c = s.cells[0];
+                    (f64::from(c.x) - f64::from(w - 1) / 2.0).abs()
+                        + (f64::from(c.y) - f64::from(h - 1) / 2.0).abs()
+                })
+                .sum::<f64>(),
+            Habit::Vertical => big()
+                .filter(|s| s.cells.iter().all(|c| c.x == s.cells[0].x))
+                .count() as f64,
+        }
+    }
+}
+
+/// A simulated habitual placer: one or two habits, and how hard each is followed (the layouts
+/// compared for each one drawn).
+struct Placer {
+    habits: Vec<Habit>,
+    /// Random layouts compared per layout drawn (1: no habit at all).
+    choices: usize,
+    /// The same few layouts over and over, for exact repeaters.
+    favourites: Vec<Fleet>,
+}
+
+impl Placer {
+    fn habitual(r: &Ruleset, rng: &mut StdRng) -> Placer {
+        let mut habits = vec![Habit::random(rng, r)];
+        if rng.gen_bool(0.3) {
+            habits.push(Habit::random(rng, r));
+        }
+        Placer {
+            habits,
+            choices: rng.gen_range(2..=40),
+            favourites: Vec::new(),
+        }
+    }
+
+    fn fleet(&self, r: &Ruleset, rng: &mut StdRng) -> Fleet {
+        if !self.favourites.is_empty() {
+            return self.favourites.choose(rng).expect("favourites").clone();
+        }
+        let score = |f: &Fleet| self.habits.iter().map(|h| h.score(f, r)).sum::<f64>();
+        (0..self.choices.max(1))
+            .map(|_| random_fleet(r, rng).unwrap())
+            .map(|f| (score(&f), f))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .expect("a layout")
+            .1
+    }
+}
+
+/// Blocks of the habits bench: layouts of the player seen before the learning level shoots.
+const SEEN: [usize; 4] = [0, 20, 50, 200];
+/// Games each simulated player plays in each block (the same boards in every block).
+const GAMES_EACH: u64 = 4;
+
+/// The learning level against plain hard on a population of simulated placers: habitual ones
+/// (see [`Habit`]: each player's kind and strength drawn at random), exact repeaters (one of
+/// three layouts each game) and uniform ones. For each player, the bot sees its first 0, 20,
+/// 50 and 200 layouts, then hard and learning shoot at the same [`GAMES_EACH`] next layouts with
+/// the same seeds. Prints for each population and block the games, each level's mean shots, the
+/// paired difference (hard − learning, shots saved) with its 95 % interval, and learning's p99
+/// ms a move.
+fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
+    println!(
+        "Learning against hard on simulated placers, {name}, {games} games a block ({GAMES_EACH} \
+         a player), seed {seed}"
+    );
+    println!(
+        "placers    seen  games  hard   learning  saved (hard − learning, 95% CI)  learning p99 ms"
+    );
+    let players = games.div_ceil(GAMES_EACH);
+    let pops: Vec<(&str, u64)> = [("habitual", 0u64), ("repeater", 1), ("uniform", 2)]
+        .into_iter()
+        .filter(|(k, _)| arg("--placers").is_none_or(|only| only.split(',').any(|o| o == *k)))
+        .collect();
+    for (kind, pop) in pops {
+        let ids: Vec<u64> = (0..players).collect();
+        let chunk = ids.len().div_ceil(threads.max(1) as usize).max(1);
+        // For each game: hard's shots, then learning's shots and times in each block.
+        type Played = (f64, Vec<(f64, Vec<f64>)>);
+        let results: Vec<Played> = std::thread::scope(|s| {
+            let handles: Vec<_> = ids
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        let mut out = Vec::new();
+                        for &p in part {
+                            let base = seed
+                                .wrapping_mul(1_000_003)
+                                .wrapping_add(p * 7919 + pop * 104_729 + 17);
+                            let mut rng = StdRng::seed_from_u64(base);
+                            let placer = match pop {
+                                0 => Placer::habitual(r, &mut rng),
+                                1 => Placer {
+                                    habits: Vec::new(),
+                                    choices: 1,
+                                    favourites: (0..3)
+                                        .map(|_| random_fleet(r, &mut rng).unwrap())
+                                        .collect(),
+                                },
+                                _ => Placer {
+                                    habits: Vec::new(),
+                                    choices: 1,
+                                    favourites: Vec::new(),
+                                },
+                            };
+                            let seen: Vec<Fleet> = (0..SEEN[SEEN.len() - 1])
+                                .map(|_| placer.fleet(r, &mut rng))
+                                .collect();
+                            let budgets: Vec<Budget> = SEEN
+                                .iter()
+                                .map(|&n| {
+                                    let mut h = Habits::new();
+                                    for f in &seen[..n] {
+                                        h.observe(f, r.size(), 1.0);
+                                    }
+                                    if std::env::var("HABITS_DEBUG").is_ok() {
+                                        eprintln!(
+                                            "{kind} {p} {:?} {} seen {n}: {:?}",
+                                            placer.habits,
+                                            placer.choices,
+                                            h.tendencies(r).map(|t| (t.weight, t.big_on_border))
+                                        );
+                                    }
+                                    Budget::default().learning(Arc::new(h))
+                                })
+                                .collect();
+                            for g in 0..GAMES_EACH {
+                                let game_seed = base.wrapping_add(1 + g);
+                                let layout = placer.fleet(r, &mut rng);
+                                let (hard, _) = play_against(
+                                    r,
+                                    Level::Hard,
+                                    &Budget::default(),
+                                    game_seed,
+                                    |_| layout.clone(),
+                                );
+                                let blocks = budgets
+                                    .iter()
+                                    .map(|b| {
+                                        let (n, t) =
+                                            play_against(r, Level::Learning, b, game_seed, |_| {
+                                                layout.clone()
+                                            });
+                                        (f64::from(n), t)
+                                    })
+                                    .collect();
+                                out.push((f64::from(hard), blocks));
+                            }
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a bench thread"))
+                .collect()
+        });
+        for (b, seen) in SEEN.iter().enumerate() {
+            let n = results.len() as f64;
+            let hard = results.iter().map(|r| r.0).sum::<f64>() / n;
+            let learn = results.iter().map(|r| r.1[b].0).sum::<f64>() / n;
+            let diffs: Vec<f64> = results.iter().map(|r| r.0 - r.1[b].0).collect();
+            let mean = diffs.iter().sum::<f64>() / n;
+            let sd =
+                (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt();
+            let half = 1.96 * sd / n.sqrt();
+            let mut times: Vec<f64> = results.iter().flat_map(|r| r.1[b].1.clone()).collect();
+            times.sort_by(f64::total_cmp);
+            println!(
+                "{:<9} {:>5}  {:>5}  {:>5.2}  {:>8.2}  {:>+6.2} ({:+.2} to {:+.2})  {:>22.3}",
+                kind,
+                seen,
+                n,
+                hard,
+                learn,
+                mean,
+                mean - half,
+                mean + half,
+                percentile(&times, 0.99),
+            );
+        }
     }
 }

@@ -33,7 +33,7 @@ pub fn wake(ctx: &Ctx, rec: &GameRecord, id: GameId) {
 /// Moves for the bot for as long as it is its turn and this replica holds the lease.
 async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
     // What the learning level learned, read once for the bot's moves in a row.
-    let mut learned: Option<Arc<Habits>> = None;
+    let mut learned: Option<Learned> = None;
     loop {
         let (rec, _) = ctx.store.load_game(id).await?;
         if rec.is_finished() || !timer::bot_to_move(&rec) {
@@ -79,7 +79,7 @@ async fn sea_battle_move(
     ctx: &Ctx,
     id: GameId,
     rec: &GameRecord,
-    learned: &mut Option<Arc<Habits>>,
+    learned: &mut Option<Learned>,
 ) -> Moved {
     let Some(seat) = rec.ai_to_move() else {
         return Ok(None);
@@ -105,24 +105,15 @@ async fn sea_battle_move(
     // The learning level learns from the layouts revealed in this chat and in all chats;
     // without them (Redis away) it plays as hard.
     if level == engine::ai::Level::Learning && learned.is_none() {
-        let ruleset = rec.game.ruleset().to_string();
-        let area = rec.game.ruleset().size().area();
-        match ctx.store.layouts(rec.chat, &ruleset).await {
-            Ok((chat, all)) => {
-                let habits =
-                    tokio::task::spawn_blocking(move || Habits::from_codes(&chat, &all, area))
-                        .await
-                        .ok();
-                *learned = habits.map(Arc::new);
-            }
-            Err(e) => log::warn!("game {id}: no layouts to learn from: {e}"),
-        }
+        *learned = Some(learn(ctx, id, rec).await);
     }
-    if let Some(habits) = learned
+    if let Some(l) = learned
         .as_ref()
         .filter(|_| level == engine::ai::Level::Learning)
     {
-        budget = budget.learning(habits.clone());
+        budget = budget
+            .learning(l.chat.clone())
+            .learning_by_seat(l.seats.clone());
     }
     let choice = tokio::task::spawn_blocking(move || {
         crate::game::ai_move::decide(&view, seat, level, mine, &reports, &mut rng, budget)
@@ -149,6 +140,65 @@ async fn sea_battle_move(
             log::debug!("game {id}: the bot's {action:?} was not played: {e:?}");
             Ok(None)
         }
+    }
+}
+
+/// What the learning level knows before its moves: the chat's layouts (with everyone's), and
+/// each person's own by their seat, so in a group each one's habits are theirs.
+pub struct Learned {
+    /// The layouts revealed in this chat, and over all chats.
+    chat: Arc<Habits>,
+    /// Each seat's player's own layouts, their habits; `None` for the bot's seats and for
+    /// people the bot has seen no layout of (the chat's are used for them).
+    seats: Vec<Option<Arc<Habits>>>,
+}
+
+/// Reads what the learning level learns from for game `id`; without Redis, nothing (it then
+/// plays as hard).
+async fn learn(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Learned {
+    let ruleset = rec.game.ruleset().to_string();
+    let area = rec.game.ruleset().size().area();
+    let (chat, all) = match ctx.store.layouts(rec.chat, &ruleset).await {
+        Ok(lists) => lists,
+        Err(e) => {
+            log::warn!("game {id}: no layouts to learn from: {e}");
+            Default::default()
+        }
+    };
+    let mut people = Vec::new();
+    for seat in rec.game.seats() {
+        let own = if crate::game::record::is_ai(seat.player) {
+            None
+        } else {
+            match ctx.store.player_layouts(seat.player.0, &ruleset).await {
+                Ok(own) => Some(own),
+                Err(e) => {
+                    log::warn!("game {id}: no layouts of a player: {e}");
+                    None
+                }
+            }
+        };
+        people.push(own);
+    }
+    let built = tokio::task::spawn_blocking(move || {
+        // A person's own layouts alone: others' would blur their tendencies.
+        let seats = people
+            .iter()
+            .map(|own| {
+                own.as_ref()
+                    .filter(|own| !own.is_empty())
+                    .map(|own| Arc::new(Habits::from_codes(own, &[], area)))
+            })
+            .collect();
+        (Arc::new(Habits::from_codes(&chat, &all, area)), seats)
+    })
+    .await;
+    match built {
+        Ok((chat, seats)) => Learned { chat, seats },
+        Err(_) => Learned {
+            chat: Arc::new(Habits::new()),
+            seats: Vec::new(),
+        },
     }
 }
 

@@ -38,6 +38,31 @@ fn favourite(stats: &HashMap<String, u64>) -> Option<String> {
         .map(|(_, scope)| scope)
 }
 
+/// What the learning level has learned of `user`'s placements, in words: on the ruleset they
+/// play most (classic when it has terrain or is not known), once it has seen enough layouts;
+/// nothing otherwise, or without Redis.
+async fn habits(ctx: &Ctx, user: u64, stats: &HashMap<String, u64>, lang: Lang) -> Vec<String> {
+    let mut ruleset = engine::Ruleset::default();
+    if let Some(scope) = favourite(stats) {
+        if let Ok(Some(json)) = ctx.store.ruleset_of(&scope).await {
+            if let Ok(r) = serde_json::from_str::<engine::Ruleset>(&json) {
+                ruleset = r;
+            }
+        }
+    }
+    let Ok(codes) = ctx.store.player_layouts(user, &ruleset.to_string()).await else {
+        return Vec::new();
+    };
+    let learned = tokio::task::spawn_blocking(move || {
+        let area = ruleset.size().area();
+        engine::Habits::from_codes(&codes, &[], area).tendencies(&ruleset)
+    })
+    .await
+    .ok()
+    .flatten();
+    learned.map_or_else(Vec::new, |t| crate::view::bot::habits_lines(lang, &t))
+}
+
 /// `/stats`: the sender's games, wins, accuracy, shots to win, longest run of hits, the
 /// rules played most, and ratings (this chat's, everyone's, against the bot).
 pub async fn on_stats(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
@@ -102,6 +127,9 @@ pub async fn on_stats(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Hand
                 ));
             }
         }
+    }
+    if games > 0 {
+        lines.extend(habits(ctx, id, &stats, lang).await);
     }
     if riga > 0 {
         lines.push(ta(

@@ -62,3 +62,42 @@ mod tests {
         );
     }
 }
+
+/// What the learning level has learned of a player's placements (`engine::Tendencies`), in
+/// words for `/stats`: the same figures its model samples by, each beside what random
+/// layouts give.
+pub fn habits_lines(lang: Lang, learned: &engine::Tendencies) -> Vec<String> {
+    let t = learned;
+    let pct = |x: f64| ((x * 100.0).round() as i64).into();
+    let half = match t.half {
+        engine::Half::Left => "stats-habits-half-left",
+        engine::Half::Right => "stats-habits-half-right",
+        engine::Half::Top => "stats-habits-half-top",
+        engine::Half::Bottom => "stats-habits-half-bottom",
+    };
+    vec![
+        ta(
+            lang,
+            "stats-habits",
+            &[("games", (t.games.round() as i64).into())],
+        ),
+        ta(
+            lang,
+            "stats-habits-border",
+            &[
+                ("share", pct(t.big_on_border)),
+                ("usual", pct(t.big_on_border_usual)),
+            ],
+        ),
+        ta(
+            lang,
+            "stats-habits-singles",
+            &[
+                ("share", pct(t.singles_inside)),
+                ("usual", pct(t.singles_inside_usual)),
+            ],
+        ),
+        ta(lang, half, &[("share", pct(t.half_share))]),
+        ta(lang, "stats-habits-trust", &[("weight", pct(t.weight))]),
+    ]
+}

@@ -113,6 +113,8 @@ async fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
         assert!(stats.contains(needle), "{needle:?} in {stats}");
     }
     assert!(!stats.contains("against the bot"), "{stats}");
+    // One game seen: too few to tell habits.
+    assert!(!stats.contains("learned of your placements"), "{stats}");
     // The end said each player's turns and cells; /stats averages the winner's turns.
     let texts = app.tg.all_texts(group).join("\n");
     let figures = texts
@@ -129,6 +131,37 @@ async fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
             || stats.ends_with(&format!("Turns to win, on average: {turns}")),
         "{figures} / {stats}"
     );
+    // Five more games of the loser's, every ship in the left half: /stats tells the habit in
+    // the figures the learning level samples by.
+    let store = app.store().await;
+    let l = if winner_is_alice { &b } else { &a };
+    let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92".to_owned();
+    let ruleset = engine::Ruleset::default().to_string();
+    for g in 0..5 {
+        store
+            .observe_layouts(
+                morskoy_boy::store::GameId(9_000_000 + g),
+                -7199,
+                &ruleset,
+                &[(l.id.0, left.clone())],
+            )
+            .await
+            .unwrap();
+    }
+    app.tg.send_command(group, l, "/stats");
+    let stats = said_in(&app, group, &["learned of your placements (6 games)"]).await;
+    assert!(
+        stats.contains("of your ship cells are in the left half"),
+        "{stats}"
+    );
+    let share: i64 = stats
+        .lines()
+        .find(|l| l.contains("left half"))
+        .and_then(|l| l.split('%').next())
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stats}"));
+    assert!(share >= 80, "{stats}");
     // Someone who never played, in English and in Russian.
     app.tg.send_command(71_003, &carol, "/stats");
     said_in(&app, 71_003, &["Carol, you have not finished a game yet"]).await;

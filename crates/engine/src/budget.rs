@@ -1,5 +1,6 @@
 //! How long the hard level may think: the [`Budget`] of one decision.
 
+use crate::event::SeatId;
 use crate::habits::Habits;
 use std::sync::Arc;
 use std::time::Instant;
@@ -21,6 +22,10 @@ pub struct Budget {
     ///
     /// [`Level::Learning`]: crate::level::Level::Learning
     pub habits: Option<Arc<Habits>>,
+    /// How each player placed, by the seat ([`SeatId`]) of the field shot at: used for that
+    /// field instead of `habits` when present, so that in a group each one's habits are
+    /// theirs.
+    pub seat_habits: Vec<Option<Arc<Habits>>>,
 }
 
 impl Default for Budget {
@@ -29,6 +34,7 @@ impl Default for Budget {
             samples: SAMPLES,
             deadline: None,
             habits: None,
+            seat_habits: Vec::new(),
         }
     }
 }
@@ -48,5 +54,40 @@ impl Budget {
             habits: Some(habits),
             ..self
         }
+    }
+
+    /// The same budget, with each seat's `habits` (indexed by [`SeatId`]) for the learning
+    /// level; a seat without them falls back to the budget's common `habits`.
+    pub fn learning_by_seat(self, habits: Vec<Option<Arc<Habits>>>) -> Budget {
+        Budget {
+            seat_habits: habits,
+            ..self
+        }
+    }
+
+    /// The habits the learning level uses for the field of `seat`: the seat's own, else the
+    /// common ones.
+    pub fn habits_for(&self, seat: SeatId) -> Option<&Habits> {
+        self.seat_habits
+            .get(usize::from(seat.0))
+            .and_then(Option::as_deref)
+            .or(self.habits.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seats_own_habits_come_first_then_the_common_ones() {
+        let (common, own) = (Arc::new(Habits::new()), Arc::new(Habits::new()));
+        let b = Budget::default()
+            .learning(common.clone())
+            .learning_by_seat(vec![None, Some(own.clone())]);
+        assert!(std::ptr::eq(b.habits_for(SeatId(1)).unwrap(), &*own));
+        assert!(std::ptr::eq(b.habits_for(SeatId(0)).unwrap(), &*common));
+        assert!(std::ptr::eq(b.habits_for(SeatId(5)).unwrap(), &*common));
+        assert!(Budget::default().habits_for(SeatId(0)).is_none());
     }
 }

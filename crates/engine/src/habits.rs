@@ -11,8 +11,10 @@
 //! Layouts travel as text ([`layout_code`], [`Habits::observe_code`]): ships separated by
 //! spaces, each a comma-separated list of cell indices (`y * width + x`).
 
-use crate::coord::Size;
+use crate::coord::{Coord, Size};
 use crate::fleet::Fleet;
+use crate::ruleset::Ruleset;
+use rand::SeedableRng;
 use std::collections::HashMap;
 
 /// What every chat's layouts weigh together beside one chat's own, in games: people in
@@ -157,6 +159,327 @@ impl Habits {
     pub fn trust(&self) -> f64 {
         ((self.repeats + 0.1) / (self.games + 1.0)).min(0.95)
     }
+
+    /// The player's tendencies as the learning level fits them on a field of `ruleset`: how
+    /// often each cell held a multi-cell ship and a single-cell one over the layouts seen,
+    /// each smoothed toward what uniform random layouts do with the weight of [`SMOOTHING`]
+    /// games, and the model's prior weight (see [`Fit`]). `None` where the field has terrain or
+    /// no layout of its fleet was seen.
+    pub(crate) fn fit(&self, ruleset: &Ruleset) -> Option<Fit> {
+        if ruleset.has_terrain() {
+            return None;
+        }
+        let area = ruleset.size().area();
+        let usual = usual(ruleset);
+        let (mut big, mut single) = (vec![0.0; area], vec![0.0; area]);
+        let mut games = 0.0;
+        // Prequential gain: how much better than uniform layouts the fit from the earlier
+        // layouts predicted each next one, in nats (cells taken as independent).
+        let mut gain = 0.0;
+        let shrunk = |count: f64, games: f64, usual: f64| {
+            ((count + SMOOTHING * usual) / (games + SMOOTHING)).clamp(1e-4, 1.0 - 1e-4)
+        };
+        let bernoulli = |on: bool, p: f64, u: f64| {
+            if on {
+                (p / u).ln()
+            } else {
+                ((1.0 - p) / (1.0 - u)).ln()
+            }
+        };
+        let mut on_big = vec![false; area];
+        let mut on_single = vec![false; area];
+        for (ships, w) in self.layouts() {
+            if !fits_fleet(ships, ruleset) {
+                continue;
+            }
+            on_big.iter_mut().for_each(|b| *b = false);
+            on_single.iter_mut().for_each(|b| *b = false);
+            for cells in ships {
+                for &i in cells {
+                    if cells.len() > 1 {
+                        on_big[usize::from(i)] = true;
+                    } else {
+                        on_single[usize::from(i)] = true;
+                    }
+                }
+            }
+            let mut score = 0.0;
+            for i in 0..area {
+                score += bernoulli(on_big[i], shrunk(big[i], games, usual.big[i]), usual.big[i]);
+                score += bernoulli(
+                    on_single[i],
+                    shrunk(single[i], games, usual.single[i]),
+                    usual.single[i],
+                );
+            }
+            gain += w * score;
+            for i in 0..area {
+                big[i] += w * f64::from(u8::from(on_big[i]));
+                single[i] += w * f64::from(u8::from(on_single[i]));
+            }
+            games += w;
+        }
+        if games <= 0.0 {
+            return None;
+        }
+        let tilt = |counts: &[f64], usual: &[f64]| -> Vec<f64> {
+            counts
+                .iter()
+                .zip(usual)
+                .map(|(&c, &u)| shrunk(c, games, u) / u.max(1e-4))
+                .collect()
+        };
+        let prior = games / (games + SMOOTHING) * 0.95 / (1.0 + (-gain / GAIN_SCALE).exp());
+        Some(Fit {
+            games,
+            big_share: big.iter().map(|c| c / games).collect(),
+            single_share: single.iter().map(|c| c / games).collect(),
+            big: tilt(&big, &usual.big),
+            single: tilt(&single, &usual.single),
+            gain,
+            prior,
+        })
+    }
+
+    /// What the bot has learned of this player's placements on a field of `ruleset`, in the
+    /// figures its model uses (the per-cell shares the learning level's fit samples by, summed over parts of
+    /// the field), once at least 3 layouts (`TENDENCIES_FROM`) were seen; `None` before, or on
+    /// a field with terrain.
+    pub fn tendencies(&self, ruleset: &Ruleset) -> Option<Tendencies> {
+        let fit = self.fit(ruleset)?;
+        if fit.games < TENDENCIES_FROM {
+            return None;
+        }
+        let size = ruleset.size();
+        let usual = usual(ruleset);
+        let (w, h) = (size.width, size.height);
+        let border = |i: usize| {
+            let c = size.coord(i);
+            c.x == 0 || c.y == 0 || c.x + 1 == w || c.y + 1 == h
+        };
+        let share = |v: &[f64], keep: &dyn Fn(usize) -> bool| {
+            let all: f64 = v.iter().sum();
+            let part: f64 = v
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|x| x.1)
+                .sum();
+            if all > 0.0 {
+                part / all
+            } else {
+                0.0
+            }
+        };
+        let cells: Vec<f64> = fit
+            .big_share
+            .iter()
+            .zip(&fit.single_share)
+            .map(|(a, b)| a + b)
+            .collect();
+        let in_half = |k: usize, i: usize| {
+            let c = size.coord(i);
+            match k {
+                0 => 2 * c.x < w,
+                1 => 2 * c.x >= w,
+                2 => 2 * c.y < h,
+                _ => 2 * c.y >= h,
+            }
+        };
+        let in_quarter = |k: usize, i: usize| in_half(k % 2, i) && in_half(2 + k / 2, i);
+        let best = |n: usize, inside: &dyn Fn(usize, usize) -> bool| {
+            (0..n)
+                .map(|k| (k, share(&cells, &|i| inside(k, i))))
+                .max_by(|a, b| a.1.total_cmp(&b.1))
+                .unwrap_or((0, 0.0))
+        };
+        let (half, half_share) = best(4, &in_half);
+        let (quarter, quarter_share) = best(4, &in_quarter);
+        Some(Tendencies {
+            games: fit.games,
+            big_on_border: share(&fit.big_share, &border),
+            big_on_border_usual: share(&usual.big, &border),
+            singles_inside: 1.0 - share(&fit.single_share, &border),
+            singles_inside_usual: 1.0 - share(&usual.single, &border),
+            half: [Half::Left, Half::Right, Half::Top, Half::Bottom][half],
+            half_share,
+            quarter: [
+                Quarter::TopLeft,
+                Quarter::TopRight,
+                Quarter::BottomLeft,
+                Quarter::BottomRight,
+            ][quarter],
+            quarter_share,
+            weight: fit.prior,
+        })
+    }
+}
+
+/// Games' weight of the uniform layouts in each fitted share (see [`Habits::fit`]).
+pub const SMOOTHING: f64 = 8.0;
+/// The prequential gain (nats) at which the fitted model's prior weight is about 73 % of its
+/// most: the gain's scale in the logistic.
+const GAIN_SCALE: f64 = 10.0;
+/// Layouts seen before [`Habits::tendencies`] tells anything.
+pub const TENDENCIES_FROM: f64 = 3.0;
+
+/// A player's fitted tendencies (per cell), for the learning level's sampler.
+#[derive(Clone, Debug)]
+pub(crate) struct Fit {
+    /// Weighted layouts the fit is from.
+    pub games: f64,
+    /// For each cell, the share of layouts with a multi-cell ship on it (raw).
+    pub big_share: Vec<f64>,
+    /// For each cell, the share of layouts with a single-cell ship on it (raw).
+    pub single_share: Vec<f64>,
+    /// For each cell, how much likelier than in uniform layouts a multi-cell ship covers it
+    /// (the smoothed share over the uniform one): a placement weighs the product over its cells.
+    pub big: Vec<f64>,
+    /// As `big`, for single-cell ships.
+    pub single: Vec<f64>,
+    /// How much better (nats, in all) the fit from the earlier layouts predicted each next
+    /// one than uniform layouts do: negative for people who place at random.
+    #[allow(dead_code)]
+    pub gain: f64,
+    /// The model's prior weight in the mixture: `games / (games + SMOOTHING)`, times 0.95, times
+    /// the logistic of `gain / GAIN_SCALE`, so it stays near 0 for people without habits.
+    pub prior: f64,
+}
+
+/// A half of the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// Columns left of the middle.
+    Left,
+    /// Columns from the middle on.
+    Right,
+    /// Rows above the middle.
+    Top,
+    /// Rows from the middle down.
+    Bottom,
+}
+
+/// A quarter of the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quarter {
+    /// Left and top halves.
+    TopLeft,
+    /// Right and top.
+    TopRight,
+    /// Left and bottom.
+    BottomLeft,
+    /// Right and bottom.
+    BottomRight,
+}
+
+/// What the learning level has learned of one player's placements, for `/stats` to tell in
+/// words: shares (0 to 1) of ship cells over the layouts seen, each beside what uniform random
+/// layouts give, from the same per-cell counts the model samples by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tendencies {
+    /// Weighted layouts seen.
+    pub games: f64,
+    /// Share of the multi-cell ships' cells on the field's outer ring ("you put big ships on
+    /// the edge 80 % of the time").
+    pub big_on_border: f64,
+    /// The same share in uniform random layouts.
+    pub big_on_border_usual: f64,
+    /// Share of the single-cell ships off the outer ring.
+    pub singles_inside: f64,
+    /// The same share in uniform random layouts.
+    pub singles_inside_usual: f64,
+    /// The half of the field with most ship cells.
+    pub half: Half,
+    /// Share of all ship cells in that half (about 0.5 for random layouts).
+    pub half_share: f64,
+    /// The quarter with most ship cells.
+    pub quarter: Quarter,
+    /// Share of all ship cells in that quarter (about 0.25 for random layouts).
+    pub quarter_share: f64,
+    /// The prior weight (0 to 0.95) the learning level gives these tendencies beside the
+    /// uniform model: near 0 when they do not predict this player better than chance.
+    pub weight: f64,
+}
+
+/// Whether `ships` is a layout of `ruleset`'s fleet on its field.
+fn fits_fleet(ships: &Layout, ruleset: &Ruleset) -> bool {
+    let area = ruleset.size().area();
+    let mut sizes: Vec<usize> = ruleset
+        .fleet()
+        .iter()
+        .map(|k| usize::from(k.size()))
+        .collect();
+    sizes.sort_unstable();
+    let mut lens: Vec<usize> = ships.iter().map(Vec::len).collect();
+    lens.sort_unstable();
+    lens == sizes && ships.iter().flatten().all(|&i| usize::from(i) < area)
+}
+
+/// How often each cell holds a multi-cell and a single-cell ship in uniform random layouts.
+pub(crate) struct Usual {
+    /// Multi-cell ships, by cell.
+    pub big: Vec<f64>,
+    /// Single-cell ships, by cell.
+    pub single: Vec<f64>,
+}
+
+/// Layouts drawn for [`Usual`].
+const USUAL_LAYOUTS: usize = 2000;
+
+thread_local! {
+    static USUAL: std::cell::RefCell<HashMap<String, std::rc::Rc<Usual>>> =
+        std::cell::RefCell::new(HashMap::new());
+}
+
+/// [`Usual`] for `ruleset`: from [`USUAL_LAYOUTS`] seeded [`random_fleet`] layouts, each
+/// also mirrored both ways; computed once per thread and placement: what shapes a fleet's
+/// layout (the field, the touching rule, the shapes), not the players, the shots, the mines
+/// or the timer.
+///
+/// [`random_fleet`]: crate::random_fleet
+pub(crate) fn usual(ruleset: &Ruleset) -> std::rc::Rc<Usual> {
+    let ruleset = &Ruleset {
+        touching: ruleset.touching,
+        shapes: ruleset.shapes,
+        field: ruleset.field.clone(),
+        ..Ruleset::default()
+    };
+    let key = format!("{ruleset:?}");
+    if let Some(u) = USUAL.with(|m| m.borrow().get(&key).cloned()) {
+        return u;
+    }
+    let size = ruleset.size();
+    let area = size.area();
+    let (mut big, mut single) = (vec![0.0; area], vec![0.0; area]);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(0x5EA);
+    let mut n = 0.0;
+    for _ in 0..USUAL_LAYOUTS {
+        let Ok(f) = crate::random_fleet(ruleset, &mut rng) else {
+            continue;
+        };
+        n += 4.0;
+        for s in f.ships() {
+            let to = if s.cells.len() > 1 {
+                &mut big
+            } else {
+                &mut single
+            };
+            for c in &s.cells {
+                let (x, y) = (c.x, c.y);
+                let (mx, my) = (size.width - 1 - x, size.height - 1 - y);
+                for (a, b) in [(x, y), (mx, y), (x, my), (mx, my)] {
+                    to[size.index(Coord::new(a, b))] += 1.0;
+                }
+            }
+        }
+    }
+    let n: f64 = if n > 0.0 { n } else { 1.0 };
+    let u = std::rc::Rc::new(Usual {
+        big: big.iter().map(|c| (c / n).max(1e-3)).collect(),
+        single: single.iter().map(|c| (c / n).max(1e-3)).collect(),
+    });
+    USUAL.with(|m| m.borrow_mut().insert(key, u.clone()));
+    u
 }
 
 #[cfg(test)]
@@ -219,5 +542,45 @@ mod tests {
             again.seen(&random_fleet(&r, &mut rng).unwrap(), r.size()),
             0.0
         );
+    }
+
+    #[test]
+    fn the_fit_leans_where_the_player_puts_ships_and_is_none_before_any_layout() {
+        let r = Ruleset::default();
+        let size = r.size();
+        assert!(
+            Habits::new().fit(&r).is_none(),
+            "no layout: the uniform prior alone"
+        );
+        let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+        let mut h = Habits::new();
+        for _ in 0..40 {
+            let f = (0..60)
+                .map(|_| random_fleet(&r, &mut rng).unwrap())
+                .max_by_key(|f| f.ship_cells().filter(|c| c.x < 5).count())
+                .unwrap();
+            h.observe(&f, size, 1.0);
+        }
+        let fit = h.fit(&r).expect("a fit");
+        let side = |x: std::ops::Range<u8>| -> f64 {
+            size.cells()
+                .filter(|c| x.contains(&c.x))
+                .map(|c| fit.big[size.index(c)] + fit.single[size.index(c)])
+                .sum::<f64>()
+                / 100.0
+        };
+        assert!(
+            side(0..5) > 1.0 && side(5..10) < 1.0,
+            "{} {}",
+            side(0..5),
+            side(5..10)
+        );
+        assert!(fit.prior > 0.5 && fit.gain > 0.0, "{fit:?}");
+        // One layout weighs little against the uniform prior: the factors stay near 1.
+        let mut one = Habits::new();
+        one.observe(&random_fleet(&r, &mut rng).unwrap(), size, 1.0);
+        let fit = one.fit(&r).expect("a fit");
+        assert!(fit.big.iter().all(|&f| f < 2.0), "{:?}", fit.big);
+        assert!(fit.prior < 0.11, "{fit:?}");
     }
 }

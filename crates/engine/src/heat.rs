@@ -155,7 +155,7 @@ fn heat_in<const W: usize>(
     // importance and by the salvo answers, and by importance alone (for when no layout
     // explains the answers).
     let mut buf = Vec::new();
-    let habits = budget.habits.as_deref();
+    let habits = budget.habits_for(field.seat);
     let sources = sources(view, field, &problem, habits, rng, &mut buf);
     let mut heat: Vec<Heat> = sources.iter().map(|_| empty()).collect();
     let mut plain: Vec<Heat> = sources.iter().map(|_| empty()).collect();

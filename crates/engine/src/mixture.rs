@@ -10,6 +10,12 @@
 //!   ([`Habits`]) that fit everything seen, each as often as it was seen; its prior is the share
 //!   of those games whose layout repeated an earlier one, so it matters for people who reuse
 //!   their layouts and fades for people who do not.
+//! - The tendencies (the learning level only): the sampler tilted by the player's fitted
+//!   per-cell shares of multi- and single-cell ships ([`Habits`]'s fit, smoothed toward
+//!   uniform), each place drawn with chance ∝ the product of its cells' factors and the
+//!   importance weight corrected for it; its prior grows with the layouts seen and with how
+//!   much better than uniform the fit predicted each next one, and is 0 below
+//!   `MIN_TILT_PRIOR`, where the level shoots as hard.
 //!
 //! The models are weighed by how well each explains the cells known empty: the chance that the
 //! multi-cell ships of a layout of each model avoid them, by sequential importance sampling
@@ -20,7 +26,8 @@
 //! [`perelman_fleet`]: crate::perelman_fleet
 
 use crate::bits::Bits;
-use crate::habits::Habits;
+use crate::coord::Size;
+use crate::habits::{Fit, Habits};
 use crate::kind::Kind;
 
 use crate::sampler::Problem;
@@ -32,6 +39,9 @@ use std::rc::Rc;
 
 /// The prior weight of the Perelman model.
 pub const PERELMAN_PRIOR: f64 = 0.5;
+/// The least prior weight of a player's fitted tendencies ([`Habits`]) for the model to be
+/// used at all: below it the learning level shoots as hard does.
+const MIN_TILT_PRIOR: f64 = 0.02;
 /// Importance samples for each model's likelihood.
 const SIS_SAMPLES: usize = 48;
 
@@ -91,13 +101,17 @@ pub(crate) fn sources<const W: usize>(
     let recall = habits
         .filter(|h| h.games() > 0.0 && !ruleset.has_terrain())
         .and_then(|h| recalled(view, problem, h));
+    let fit = habits
+        .filter(|h| h.games() > 0.0)
+        .and_then(|h| h.fit(ruleset))
+        .filter(|f| f.prior >= MIN_TILT_PRIOR);
     let big: Vec<Kind> = ruleset
         .fleet()
         .into_iter()
         .filter(|k| k.size() > 1)
         .collect();
     let ring = ring_model(view, field, problem, &big);
-    if ring.is_none() && recall.is_none() {
+    if ring.is_none() && recall.is_none() && fit.is_none() {
         return vec![Source {
             draw: Draw::Plain,
             weight: 1.0,
@@ -131,6 +145,26 @@ pub(crate) fn sources<const W: usize>(
                 (1.0 - recall_prior) * PERELMAN_PRIOR,
                 perelman,
             ));
+        }
+    }
+    if let Some(fit) = fit {
+        let tilted = tilted(problem, &fit, size);
+        let big_weights: Vec<Vec<f64>> = all
+            .iter()
+            .map(|t| {
+                t.list
+                    .iter()
+                    .map(|p| place_weight(&p.cells, &fit.big))
+                    .collect()
+            })
+            .collect();
+        let mut side = rand::rngs::StdRng::seed_from_u64(fingerprint(problem) ^ 0x7117);
+        let l = likelihood_tilted::<W>(&all, &big_weights, &problem.empty, &mut side, buf);
+        if l > 0.0 {
+            for o in &mut out {
+                o.1 *= 1.0 - fit.prior;
+            }
+            out.push((Draw::Problem(tilted), (1.0 - recall_prior) * fit.prior, l));
         }
     }
     if let Some((layouts, prior, l)) = recall {
@@ -292,6 +326,82 @@ fn likelihood<const W: usize>(
             };
             weight *= buf.len() as f64 / f64::from(prior);
             taken = taken | t.list[k as usize].zone;
+        }
+        total += weight;
+    }
+    total / SIS_SAMPLES as f64
+}
+
+/// How much likelier a place on `cells` is under a player's tendencies: the product of the
+/// cells' factors (`Fit::big` or `Fit::single`), bounded.
+fn place_weight<const W: usize>(cells: &Bits<W>, factors: &[f64]) -> f64 {
+    let log: f64 = cells
+        .ones()
+        .map(|i| factors.get(i).map_or(0.0, |f| f.max(1e-6).ln()))
+        .sum();
+    log.clamp(-60.0, 60.0).exp()
+}
+
+/// `problem` with its places weighed by the player's tendencies `fit`: a layout is drawn with
+/// chance ∝ the product of its places' weights (see `Problem::fill`).
+fn tilted<const W: usize>(problem: &Problem<W>, fit: &Fit, _size: Size) -> Problem<W> {
+    let weights: Vec<Vec<f64>> = problem
+        .items
+        .iter()
+        .map(|(t, _, n)| {
+            let factors = if *n > 1 { &fit.big } else { &fit.single };
+            t.list
+                .iter()
+                .map(|p| place_weight(&p.cells, factors))
+                .collect()
+        })
+        .collect();
+    let mut out = problem.clone();
+    out.tilt = Some(Rc::new(weights));
+    out
+}
+
+/// As [`likelihood`], with the multi-cell ships drawn by the tendencies: each place with
+/// chance ∝ its weight in `weights` (by table, then place) among those free of earlier ships;
+/// the weight of a draw is the share of the free places' weight that avoids `empty`.
+fn likelihood_tilted<const W: usize>(
+    tables: &[Rc<Table<W>>],
+    weights: &[Vec<f64>],
+    empty: &Bits<W>,
+    rng: &mut impl Rng,
+    buf: &mut Vec<(u16, u32)>,
+) -> f64 {
+    let mut total = 0.0;
+    for _ in 0..SIS_SAMPLES {
+        let mut taken = Bits::<W>::EMPTY;
+        let mut weight = 1.0;
+        for (t, w) in tables.iter().zip(weights) {
+            buf.clear();
+            let (mut prior, mut kept) = (0.0, 0.0);
+            for (k, p) in t.list.iter().enumerate() {
+                if !p.cells.intersects(&taken) {
+                    prior += w[k];
+                    if !p.cells.intersects(empty) {
+                        kept += w[k];
+                        buf.push((0, k as u32));
+                    }
+                }
+            }
+            if buf.is_empty() || kept <= 0.0 || prior <= 0.0 {
+                weight = 0.0;
+                break;
+            }
+            let mut at = rng.gen::<f64>() * kept;
+            let mut chosen = buf[buf.len() - 1].1;
+            for &(_, k) in buf.iter() {
+                at -= w[k as usize];
+                if at < 0.0 {
+                    chosen = k;
+                    break;
+                }
+            }
+            weight *= kept / prior;
+            taken = taken | t.list[chosen as usize].zone;
         }
         total += weight;
     }

@@ -50,6 +50,10 @@ pub(crate) struct Problem<const W: usize> {
     pub sunk: Bits<W>,
     /// Where each force may stand, before any item afloat is placed.
     pub shore: Shore<W>,
+    /// The learning level's tendencies (`mixture.rs`): for each item, a weight for each of
+    /// its placements; each step then picks a place with chance ∝ its weight instead of
+    /// uniformly. `None`: uniformly.
+    pub tilt: Option<Rc<Vec<Vec<f64>>>>,
 }
 
 /// Connected groups of sunk cells and the forces of the sunk kinds of their size.
@@ -165,6 +169,7 @@ impl<const W: usize> Problem<W> {
             empty,
             sunk,
             shore,
+            tilt: None,
         }
     }
 
@@ -229,8 +234,19 @@ impl<const W: usize> Problem<W> {
                     }
                 }
             }
-            let &(i, k) = buf.choose(rng)?;
-            weight *= buf.len() as f64;
+            let (i, k) = match &self.tilt {
+                None => {
+                    let &(i, k) = buf.choose(rng)?;
+                    weight *= buf.len() as f64;
+                    (i, k)
+                }
+                Some(tilt) => {
+                    let (at, sum) =
+                        choose_tilted(buf, |i, k| tilt[usize::from(i)][k as usize], rng)?;
+                    weight *= sum;
+                    buf[at]
+                }
+            };
             let (t, force, _) = &self.items[usize::from(i)];
             let p = &t.list[k as usize];
             if !shore.stand(&p.cells, *force) {
@@ -247,8 +263,19 @@ impl<const W: usize> Problem<W> {
             if used >> i & 1 == 1 {
                 continue;
             }
-            let k = pick(t, &open, *force, &shore, rng, buf)?;
-            weight *= buf.len() as f64;
+            let k = match &self.tilt {
+                None => {
+                    let k = pick(t, &open, *force, &shore, rng, buf)?;
+                    weight *= buf.len() as f64;
+                    k
+                }
+                Some(tilt) => {
+                    pick(t, &open, *force, &shore, rng, buf)?;
+                    let (at, sum) = choose_tilted(buf, |_, k| tilt[i][k as usize], rng)?;
+                    weight *= sum;
+                    buf[at].1 as usize
+                }
+            };
             let p = &t.list[k];
             if !shore.stand(&p.cells, *force) {
                 return None;
@@ -287,4 +314,26 @@ fn pick<const W: usize>(
         }
     }
     buf.choose(rng).map(|&(_, k)| k as usize)
+}
+
+/// One of `buf`'s places with chance ∝ `weigh(item, place)`: its position in `buf` and the
+/// weights' sum (the tilted step's importance factor: the layout's chance under the tilted
+/// prior over its chance to be drawn). `None` if `buf` is empty or weighs nothing.
+fn choose_tilted(
+    buf: &[(u16, u32)],
+    weigh: impl Fn(u16, u32) -> f64,
+    rng: &mut impl Rng,
+) -> Option<(usize, f64)> {
+    let sum: f64 = buf.iter().map(|&(i, k)| weigh(i, k)).sum();
+    if buf.is_empty() || sum.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let mut at = rng.gen::<f64>() * sum;
+    for (n, &(i, k)) in buf.iter().enumerate() {
+        at -= weigh(i, k);
+        if at < 0.0 {
+            return Some((n, sum));
+        }
+    }
+    Some((buf.len() - 1, sum))
 }

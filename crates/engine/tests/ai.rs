@@ -359,3 +359,71 @@ fn without_the_arsenal_choose_action_is_choose_shot() {
         );
     }
 }
+
+#[test]
+fn habits_given_for_one_seat_are_used_for_that_seat_only() {
+    let r = Ruleset::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let favourite = random_fleet(&r, &mut rng).unwrap();
+    let mut habits = Habits::new();
+    for _ in 0..30 {
+        habits.observe(&favourite, r.size(), 1.0);
+    }
+    let habits = std::sync::Arc::new(habits);
+    // The field shot at is seat 1's: its habits count; another seat's do not.
+    let theirs = Budget::default().learning_by_seat(vec![None, Some(habits.clone())]);
+    let others = Budget::default().learning_by_seat(vec![None, None, Some(habits)]);
+    let (mut hard, mut learning, mut elsewhere) = (0, 0, 0);
+    for seed in 0..3 {
+        hard += shots_to_sink(&r, Level::Hard, &Budget::default(), &favourite, seed);
+        learning += shots_to_sink(&r, Level::Learning, &theirs, &favourite, seed);
+        elsewhere += shots_to_sink(&r, Level::Learning, &others, &favourite, seed);
+    }
+    assert!(
+        learning + 3 * 15 < hard,
+        "seat 1's own habits: {learning} against hard {hard}"
+    );
+    assert_eq!(elsewhere, hard, "another seat's habits are not seat 1's");
+}
+
+#[test]
+fn tendencies_tell_the_figures_of_the_layouts_seen() {
+    let r = Ruleset::default();
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let size = r.size();
+    let on_border =
+        |c: Coord| c.x == 0 || c.y == 0 || c.x + 1 == size.width || c.y + 1 == size.height;
+    // A player who keeps the ships in the left half: the best of 60 layouts by it.
+    let mut habits = Habits::new();
+    let (mut big, mut big_border) = (0usize, 0usize);
+    assert_eq!(habits.tendencies(&r), None, "nothing seen, nothing told");
+    for _ in 0..30 {
+        let f = (0..60)
+            .map(|_| random_fleet(&r, &mut rng).unwrap())
+            .max_by_key(|f| f.ship_cells().filter(|c| c.x < 5).count())
+            .unwrap();
+        for s in f.ships().iter().filter(|s| s.cells.len() > 1) {
+            big += s.cells.len();
+            big_border += s.cells.iter().filter(|&&c| on_border(c)).count();
+        }
+        habits.observe(&f, size, 1.0);
+    }
+    let t = habits.tendencies(&r).expect("30 layouts seen");
+    assert_eq!(t.games, 30.0);
+    assert!((t.big_on_border - big_border as f64 / big as f64).abs() < 1e-9);
+    assert_eq!(t.half, Half::Left);
+    assert!(t.half_share > 0.7, "{t:?}");
+    assert!(t.weight > 0.2, "a clear habit is trusted: {t:?}");
+    assert!(
+        (0.3..0.6).contains(&t.big_on_border_usual),
+        "uniform layouts: {t:?}"
+    );
+    // Uniform placers: nothing to learn.
+    let mut plain = Habits::new();
+    for _ in 0..100 {
+        plain.observe(&random_fleet(&r, &mut rng).unwrap(), size, 1.0);
+    }
+    let t = plain.tendencies(&r).expect("100 layouts seen");
+    assert!(t.weight < 0.02, "random layouts are no habit: {t:?}");
+    assert!(t.half_share < 0.6, "{t:?}");
+}

@@ -563,10 +563,22 @@ proptest! {
         for _ in 0..3 {
             habits.observe(&random_fleet(&r, &mut rng).unwrap(), r.size(), 1.0);
         }
+        // One seat's player has a strong habit: one layout ten times (the fitted tendencies
+        // weigh much), so the tilted sampler is played too. On the classic field only: fitting
+        // draws 2000 random layouts of each new ruleset to compare with, which in a debug
+        // build would make these cases many times slower.
+        let mut strong = Habits::new();
+        if r.field == Field::Classic && r.shapes == Shapes::default() {
+            let favourite = random_fleet(&r, &mut rng).unwrap();
+            for _ in 0..10 {
+                strong.observe(&favourite, r.size(), 1.0);
+            }
+        }
         let budget = ai::Budget {
             samples: if r.size().area() > 100 { 24 } else { 120 },
             deadline: None,
             habits: Some(std::sync::Arc::new(habits)),
+            seat_habits: vec![None, Some(std::sync::Arc::new(strong))],
         };
         let mut game = new_game(&r, &mut rng, seed % 2 == 0);
         let limit = (r.size().area() + 2 * usize::from(r.mines)) * r.seats() + 10;
