@@ -43,26 +43,6 @@ pub fn parse_level(text: &str) -> Option<Level> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::game::record::ai_player;
-
-    #[test]
-    fn levels_are_read_in_every_language_and_bots_are_told_apart() {
-        assert_eq!(parse_level("hard"), Some(Level::Hard));
-        assert_eq!(parse_level(" Сильный "), Some(Level::Hard));
-        assert_eq!(parse_level("лесен"), Some(Level::Easy));
-        assert_eq!(parse_level("Обучаемый"), Some(Level::Learning));
-        assert_eq!(parse_level("learning"), Some(Level::Learning));
-        assert_eq!(parse_level("genius"), None);
-        assert_ne!(
-            name(Lang::En, Level::Easy, ai_player(0)),
-            name(Lang::En, Level::Easy, ai_player(1))
-        );
-    }
-}
-
 /// What the learning level has learned of a player's placements (`engine::Tendencies`), in
 /// words for `/stats`: the same figures its model samples by, each beside what random
 /// layouts give.
@@ -100,4 +80,24 @@ pub fn habits_lines(lang: Lang, learned: &engine::Tendencies) -> Vec<String> {
         ta(lang, half, &[("share", pct(t.half_share))]),
         ta(lang, "stats-habits-trust", &[("weight", pct(t.weight))]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::record::ai_player;
+
+    #[test]
+    fn levels_are_read_in_every_language_and_bots_are_told_apart() {
+        assert_eq!(parse_level("hard"), Some(Level::Hard));
+        assert_eq!(parse_level(" Сильный "), Some(Level::Hard));
+        assert_eq!(parse_level("лесен"), Some(Level::Easy));
+        assert_eq!(parse_level("Обучаемый"), Some(Level::Learning));
+        assert_eq!(parse_level("learning"), Some(Level::Learning));
+        assert_eq!(parse_level("genius"), None);
+        assert_ne!(
+            name(Lang::En, Level::Easy, ai_player(0)),
+            name(Lang::En, Level::Easy, ai_player(1))
+        );
+    }
 }
