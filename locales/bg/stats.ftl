@@ -58,4 +58,6 @@ stats-habits-half-left = • { $share }% от клетките на кораби
 stats-habits-half-right = • { $share }% от клетките на корабите ви са в дясната половина
 stats-habits-half-top = • { $share }% от клетките на корабите ви са в горната половина
 stats-habits-half-bottom = • { $share }% от клетките на корабите ви са в долната половина
+stats-habits-upright = • { $share }% от големите ви кораби са вертикални (при случайни подреждания { $usual }%)
+stats-habits-compact = • флотът ви е по-сгъстен от { $share }% от случайните подреждания
 stats-habits-trust = • доколко обучаващото се ниво разчита на това: { $weight }%

@@ -58,4 +58,6 @@ stats-habits-half-left = • { $share }% of your ship cells are in the left half
 stats-habits-half-right = • { $share }% of your ship cells are in the right half
 stats-habits-half-top = • { $share }% of your ship cells are in the top half
 stats-habits-half-bottom = • { $share }% of your ship cells are in the bottom half
+stats-habits-upright = • { $share }% of your big ships stand upright (random layouts: { $usual }%)
+stats-habits-compact = • your fleet is packed tighter than { $share }% of random layouts
 stats-habits-trust = • how much the learning level leans on it: { $weight }%

@@ -66,4 +66,6 @@ stats-habits-half-left = • { $share }% клеток ваших корабле�
 stats-habits-half-right = • { $share }% клеток ваших кораблей — в правой половине поля
 stats-habits-half-top = • { $share }% клеток ваших кораблей — в верхней половине поля
 stats-habits-half-bottom = • { $share }% клеток ваших кораблей — в нижней половине поля
+stats-habits-upright = • { $share }% ваших больших кораблей стоят вертикально (у случайных расстановок { $usual }%)
+stats-habits-compact = • ваш флот стоит теснее, чем { $share }% случайных расстановок
 stats-habits-trust = • насколько обучаемый уровень на это полагается: { $weight }%

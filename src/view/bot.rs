@@ -78,6 +78,12 @@ pub fn habits_lines(lang: Lang, learned: &engine::Tendencies) -> Vec<String> {
             ],
         ),
         ta(lang, half, &[("share", pct(t.half_share))]),
+        ta(
+            lang,
+            "stats-habits-upright",
+            &[("share", pct(t.upright)), ("usual", pct(t.upright_usual))],
+        ),
+        ta(lang, "stats-habits-compact", &[("share", pct(t.compact))]),
         ta(lang, "stats-habits-trust", &[("weight", pct(t.weight))]),
     ]
 }

@@ -162,6 +162,38 @@ async fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{stats}"));
     assert!(share >= 80, "{stats}");
+    // The same figures for the other parts of the model: ships upright, the fleet packed.
+    let figure = |stats: &str, needle: &str| -> i64 {
+        stats
+            .lines()
+            .find(|l| l.contains(needle))
+            .and_then(|l| l.split('%').next())
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{needle:?} in {stats}"))
+    };
+    assert!(
+        figure(&stats, "of your big ships stand upright") >= 80,
+        "{stats}"
+    );
+    assert!(figure(&stats, "of random layouts") >= 70, "{stats}");
+    // Each person's habits are theirs: the other player of the same chat keeps to the right
+    // half, and is told so (the chat's layouts, both people's, lean neither way).
+    let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99".to_owned();
+    for g in 0..5 {
+        store
+            .observe_layouts(
+                morskoy_boy::store::GameId(9_100_000 + g),
+                -7199,
+                &ruleset,
+                &[(w.id.0, right.clone())],
+            )
+            .await
+            .unwrap();
+    }
+    app.tg.send_command(group, w, "/stats");
+    let theirs = said_in(&app, group, &["of your ship cells are in the right half"]).await;
+    assert!(figure(&theirs, "right half") >= 80, "{theirs}");
     // Someone who never played, in English and in Russian.
     app.tg.send_command(71_003, &carol, "/stats");
     said_in(&app, 71_003, &["Carol, you have not finished a game yet"]).await;

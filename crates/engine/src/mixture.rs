@@ -10,12 +10,14 @@
 //!   ([`Habits`]) that fit everything seen, each as often as it was seen; its prior is the share
 //!   of those games whose layout repeated an earlier one, so it matters for people who reuse
 //!   their layouts and fades for people who do not.
-//! - The tendencies (the learning level only): the sampler tilted by the player's fitted
-//!   per-cell shares of multi- and single-cell ships ([`Habits`]'s fit, smoothed toward
-//!   uniform), each place drawn with chance ∝ the product of its cells' factors and the
-//!   importance weight corrected for it; its prior grows with the layouts seen and with how
-//!   much better than uniform the fit predicted each next one, and is 0 below
-//!   `MIN_TILT_PRIOR`, where the level shoots as hard.
+//! - The tendencies (the learning level only): a player's layouts as a whole ([`Habits`]'s
+//!   fit): which side and corner their fleet leans to, whether the big ships hug the edge and
+//!   the single ships keep off it or to the middle, how often the big ships stand upright,
+//!   how packed or spread out the fleet is. The sampler draws each place with chance ∝ its
+//!   cells' factors and its upright factor (the importance weight corrected for it), and each
+//!   layout is weighed by its spread; the prior grows with the layouts seen and with how much
+//!   better than uniform the fit predicted each next one, and is 0 below `MIN_TILT_PRIOR`,
+//!   where the level shoots as hard.
 //!
 //! The models are weighed by how well each explains the cells known empty: the chance that the
 //! multi-cell ships of a layout of each model avoid them, by sequential importance sampling
@@ -26,7 +28,6 @@
 //! [`perelman_fleet`]: crate::perelman_fleet
 
 use crate::bits::Bits;
-use crate::coord::Size;
 use crate::habits::{Fit, Habits};
 use crate::kind::Kind;
 
@@ -36,12 +37,16 @@ use crate::view::{FieldView, View};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// The prior weight of the Perelman model.
 pub const PERELMAN_PRIOR: f64 = 0.5;
 /// The least prior weight of a player's fitted tendencies ([`Habits`]) for the model to be
 /// used at all: below it the learning level shoots as hard does.
 const MIN_TILT_PRIOR: f64 = 0.02;
+/// The least posterior weight of a model the learning level adds (the tendencies, the
+/// remembered layouts) for it to draw layouts at all: below it the level shoots as hard.
+const MIN_SHARE: f64 = 0.01;
 /// Importance samples for each model's likelihood.
 const SIS_SAMPLES: usize = 48;
 
@@ -56,6 +61,9 @@ pub(crate) enum Draw<const W: usize> {
     Problem(Problem<W>),
     /// Remembered layouts consistent with the view: their ship cells afloat, by weight.
     Recall(Recalled<W>),
+    /// A player's tendencies: the field's problem tilted by the places' weights, each layout
+    /// also weighed by the fit's tilt over all its ship cells (the sunk ones too).
+    Tilted(Problem<W>, Arc<Fit>),
 }
 
 /// One model of how the enemy placed: how it draws and its posterior weight.
@@ -81,6 +89,10 @@ impl<const W: usize> Source<W> {
                 .choose_weighted(rng, |l| l.1)
                 .ok()
                 .map(|l| (l.0, Bits::EMPTY, 1.0)),
+            Draw::Tilted(p, fit) => p.sample(rng, buf).map(|(ships, mines, importance)| {
+                let all = ships | p.sunk;
+                (ships, mines, importance * fit.tilt(all.ones()))
+            }),
         }
     }
 }
@@ -121,66 +133,102 @@ pub(crate) fn sources<const W: usize>(
         .iter()
         .map(|&k| table::<W>(size, ruleset.touching(), ruleset.shapes(), k))
         .collect();
-    let recall_prior = recall.as_ref().map_or(0.0, |r| r.1);
-    // (draw, prior, likelihood)
+    // The uniform and Perelman models' likelihoods first, from the same random source as
+    // the hard level's, then what the learning level adds, each from a source of its own, so
+    // that where it adds nothing the level's choices are the hard level's.
     let uniform = if ring.is_some() {
-        likelihood::<W>(&all, &problem.empty, rng, buf)
+        likelihood::<W>(&all, None, &problem.empty, rng, buf)
     } else {
-        // Only for the remembered layouts: from a source of its own, so that what the
-        // learning level adds leaves the hard level's choices as they were.
         let mut side = rand::rngs::StdRng::seed_from_u64(fingerprint(problem));
-        likelihood::<W>(&all, &problem.empty, &mut side, buf)
+        likelihood::<W>(&all, None, &problem.empty, &mut side, buf)
     };
-    let mut out = vec![(Draw::Plain, 1.0 - recall_prior, uniform)];
-    if let Some(ring) = ring {
+    let perelman = ring.map(|ring| {
         let on_ring: Vec<Rc<Table<W>>> = all
             .iter()
             .map(|t| Rc::new(restrict(t, |p| p.subset_of(&ring.1))))
             .collect();
-        let perelman = likelihood::<W>(&on_ring, &problem.empty, rng, buf);
-        if perelman > 0.0 {
-            out[0].1 *= 1.0 - PERELMAN_PRIOR;
-            out.push((
-                Draw::Problem(ring.0),
-                (1.0 - recall_prior) * PERELMAN_PRIOR,
-                perelman,
-            ));
-        }
-    }
-    if let Some(fit) = fit {
-        let tilted = tilted(problem, &fit, size);
-        let big_weights: Vec<Vec<f64>> = all
-            .iter()
-            .map(|t| {
-                t.list
-                    .iter()
-                    .map(|p| place_weight(&p.cells, &fit.big))
-                    .collect()
-            })
-            .collect();
+        let l = likelihood::<W>(&on_ring, None, &problem.empty, rng, buf);
+        (ring.0, l)
+    });
+    let perelman = perelman.filter(|p| p.1 > 0.0);
+    let tilt = fit.and_then(|fit| {
+        let weigh = |t: &Table<W>| -> Vec<f64> {
+            t.list
+                .iter()
+                .map(|p| fit.place(&p.cells.ones().collect::<Vec<_>>()))
+                .collect()
+        };
+        let big_weights: Vec<Vec<f64>> = all.iter().map(|t| weigh(t)).collect();
         let mut side = rand::rngs::StdRng::seed_from_u64(fingerprint(problem) ^ 0x7117);
-        let l = likelihood_tilted::<W>(&all, &big_weights, &problem.empty, &mut side, buf);
-        if l > 0.0 {
-            for o in &mut out {
-                o.1 *= 1.0 - fit.prior;
-            }
-            out.push((Draw::Problem(tilted), (1.0 - recall_prior) * fit.prior, l));
+        let l = likelihood::<W>(&all, Some(&big_weights), &problem.empty, &mut side, buf);
+        if l <= 0.0 {
+            return None;
         }
-    }
-    if let Some((layouts, prior, l)) = recall {
-        out.push((Draw::Recall(layouts), prior, l));
-    }
-    let total: f64 = out.iter().map(|s| s.1 * s.2).sum();
-    out.into_iter()
-        .map(|(draw, prior, l)| Source {
-            draw,
-            weight: if total > 0.0 {
-                prior * l / total
+        let items = problem.items.iter().map(|(t, _, _)| weigh(t)).collect();
+        let mut tilted = problem.clone();
+        tilted.tilt = Some(Rc::new(items));
+        Some((tilted, fit, l))
+    });
+    // Priors and likelihoods: uniform, Perelman, tendencies, remembered; each model the
+    // learning level adds kept only while its posterior weight is at least `MIN_SHARE`.
+    let p = |has: bool| if has { PERELMAN_PRIOR } else { 0.0 };
+    let weights = |tilt: Option<(f64, f64)>, recall: Option<(f64, f64)>| -> [f64; 4] {
+        let (t, lt) = tilt.unwrap_or((0.0, 0.0));
+        let (r, lr) = recall.unwrap_or((0.0, 0.0));
+        let lp = perelman.as_ref().map_or(0.0, |x| x.1);
+        let priors = [
+            (1.0 - r) * (1.0 - t) * (1.0 - p(perelman.is_some())),
+            (1.0 - r) * (1.0 - t) * p(perelman.is_some()),
+            (1.0 - r) * t,
+            r,
+        ];
+        let ls = [uniform, lp, lt, lr];
+        let total: f64 = priors.iter().zip(&ls).map(|(a, b)| a * b).sum();
+        let mut w = [0.0; 4];
+        for k in 0..4 {
+            w[k] = if total > 0.0 {
+                priors[k] * ls[k] / total
             } else {
-                prior
-            },
-        })
-        .collect()
+                priors[k]
+            };
+        }
+        w
+    };
+    let tilt_of = tilt.as_ref().map(|t| (t.1.prior, t.2));
+    let recall_of = recall.as_ref().map(|r| (r.1, r.2));
+    let first = weights(tilt_of, recall_of);
+    let tilt = tilt.filter(|_| first[2] >= MIN_SHARE);
+    let recall = recall.filter(|_| first[3] >= MIN_SHARE);
+    if perelman.is_none() && tilt.is_none() && recall.is_none() {
+        return vec![Source {
+            draw: Draw::Plain,
+            weight: 1.0,
+        }];
+    }
+    let w = weights(tilt.as_ref().and(tilt_of), recall.as_ref().and(recall_of));
+    let mut out = vec![Source {
+        draw: Draw::Plain,
+        weight: w[0],
+    }];
+    if let Some((problem, _)) = perelman {
+        out.push(Source {
+            draw: Draw::Problem(problem),
+            weight: w[1],
+        });
+    }
+    if let Some((tilted, fit, _)) = tilt {
+        out.push(Source {
+            draw: Draw::Tilted(tilted, fit),
+            weight: w[2],
+        });
+    }
+    if let Some((layouts, _, _)) = recall {
+        out.push(Source {
+            draw: Draw::Recall(layouts),
+            weight: w[3],
+        });
+    }
+    out
 }
 
 /// The remembered layouts consistent with the view (their ship cells afloat, by weight), the
@@ -298,91 +346,30 @@ fn restrict<const W: usize>(t: &Table<W>, keep: impl Fn(&Bits<W>) -> bool) -> Ta
 }
 
 /// The chance that multi-cell ships drawn on `tables`' places (largest first, each among
-/// the places free of earlier ships) avoid `empty`.
+/// the places free of earlier ships) avoid `empty`. With `weights` (by table, then place: a
+/// player's tendencies), each place is drawn with chance ∝ its weight among those free of
+/// earlier ships and the draw weighs the share of the free places' weight that avoids
+/// `empty`; without, every place weighs 1.
 fn likelihood<const W: usize>(
     tables: &[Rc<Table<W>>],
+    weights: Option<&[Vec<f64>]>,
     empty: &Bits<W>,
     rng: &mut impl Rng,
     buf: &mut Vec<(u16, u32)>,
 ) -> f64 {
+    let weigh = |t: usize, k: usize| weights.map_or(1.0, |w| w[t][k]);
     let mut total = 0.0;
     for _ in 0..SIS_SAMPLES {
         let mut taken = Bits::<W>::EMPTY;
         let mut weight = 1.0;
-        for t in tables {
-            buf.clear();
-            let mut prior = 0u32;
-            for (k, p) in t.list.iter().enumerate() {
-                if !p.cells.intersects(&taken) {
-                    prior += 1;
-                    if !p.cells.intersects(empty) {
-                        buf.push((0, k as u32));
-                    }
-                }
-            }
-            let Some(&(_, k)) = buf.choose(rng) else {
-                weight = 0.0;
-                break;
-            };
-            weight *= buf.len() as f64 / f64::from(prior);
-            taken = taken | t.list[k as usize].zone;
-        }
-        total += weight;
-    }
-    total / SIS_SAMPLES as f64
-}
-
-/// How much likelier a place on `cells` is under a player's tendencies: the product of the
-/// cells' factors (`Fit::big` or `Fit::single`), bounded.
-fn place_weight<const W: usize>(cells: &Bits<W>, factors: &[f64]) -> f64 {
-    let log: f64 = cells
-        .ones()
-        .map(|i| factors.get(i).map_or(0.0, |f| f.max(1e-6).ln()))
-        .sum();
-    log.clamp(-60.0, 60.0).exp()
-}
-
-/// `problem` with its places weighed by the player's tendencies `fit`: a layout is drawn with
-/// chance ∝ the product of its places' weights (see `Problem::fill`).
-fn tilted<const W: usize>(problem: &Problem<W>, fit: &Fit, _size: Size) -> Problem<W> {
-    let weights: Vec<Vec<f64>> = problem
-        .items
-        .iter()
-        .map(|(t, _, n)| {
-            let factors = if *n > 1 { &fit.big } else { &fit.single };
-            t.list
-                .iter()
-                .map(|p| place_weight(&p.cells, factors))
-                .collect()
-        })
-        .collect();
-    let mut out = problem.clone();
-    out.tilt = Some(Rc::new(weights));
-    out
-}
-
-/// As [`likelihood`], with the multi-cell ships drawn by the tendencies: each place with
-/// chance ∝ its weight in `weights` (by table, then place) among those free of earlier ships;
-/// the weight of a draw is the share of the free places' weight that avoids `empty`.
-fn likelihood_tilted<const W: usize>(
-    tables: &[Rc<Table<W>>],
-    weights: &[Vec<f64>],
-    empty: &Bits<W>,
-    rng: &mut impl Rng,
-    buf: &mut Vec<(u16, u32)>,
-) -> f64 {
-    let mut total = 0.0;
-    for _ in 0..SIS_SAMPLES {
-        let mut taken = Bits::<W>::EMPTY;
-        let mut weight = 1.0;
-        for (t, w) in tables.iter().zip(weights) {
+        for (j, t) in tables.iter().enumerate() {
             buf.clear();
             let (mut prior, mut kept) = (0.0, 0.0);
             for (k, p) in t.list.iter().enumerate() {
                 if !p.cells.intersects(&taken) {
-                    prior += w[k];
+                    prior += weigh(j, k);
                     if !p.cells.intersects(empty) {
-                        kept += w[k];
+                        kept += weigh(j, k);
                         buf.push((0, k as u32));
                     }
                 }
@@ -391,15 +378,20 @@ fn likelihood_tilted<const W: usize>(
                 weight = 0.0;
                 break;
             }
-            let mut at = rng.gen::<f64>() * kept;
-            let mut chosen = buf[buf.len() - 1].1;
-            for &(_, k) in buf.iter() {
-                at -= w[k as usize];
-                if at < 0.0 {
-                    chosen = k;
-                    break;
+            let chosen = if weights.is_none() {
+                buf.choose(rng).map_or(0, |&(_, k)| k)
+            } else {
+                let mut at = rng.gen::<f64>() * kept;
+                let mut chosen = buf[buf.len() - 1].1;
+                for &(_, k) in buf.iter() {
+                    at -= weigh(j, k as usize);
+                    if at < 0.0 {
+                        chosen = k;
+                        break;
+                    }
                 }
-            }
+                chosen
+            };
             weight *= kept / prior;
             taken = taken | t.list[chosen as usize].zone;
         }
