@@ -1069,3 +1069,26 @@ pub fn verified_fleets<'a>(
     }
     verified
 }
+
+/// Counts `code` as the layout `user` revealed in `times` finished games of `ruleset` in
+/// `chat` (game ids from `first_game` on), as the end of a game does.
+pub async fn seen_placing(
+    store: &morskoy_boy::store::Store,
+    chat: i64,
+    ruleset: &str,
+    first_game: u64,
+    (user, code): (u64, &str),
+    times: u64,
+) {
+    for g in 0..times {
+        store
+            .observe_layouts(
+                morskoy_boy::store::GameId(first_game + g),
+                chat,
+                ruleset,
+                &[(user, code.to_owned())],
+            )
+            .await
+            .expect("the layout is counted");
+    }
+}

@@ -4,6 +4,7 @@
 
 use crate::fake_telegram::SentMessage;
 use crate::helpers::*;
+use engine::Coord;
 use std::time::Duration;
 use teloxide::types::User;
 
@@ -468,106 +469,35 @@ async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_group_
     .await;
 }
 
-/// The hits on seat 0's field the stored game shows, and whether it is seat 0's turn (or the
-/// game over).
-async fn hits_on_the_player(store: &morskoy_boy::store::Store, game: u64) -> (usize, bool) {
-    let (rec, _) = store
-        .load_game(morskoy_boy::store::GameId(game))
-        .await
-        .expect("the game is stored");
-    let view = rec.game.view_for(engine::SeatId(0));
-    let field = view.field(engine::SeatId(0));
-    let hits = field
-        .size
-        .cells()
-        .filter(|&c| matches!(field.mark(c), engine::Mark::Hit | engine::Mark::Sunk))
-        .count();
-    (
-        hits,
-        rec.game.is_finished() || rec.game.turn() == engine::SeatId(0),
-    )
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_learning_bot_shoots_by_the_habits_of_the_person_it_plays() {
-    // The bot's pause is long enough for the test to write the habits once the battle has
-    // begun and before the bot reads them.
-    let app = App::spawn_at_ai_pause(3_000).await;
-    let anna = app.player(8010, "Anna", "en");
-    let chat = 8010;
-    app.tg.send_command(chat, &anna, "/play learning");
-    app.tg
-        .wait_for_text(chat, "(learning)", wait())
-        .await
-        .expect("the game against the learning bot begins");
-    place_and_ready(&app, &anna).await;
-    let battle = app.message_with_button(chat, "f:").await;
-    let (game, generation) = fire_target(&battle);
+/// The bot's first shot at seat 0's field, as the stored game's log has it, once it has
+/// shot; the player in seat 0 shoots at the bot's field whenever it is their turn.
+async fn bots_first_shot(app: &App, chat: i64, player: &User, battle: &SentMessage) -> Coord {
+    let (game, generation) = fire_target(battle);
     let id: u64 = game.parse().unwrap();
     let store = app.store().await;
-    let (rec, _) = store
-        .load_game(morskoy_boy::store::GameId(id))
-        .await
-        .unwrap();
-    let size = rec.game.ruleset().size();
-    let fleet = rec.game.fleet(engine::SeatId(0)).expect("Anna's fleet");
-    let hers = engine::layout_code(fleet, size);
-    // Anna has placed this way five times before. Somebody else, in this very chat, placed
-    // another way sixty times, on none of her cells: the chat's layouts lean to theirs, Anna's
-    // own to hers.
-    let cells = |code: &str| -> Vec<usize> {
-        code.split([' ', ','])
-            .map(|i| i.parse().expect("a cell"))
-            .collect()
-    };
-    let taken = cells(&hers);
-    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(7);
-    let other = loop {
-        let f = engine::random_fleet(rec.game.ruleset(), &mut rng).expect("a fleet");
-        let code = engine::layout_code(&f, size);
-        if cells(&code).iter().all(|i| !taken.contains(i)) {
-            break code;
-        }
-    };
-    let ruleset = rec.game.ruleset().to_string();
-    for g in 0..5 {
-        store
-            .observe_layouts(
-                morskoy_boy::store::GameId(9_400_000 + g),
-                chat,
-                &ruleset,
-                &[(anna.id.0, hers.clone())],
-            )
-            .await
-            .unwrap();
-    }
-    for g in 0..60 {
-        store
-            .observe_layouts(
-                morskoy_boy::store::GameId(9_500_000 + g),
-                chat,
-                &ruleset,
-                &[(8011, other.clone())],
-            )
-            .await
-            .unwrap();
-    }
-    // Anna shoots when it is her turn, until the bot's first turn is over (the bot has shot
-    // at her field and the turn is hers again, or the game is over) or has hit four times.
     let mut next = 0usize;
     let deadline = std::time::Instant::now() + wait() * 4;
-    let hits = loop {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the bot's first turn never ended"
-        );
-        let (hits, hers_to_move) = hits_on_the_player(&store, id).await;
-        if hits >= 4 || (hers_to_move && rec_shot_at(&store, id).await) {
-            break hits;
+    loop {
+        assert!(std::time::Instant::now() < deadline, "the bot never shot");
+        let (rec, _) = store
+            .load_game(morskoy_boy::store::GameId(id))
+            .await
+            .expect("the game is stored");
+        let first = rec.log.iter().find_map(|e| match e {
+            engine::Event::Shot {
+                shooter,
+                target: engine::SeatId(0),
+                cell,
+                ..
+            } if *shooter != engine::SeatId(0) => Some(*cell),
+            _ => None,
+        });
+        if let Some(cell) = first {
+            return cell;
         }
-        if hers_to_move {
+        if rec.game.turn() == engine::SeatId(0) {
             let data = format!("f:{game}:{generation}:1:{next}");
-            let answer = app.press(chat, &anna, battle.message_id, &data).await;
+            let answer = app.press(chat, player, battle.message_id, &data).await;
             if matches!(
                 read_answer(&said(&answer)),
                 Shot::Miss | Shot::Hit | Shot::Sunk | Shot::Known
@@ -575,20 +505,55 @@ async fn the_learning_bot_shoots_by_the_habits_of_the_person_it_plays() {
                 next += 1;
             }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
-    // By Anna's own habit, the bot hits her ships turn after turn; by the chat's (the other
-    // layout), its first shot would miss and end the turn.
-    assert!(
-        hits >= 4,
-        "the bot's first turn hit {hits} of Anna's ship cells"
-    );
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
-/// Whether the bot has shot at seat 0's field at all.
-async fn rec_shot_at(store: &morskoy_boy::store::Store, game: u64) -> bool {
-    shot_at_the_player(store, game)
-        .await
-        .is_none_or(|(shot, _)| shot > 0)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_learning_bot_shoots_by_the_habits_of_the_person_it_plays() {
+    let app = App::spawn().await;
+    let ruleset = engine::Ruleset::default();
+    let store = app.store().await;
+    // Anna has placed in the left half five times before; somebody else in her chat placed in
+    // the right half sixty times: the chat's layouts lean right, Anna's own left.
+    let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92";
+    let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99";
+    let key = ruleset.to_string();
+    for (anna, chat) in [(8010u64, 8010i64), (8012, 8012)] {
+        seen_placing(&store, chat, &key, 9_400_000 + anna * 100, (anna, left), 5).await;
+        seen_placing(
+            &store,
+            chat,
+            &key,
+            9_500_000 + anna * 100,
+            (8011, right),
+            60,
+        )
+        .await;
+    }
+    let cells: Vec<engine::Coord> = left
+        .split([' ', ','])
+        .map(|i| ruleset.size().coord(i.parse().expect("a cell")))
+        .collect();
+    // Twice, in English and in Russian: the bot's first shot at Anna's field is on one of
+    // her usual cells, whatever her fleet is this time.
+    for (id, name, lang, level, begun) in [
+        (8010, "Anna", "en", "learning", "(learning)"),
+        (8012, "Аня", "ru", "обучаемый", "(обучаемый)"),
+    ] {
+        let anna = app.player(id, name, lang);
+        app.tg.send_command(id, &anna, &format!("/play {level}"));
+        app.tg
+            .wait_for_text(id, begun, wait())
+            .await
+            .expect("the game against the learning bot begins");
+        place_and_ready(&app, &anna).await;
+        let battle = app.message_with_button(id, "f:").await;
+        let first = bots_first_shot(&app, id, &anna, &battle).await;
+        assert!(
+            cells.contains(&first),
+            "{name}: the bot's first shot at {first:?}, not on her usual cells"
+        );
+    }
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
