@@ -675,6 +675,23 @@ impl Store {
             .ok_or(StoreError::NotFound)
     }
 
+    /// The stored version of game `id` alone (a few bytes), for those who only watch for a
+    /// change; `None` if there is no such game.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn game_version(&self, id: GameId) -> Result<Option<u64>, StoreError> {
+        let k = self.keys.game(id);
+        self.run(|mut conn| async move {
+            redis::cmd("HGET")
+                .arg(k)
+                .arg("v")
+                .query_async(&mut conn)
+                .await
+        })
+        .await
+    }
+
     /// Applies `f` to the game atomically: `f` runs on the record this process last read or
     /// wrote (or a fresh one) and its change is saved only if nobody changed the game since;
     /// otherwise `f` runs again on the current record. So `f` may see an old record first

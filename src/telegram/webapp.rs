@@ -6,8 +6,8 @@
 //! - `GET /app/api/state?game=<id>` — the game as the caller may see it
 //!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's.
 //! - `GET /app/api/events?game=<id>` — the same state as server-sent events: now, then each
-//!   newer version as the store has it (looked at four times a second), whichever replica
-//!   made the change.
+//!   newer version as the store has it, whichever replica made the change (the version is
+//!   looked at four times a second, the record read only when it changed).
 //! - `POST /app/api/shot?game=<id>&generation=<g>&target=<seat>&cell=<index>` — a tap on a
 //!   cell: the very transition a cell's button goes through (`game::battle::press_cell`), with
 //!   the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
@@ -171,7 +171,18 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
         let mut quiet = 0u32;
         while !over {
             tokio::time::sleep(LOOK_EVERY).await;
-            match seen(&ctx, id, user).await {
+            // The version alone first: the whole record only once it has changed.
+            let changed = match ctx.store.game_version(id).await {
+                Ok(Some(v)) => v > version,
+                Ok(None) => return,
+                Err(_) => false,
+            };
+            let looked = if changed {
+                seen(&ctx, id, user).await
+            } else {
+                Ok(Some((String::new(), version, over)))
+            };
+            match looked {
                 Ok(Some((json, v, end))) if v > version => {
                     (version, over) = (v, end);
                     if tx.send(event(&json)).await.is_err() {
