@@ -172,15 +172,11 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
         while !over {
             tokio::time::sleep(LOOK_EVERY).await;
             // The version alone first: the whole record only once it has changed.
-            let changed = match ctx.store.game_version(id).await {
-                Ok(Some(v)) => v > version,
-                Ok(None) => return,
-                Err(_) => false,
-            };
-            let looked = if changed {
-                seen(&ctx, id, user).await
-            } else {
-                Ok(Some((String::new(), version, over)))
+            let looked = match ctx.store.game_version(id).await {
+                Ok(Some(v)) if v > version => seen(&ctx, id, user).await,
+                Ok(Some(_)) => Ok(Some((String::new(), version, over))),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
             };
             match looked {
                 Ok(Some((json, v, end))) if v > version => {

@@ -164,7 +164,16 @@ pub(crate) fn sources<const W: usize>(
         if l <= 0.0 {
             return None;
         }
-        let items = problem.items.iter().map(|(t, _, _)| weigh(t)).collect();
+        // The items' tables are mostly the multi-cell ones just weighed: those not again.
+        let items = problem
+            .items
+            .iter()
+            .map(|(t, _, _)| {
+                all.iter()
+                    .position(|a| Rc::ptr_eq(a, t))
+                    .map_or_else(|| weigh(t), |k| big_weights[k].clone())
+            })
+            .collect();
         let mut tilted = problem.clone();
         tilted.tilt = Some(Rc::new(items));
         Some((tilted, fit, l))
