@@ -878,6 +878,13 @@ async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
         vec![code(1)]
     );
     assert!(store.player_layouts(anna, "big").await.unwrap().is_empty());
+    // All of it asked at once: the chat's, every chat's, and each person's, in order.
+    let (mine, all, own) = store
+        .layouts_with_people(chat, "classic", &[boris, 700_003, anna])
+        .await
+        .unwrap();
+    assert_eq!((mine.len(), all.len()), (2, 2));
+    assert_eq!(own, vec![vec![code(1)], vec![], vec![code(0)]]);
     for g in 2..(ALL_LAYOUTS as u64 + 3) {
         let c = if g % 2 == 0 { chat } else { other };
         store

@@ -12,7 +12,11 @@
 //! plain hard, in chats of habitual placers: see [`learning`]), `--habits` (the learning level
 //! against plain hard, paired, against a population of simulated habitual placers after 0, 20,
 //! 50 and 200 of each one's layouts seen: see [`habits_bench`]; `--placers habitual,repeater,uniform`
-//! picks the populations, `HABITS_DEBUG=1` prints each player's fitted tendencies), `--levels easy,normal,hard`,
+//! picks the populations, `--seen 0,200,2000` other numbers of layouts seen, `--by-habit` the
+//! habitual rows by habit kind (`--by-strength`: by the layouts each placer picks from),
+//! `--oracle` adds the ceiling: the learning level given each
+//! placer's true law instead of layouts (`--law-samples K`: with K times the layouts a
+//! decision draws; `--learn-samples K` the same for the learning level), `HABITS_DEBUG=1` prints each player's fitted tendencies), `--levels easy,normal,hard`,
 //! `--threads N` (games in parallel; the figures do not depend on it, the times do),
 //! `--arsenal` (the hard level with the arsenal, in turns: see [`arsenal`]; `--seeds 1,2,3`
 //! averages it over several seeds).
@@ -21,8 +25,8 @@ use engine::ai::{
     choose_action_within, choose_give_up, choose_shot_within, hard_fleet, Budget, Level,
 };
 use engine::{
-    headings_from, perelman_fleet, random_fleet, run_cells, square, Action, Event, Fleet, Game,
-    Habits, PlayerId, Ruleset, RulesetError, SeatId, View, Weapon,
+    headings_from, perelman_fleet, random_fleet, run_cells, square, Action, Coord, Event, Fleet,
+    Game, Habits, Oracle, PlayerId, Ruleset, RulesetError, SeatId, View, Weapon,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -715,24 +719,25 @@ impl Habit {
         }
     }
 
-    /// The habit's score of `f` (higher: more habitual), roughly in cells.
-    fn score(self, f: &Fleet, r: &Ruleset) -> f64 {
+    /// The habit's score of a layout given as its ships' cells, each ship's in row-major
+    /// order (higher: more habitual), roughly in cells.
+    fn score(self, ships: &[Vec<Coord>], r: &Ruleset) -> f64 {
         let size = r.size();
         let (w, h) = (size.width, size.height);
-        let big = || f.ships().iter().filter(|s| s.cells.len() > 1);
+        let big = || ships.iter().filter(|s| s.len() > 1);
+        let cells = || ships.iter().flatten();
         match self {
             Habit::Border => big()
-                .flat_map(|s| s.cells.iter())
+                .flatten()
                 .filter(|c| c.x == 0 || c.y == 0 || c.x + 1 == w || c.y + 1 == h)
                 .count() as f64,
             Habit::Corner(cx, cy) => {
-                -f.ship_cells()
+                -cells()
                     .map(|c| f64::from(c.x.abs_diff(cx).max(c.y.abs_diff(cy))))
                     .sum::<f64>()
                     / 4.0
             }
-            Habit::HalfField(k) => f
-                .ship_cells()
+            Habit::HalfField(k) => cells()
                 .filter(|c| match k {
                     0 => 2 * c.x < w,
                     1 => 2 * c.x >= w,
@@ -741,8 +746,8 @@ impl Habit {
                 })
                 .count() as f64,
             Habit::Cluster => {
-                let xs: Vec<u8> = f.ship_cells().map(|c| c.x).collect();
-                let ys: Vec<u8> = f.ship_cells().map(|c| c.y).collect();
+                let xs: Vec<u8> = cells().map(|c| c.x).collect();
+                let ys: Vec<u8> = cells().map(|c| c.y).collect();
                 let (x0, x1) = (
                     *xs.iter().min().unwrap_or(&0),
                     *xs.iter().max().unwrap_or(&0),
@@ -754,7 +759,7 @@ impl Habit {
                 -f64::from((x1 - x0 + 1) as u16 * (y1 - y0 + 1) as u16) / 5.0
             }
             Habit::Spread => {
-                let heads: Vec<_> = f.ships().iter().map(|s| s.cells[0]).collect();
+                let heads: Vec<_> = ships.iter().map(|s| s[0]).collect();
                 let mut d = 0.0;
                 for (i, a) in heads.iter().enumerate() {
                     for b in &heads[i + 1..] {
@@ -763,19 +768,16 @@ impl Habit {
                 }
                 d / 20.0
             }
-            Habit::SinglesMiddle => -f
-                .ships()
+            Habit::SinglesMiddle => -ships
                 .iter()
-                .filter(|s| s.cells.len() == 1)
+                .filter(|s| s.len() == 1)
                 .map(|s| {
-                    let c = s.cells[0];
+                    let c = s[0];
                     (f64::from(c.x) - f64::from(w - 1) / 2.0).abs()
                         + (f64::from(c.y) - f64::from(h - 1) / 2.0).abs()
                 })
                 .sum::<f64>(),
-            Habit::Vertical => big()
-                .filter(|s| s.cells.iter().all(|c| c.x == s.cells[0].x))
-                .count() as f64,
+            Habit::Vertical => big().filter(|s| s.iter().all(|c| c.x == s[0].x)).count() as f64,
         }
     }
 }
@@ -807,18 +809,96 @@ impl Placer {
         if !self.favourites.is_empty() {
             return self.favourites.choose(rng).expect("favourites").clone();
         }
-        let score = |f: &Fleet| self.habits.iter().map(|h| h.score(f, r)).sum::<f64>();
         (0..self.choices.max(1))
             .map(|_| random_fleet(r, rng).unwrap())
-            .map(|f| (score(&f), f))
+            .map(|f| (self.score(&ships_of(&f, r), r), f))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .expect("a layout")
             .1
     }
 }
 
+impl Placer {
+    /// The layout's score by all the placer's habits.
+    fn score(&self, ships: &[Vec<Coord>], r: &Ruleset) -> f64 {
+        self.habits.iter().map(|h| h.score(ships, r)).sum()
+    }
+
+    /// The placer's true law, for the learning level's ceiling (`--oracle`): a layout's
+    /// chance under it against a uniform one's. The placer keeps the best of `choices`
+    /// uniform layouts by its score S, so a layout of score s has the weight
+    /// (F(s)^k − F(s⁻)^k) / P(S = s), with F the uniform layouts' distribution of S,
+    /// estimated from `draws` of them (k·F^(k−1) for a score never drawn).
+    fn law(&self, r: &Ruleset, draws: usize, rng: &mut StdRng) -> Oracle {
+        let mut scores: Vec<f64> = (0..draws)
+            .map(|_| self.score(&ships_of(&random_fleet(r, rng).unwrap(), r), r))
+            .collect();
+        scores.sort_by(f64::total_cmp);
+        let k = self.choices.max(1) as i32;
+        let n = scores.len() as f64;
+        let (habits, ruleset) = (self.habits.clone(), r.clone());
+        Oracle(Arc::new(move |cells: &[usize]| {
+            let ships = ships_of_cells(cells, &ruleset);
+            let s: f64 = habits.iter().map(|h| h.score(&ships, &ruleset)).sum();
+            let below = scores.partition_point(|&x| x < s) as f64 / n;
+            let upto = scores.partition_point(|&x| x <= s) as f64 / n;
+            if upto > below {
+                (upto.powi(k) - below.powi(k)) / (upto - below)
+            } else {
+                f64::from(k) * below.powi(k - 1)
+            }
+        }))
+    }
+}
+
+/// `fleet`'s ships' cells, each ship's in row-major order.
+fn ships_of(fleet: &Fleet, r: &Ruleset) -> Vec<Vec<Coord>> {
+    let size = r.size();
+    fleet
+        .ships()
+        .iter()
+        .map(|s| {
+            let mut cells = s.cells.clone();
+            cells.sort_by_key(|&c| size.index(c));
+            cells
+        })
+        .collect()
+}
+
+/// The ships of a layout given as its ship cells' indices: the cells joined side to side (the
+/// classic rules keep ships apart), each ship's in row-major order.
+fn ships_of_cells(cells: &[usize], r: &Ruleset) -> Vec<Vec<Coord>> {
+    let size = r.size();
+    let mut left: std::collections::BTreeSet<usize> = cells.iter().copied().collect();
+    let mut ships = Vec::new();
+    while let Some(first) = left.pop_first() {
+        let mut ship = vec![first];
+        let mut k = 0;
+        while k < ship.len() {
+            let c = size.coord(ship[k]);
+            let (x, y) = (i32::from(c.x), i32::from(c.y));
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                let (nx, ny) = (x + dx, y + dy);
+                if nx < 0 || ny < 0 || nx >= i32::from(size.width) || ny >= i32::from(size.height) {
+                    continue;
+                }
+                let i = size.index(Coord::new(nx as u8, ny as u8));
+                if left.remove(&i) {
+                    ship.push(i);
+                }
+            }
+            k += 1;
+        }
+        ship.sort_unstable();
+        ships.push(ship.into_iter().map(|i| size.coord(i)).collect());
+    }
+    ships
+}
+
 /// Blocks of the habits bench: layouts of the player seen before the learning level shoots.
 const SEEN: [usize; 4] = [0, 20, 50, 200];
+/// Uniform layouts a placer's true law is estimated from (`--oracle`).
+const LAW_DRAWS: usize = 20_000;
 /// Games each simulated player plays in each block (the same boards in every block).
 const GAMES_EACH: u64 = 4;
 
@@ -838,6 +918,16 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
         "placers    seen  games  hard   learning  saved (hard − learning, 95% CI)  learning p99 ms"
     );
     let players = games.div_ceil(GAMES_EACH);
+    let blocks: Vec<usize> = arg("--seen").map_or(SEEN.to_vec(), |list| {
+        list.split(',')
+            .filter_map(|n| n.trim().parse().ok())
+            .collect()
+    });
+    let blocks = &blocks;
+    let oracle = std::env::args().any(|a| a == "--oracle");
+    let law_samples = number("--law-samples", 1) as usize;
+    let learn_samples = number("--learn-samples", 1) as usize;
+    let by_strength = std::env::args().any(|a| a == "--by-strength");
     let pops: Vec<(&str, u64)> = [("habitual", 0u64), ("repeater", 1), ("uniform", 2)]
         .into_iter()
         .filter(|(k, _)| arg("--placers").is_none_or(|only| only.split(',').any(|o| o == *k)))
@@ -873,10 +963,10 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                                     favourites: Vec::new(),
                                 },
                             };
-                            let seen: Vec<Fleet> = (0..SEEN[SEEN.len() - 1])
+                            let seen: Vec<Fleet> = (0..blocks.iter().copied().max().unwrap_or(0))
                                 .map(|_| placer.fleet(r, &mut rng))
                                 .collect();
-                            let budgets: Vec<Budget> = SEEN
+                            let mut budgets: Vec<Budget> = blocks
                                 .iter()
                                 .map(|&n| {
                                     let mut h = Habits::new();
@@ -891,9 +981,25 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                                             h.tendencies(r).map(|t| (t.weight, t.big_on_border))
                                         );
                                     }
-                                    Budget::default().learning(Arc::new(h))
+                                    Budget {
+                                        samples: engine::ai::SAMPLES * learn_samples,
+                                        ..Budget::default().learning(Arc::new(h))
+                                    }
                                 })
                                 .collect();
+                            if oracle {
+                                let mut side = StdRng::seed_from_u64(base ^ 0x0AC1E);
+                                let law = if pop == 1 {
+                                    Habits::new()
+                                } else {
+                                    Habits::oracle(placer.law(r, LAW_DRAWS, &mut side))
+                                };
+                                let samples = engine::ai::SAMPLES * law_samples;
+                                budgets.push(Budget {
+                                    samples,
+                                    ..Budget::default().learning(Arc::new(law))
+                                });
+                            }
                             for g in 0..GAMES_EACH {
                                 let game_seed = base.wrapping_add(1 + g);
                                 let layout = placer.fleet(r, &mut rng);
@@ -914,7 +1020,15 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                                         (f64::from(n), t)
                                     })
                                     .collect();
-                                let label = placer.habits.first().map_or(kind, |h| h.name());
+                                let label = if by_strength {
+                                    match placer.choices {
+                                        0..=10 => "best of 2-10",
+                                        11..=25 => "best of 11-25",
+                                        _ => "best of 26-40",
+                                    }
+                                } else {
+                                    placer.habits.first().map_or(kind, |h| h.name())
+                                };
                                 out.push((label, f64::from(hard), blocks));
                             }
                         }
@@ -928,7 +1042,7 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                 .collect()
         });
         let mut groups: Vec<(&str, Vec<&Played>)> = vec![(kind, results.iter().collect())];
-        if std::env::args().any(|a| a == "--by-habit") && pop == 0 {
+        if (by_strength || std::env::args().any(|a| a == "--by-habit")) && pop == 0 {
             let mut names: Vec<&str> = results.iter().map(|r| r.0).collect();
             names.sort_unstable();
             names.dedup();
@@ -937,7 +1051,11 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
             }
         }
         for (label, results) in groups {
-            for (b, seen) in SEEN.iter().enumerate() {
+            let names = blocks
+                .iter()
+                .map(ToString::to_string)
+                .chain(oracle.then(|| "law".to_string()));
+            for (b, seen) in names.enumerate() {
                 let pairs: Vec<(f64, f64)> = results.iter().map(|r| (r.1, r.2[b].0)).collect();
                 let times: Vec<f64> = results.iter().flat_map(|r| r.2[b].1.clone()).collect();
                 println!(

@@ -52,16 +52,20 @@ impl Store {
                 Some(PLAYER_TTL),
             )
         });
-        for (key, codes, cap, ttl) in lists.into_iter().chain(people) {
-            let mut pipe = redis::pipe();
-            pipe.lpush(&key, codes).ignore();
-            pipe.ltrim(&key, 0, cap - 1).ignore();
-            if let Some(ttl) = ttl {
-                pipe.expire(&key, ttl).ignore();
-            }
-            self.run(|mut c| async move { pipe.query_async::<()>(&mut c).await })
-                .await?;
-        }
+        // Every list at once: a pipeline each (one pipeline may not span cluster nodes).
+        let writes = lists
+            .into_iter()
+            .chain(people)
+            .map(|(key, codes, cap, ttl)| {
+                let mut pipe = redis::pipe();
+                pipe.lpush(&key, codes).ignore();
+                pipe.ltrim(&key, 0, cap - 1).ignore();
+                if let Some(ttl) = ttl {
+                    pipe.expire(&key, ttl).ignore();
+                }
+                self.run(|mut c| async move { pipe.query_async::<()>(&mut c).await })
+            });
+        futures::future::try_join_all(writes).await?;
         Ok(())
     }
 
@@ -74,11 +78,33 @@ impl Store {
         chat: i64,
         ruleset: &str,
     ) -> Result<(Vec<String>, Vec<String>), StoreError> {
-        let chat = self
-            .whole_list(self.keys.chat_layouts(chat, ruleset))
-            .await?;
-        let all = self.whole_list(self.keys.all_layouts(ruleset)).await?;
+        let (chat, all, _) = self.layouts_with_people(chat, ruleset, &[]).await?;
         Ok((chat, all))
+    }
+
+    /// [`Store::layouts`], and each of `people`'s own ([`Store::player_layouts`]), all asked
+    /// at once.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn layouts_with_people(
+        &self,
+        chat: i64,
+        ruleset: &str,
+        people: &[u64],
+    ) -> Result<(Vec<String>, Vec<String>, Vec<Vec<String>>), StoreError> {
+        let keys = [
+            self.keys.chat_layouts(chat, ruleset),
+            self.keys.all_layouts(ruleset),
+        ]
+        .into_iter()
+        .chain(people.iter().map(|&u| self.keys.user_layouts(u, ruleset)));
+        // Every list at once (one pipeline may not span cluster nodes).
+        let mut lists = futures::future::try_join_all(keys.map(|key| self.whole_list(key))).await?;
+        let own = lists.split_off(2.min(lists.len()));
+        let all = lists.pop().unwrap_or_default();
+        let chat = lists.pop().unwrap_or_default();
+        Ok((chat, all, own))
     }
 
     /// The layouts `user` placed in games of `ruleset`, newest first.

@@ -158,28 +158,30 @@ pub struct Learned {
 async fn learn(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Learned {
     let ruleset = rec.game.ruleset().to_string();
     let area = rec.game.ruleset().size().area();
-    let (chat, all) = match ctx.store.layouts(rec.chat, &ruleset).await {
+    // The chat's and every chat's layouts, and each person's own, all asked at once.
+    let seats: Vec<Option<u64>> = rec
+        .game
+        .seats()
+        .iter()
+        .map(|seat| (!crate::game::record::is_ai(seat.player)).then_some(seat.player.0))
+        .collect();
+    let users: Vec<u64> = seats.iter().flatten().copied().collect();
+    let (chat, all, mut own) = match ctx
+        .store
+        .layouts_with_people(rec.chat, &ruleset, &users)
+        .await
+    {
         Ok(lists) => lists,
         Err(e) => {
             log::warn!("game {id}: no layouts to learn from: {e}");
             Default::default()
         }
     };
-    let mut people = Vec::new();
-    for seat in rec.game.seats() {
-        let own = if crate::game::record::is_ai(seat.player) {
-            None
-        } else {
-            match ctx.store.player_layouts(seat.player.0, &ruleset).await {
-                Ok(own) => Some(own),
-                Err(e) => {
-                    log::warn!("game {id}: no layouts of a player: {e}");
-                    None
-                }
-            }
-        };
-        people.push(own);
-    }
+    own.reverse();
+    let people: Vec<Option<Vec<String>>> = seats
+        .iter()
+        .map(|seat| seat.and_then(|_| own.pop()))
+        .collect();
     let built = tokio::task::spawn_blocking(move || {
         // A person's own layouts alone: others' would blur their tendencies.
         let seats = people

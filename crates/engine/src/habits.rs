@@ -37,6 +37,27 @@ pub struct Habits {
     repeats: f64,
     /// The fits made of these layouts, by the placement rules they were made for.
     fits: FitCache,
+    /// The placer's true law, where a bench knows it: see [`Oracle`].
+    oracle: Option<Oracle>,
+}
+
+/// A placer's true law as a weight of each layout against the uniform one (given the ship
+/// cells' indices, the sunk ships' too): for `ai-bench`'s ceiling only, never learned. With
+/// it the learning level draws uniform layouts weighed by it and uses no other model, so it
+/// shoots as well as knowing exactly how the player places can make it.
+#[derive(Clone)]
+pub struct Oracle(pub std::sync::Arc<dyn Fn(&[usize]) -> f64 + Send + Sync>);
+
+impl PartialEq for Oracle {
+    fn eq(&self, other: &Oracle) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Oracle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Oracle")
+    }
 }
 
 /// [`Habits::fit`]'s results, kept until a layout is counted: a fit costs a few
@@ -121,6 +142,19 @@ impl Habits {
             h.observe_code(code, area, each);
         }
         h
+    }
+
+    /// Habits that are the placer's true law (see [`Oracle`]), for a bench's ceiling.
+    pub fn oracle(oracle: Oracle) -> Habits {
+        Habits {
+            oracle: Some(oracle),
+            ..Habits::default()
+        }
+    }
+
+    /// The placer's true law, where given.
+    pub(crate) fn law(&self) -> Option<&Oracle> {
+        self.oracle.as_ref()
     }
 
     /// The weighted number of layouts seen.

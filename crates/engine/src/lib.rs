@@ -111,7 +111,7 @@ pub use event::*;
 pub use fleet::{contact, halo, Contact, Fleet, Ship, ShipId};
 pub use game::{Game, MineChoice, Phase, Seat};
 pub use generate::{perelman_fleet, random_fleet};
-pub use habits::{layout_code, Habits, Half, Quarter, Tendencies};
+pub use habits::{layout_code, Habits, Half, Oracle, Quarter, Tendencies};
 pub use kind::{Force, Kind};
 pub use notation::*;
 pub use ruleset::{

@@ -28,7 +28,7 @@
 //! [`perelman_fleet`]: crate::perelman_fleet
 
 use crate::bits::Bits;
-use crate::habits::{Fit, Habits};
+use crate::habits::{Fit, Habits, Oracle};
 use crate::kind::Kind;
 
 use crate::sampler::Problem;
@@ -64,6 +64,8 @@ pub(crate) enum Draw<const W: usize> {
     /// A player's tendencies: the field's problem tilted by the places' weights, each layout
     /// also weighed by the fit's tilt over all its ship cells (the sunk ones too).
     Tilted(Problem<W>, Arc<Fit>),
+    /// The placer's true law: the field's problem, each layout weighed by it.
+    Law(Oracle),
 }
 
 /// One model of how the enemy placed: how it draws and its posterior weight.
@@ -93,6 +95,10 @@ impl<const W: usize> Source<W> {
                 let all = ships | p.sunk;
                 (ships, mines, importance * fit.tilt(all.ones()))
             }),
+            Draw::Law(law) => plain.sample(rng, buf).map(|(ships, mines, importance)| {
+                let all: Vec<usize> = (ships | plain.sunk).ones().collect();
+                (ships, mines, importance * (law.0)(&all))
+            }),
         }
     }
 }
@@ -110,6 +116,12 @@ pub(crate) fn sources<const W: usize>(
 ) -> Vec<Source<W>> {
     let ruleset = &view.ruleset;
     let size = field.size;
+    if let Some(law) = habits.and_then(Habits::law) {
+        return vec![Source {
+            draw: Draw::Law(law.clone()),
+            weight: 1.0,
+        }];
+    }
     let recall = habits
         .filter(|h| h.games() > 0.0 && !ruleset.has_terrain())
         .and_then(|h| recalled(view, problem, h));

@@ -431,3 +431,36 @@ fn tendencies_tell_the_figures_of_the_layouts_seen() {
     assert!((0.3..0.7).contains(&t.compact), "{t:?}");
     assert!(t.half_share < 0.6, "{t:?}");
 }
+
+#[test]
+fn a_placers_true_law_given_to_the_learning_level_is_what_it_shoots_by() {
+    // The bench's ceiling (ai-bench --oracle): a law that makes layouts with ships in the
+    // left half three times likelier for each ship cell there. Its first shots go there.
+    let r = Ruleset::default();
+    let size = r.size();
+    let width = usize::from(size.width);
+    let law = Oracle(std::sync::Arc::new(move |cells: &[usize]| {
+        3f64.powi(cells.iter().filter(|&&i| i % width < 5).count() as i32)
+    }));
+    let knowing = Budget::default().learning(std::sync::Arc::new(Habits::oracle(law)));
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    let game = battle(&r, &mut rng);
+    let view = game.view_for(SeatId(0));
+    let (mut left, mut hard_left) = (0, 0);
+    for seed in 0..20 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (_, c) =
+            ai::choose_shot_within(&view, SeatId(0), Level::Learning, &mut rng, knowing.clone())
+                .unwrap();
+        left += usize::from(c.x < 5);
+        let (_, c) =
+            ai::choose_shot_within(&view, SeatId(0), Level::Hard, &mut rng, Budget::default())
+                .unwrap();
+        hard_left += usize::from(c.x < 5);
+    }
+    assert_eq!(left, 20, "every first shot where the law puts the ships");
+    assert!(
+        hard_left < 18,
+        "hard knows no law: {hard_left} of 20 on the left"
+    );
+}
