@@ -87,31 +87,36 @@ pub async fn on_card(
     sender: u64,
     riga: bool,
 ) -> HandlerResult {
-    let id = match game_of(ctx, inline, sender, riga).await {
-        Ok(Some(id)) => id,
+    let (id, loaded) = match game_of(ctx, inline, sender, riga).await {
+        Ok(Some(found)) => found,
         Ok(None) => return answer(ctx, q, t(lang, "inline-card-gone"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    let generation = match ctx.store.load_game(id).await {
+    // The game as `game_of` read it; read only when it was opened just now.
+    let rec = match loaded {
+        Some(rec) => Ok(rec),
+        None => ctx.store.load_game(id).await.map(|(rec, _)| rec),
+    };
+    let generation = match rec {
         // The sender, seated as the game opened by their own press.
-        Ok((rec, _)) if rec.game.seat_of(engine::PlayerId(q.from.id.0)).is_some() => {
+        Ok(rec) if rec.game.seat_of(engine::PlayerId(q.from.id.0)).is_some() => {
             return answer(ctx, q, t(lang, "join-done"), false).await;
         }
-        Ok((rec, _)) => rec.delivery.generation,
+        Ok(rec) => rec.delivery.generation,
         Err(StoreError::NotFound) => return answer(ctx, q, t(lang, "error-game-over"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
     lobby::on_button(ctx, q, lang, Button::Join(id, generation)).await
 }
 
-/// The game inline message `inline` holds, opened now if it has none (from `sender`'s
-/// card); `None` when the card's offer is gone.
+/// The game inline message `inline` holds, with its record as read, or opened now if it
+/// has none (from `sender`'s card; then no record); `None` when the card's offer is gone.
 async fn game_of(
     ctx: &Ctx,
     inline: &str,
     sender: u64,
     riga: bool,
-) -> Result<Option<GameId>, StoreError> {
+) -> Result<Option<(GameId, Option<GameRecord>)>, StoreError> {
     let chat = inline_chat(inline);
     let id = match ctx.store.chat_game(chat, None).await? {
         Some(id) => id,
@@ -121,7 +126,7 @@ async fn game_of(
         }
     };
     match ctx.store.load_game(id).await {
-        Ok(_) => return Ok(Some(id)),
+        Ok((rec, _)) => return Ok(Some((id, Some(rec)))),
         Err(StoreError::NotFound) => {}
         Err(e) => return Err(e),
     }
@@ -156,7 +161,7 @@ async fn game_of(
         ctx.store.set_user_game(sender, id).await?;
     }
     sender::kick(ctx, id);
-    Ok(Some(id))
+    Ok(Some((id, None)))
 }
 
 /// Whether a press on inline message `inline` may go to its handler: a button a game's

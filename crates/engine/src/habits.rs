@@ -46,7 +46,10 @@ pub struct Habits {
 /// it the learning level draws uniform layouts weighed by it and uses no other model, so it
 /// shoots as well as knowing exactly how the player places can make it.
 #[derive(Clone)]
-pub struct Oracle(pub std::sync::Arc<dyn Fn(&[usize]) -> f64 + Send + Sync>);
+pub struct Oracle(pub std::sync::Arc<Law>);
+
+/// A layout's weight under a placer's law, from its ship cells' indices.
+pub type Law = dyn Fn(&[usize]) -> f64 + Send + Sync;
 
 impl PartialEq for Oracle {
     fn eq(&self, other: &Oracle) -> bool {
