@@ -875,14 +875,8 @@ fn ships_of_cells(cells: &[usize], r: &Ruleset) -> Vec<Vec<Coord>> {
         let mut ship = vec![first];
         let mut k = 0;
         while k < ship.len() {
-            let c = size.coord(ship[k]);
-            let (x, y) = (i32::from(c.x), i32::from(c.y));
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                let (nx, ny) = (x + dx, y + dy);
-                if nx < 0 || ny < 0 || nx >= i32::from(size.width) || ny >= i32::from(size.height) {
-                    continue;
-                }
-                let i = size.index(Coord::new(nx as u8, ny as u8));
+            for side in size.coord(ship[k]).sides(size) {
+                let i = size.index(side);
                 if left.remove(&i) {
                     ship.push(i);
                 }
@@ -897,6 +891,14 @@ fn ships_of_cells(cells: &[usize], r: &Ruleset) -> Vec<Vec<Coord>> {
 
 /// Blocks of the habits bench: layouts of the player seen before the learning level shoots.
 const SEEN: [usize; 4] = [0, 20, 50, 200];
+/// The learning level's budget with `habits`, drawing `times` the default layouts.
+fn knowing(habits: Habits, times: usize) -> Budget {
+    Budget {
+        samples: engine::ai::SAMPLES * times,
+        ..Budget::default().learning(Arc::new(habits))
+    }
+}
+
 /// Uniform layouts a placer's true law is estimated from (`--oracle`).
 const LAW_DRAWS: usize = 20_000;
 /// Games each simulated player plays in each block (the same boards in every block).
@@ -981,10 +983,7 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                                             h.tendencies(r).map(|t| (t.weight, t.big_on_border))
                                         );
                                     }
-                                    Budget {
-                                        samples: engine::ai::SAMPLES * learn_samples,
-                                        ..Budget::default().learning(Arc::new(h))
-                                    }
+                                    knowing(h, learn_samples)
                                 })
                                 .collect();
                             if oracle {
@@ -994,11 +993,7 @@ fn habits_bench(r: &Ruleset, name: &str, games: u64, seed: u64, threads: u64) {
                                 } else {
                                     Habits::oracle(placer.law(r, LAW_DRAWS, &mut side))
                                 };
-                                let samples = engine::ai::SAMPLES * law_samples;
-                                budgets.push(Budget {
-                                    samples,
-                                    ..Budget::default().learning(Arc::new(law))
-                                });
+                                budgets.push(knowing(law, law_samples));
                             }
                             for g in 0..GAMES_EACH {
                                 let game_seed = base.wrapping_add(1 + g);

@@ -166,7 +166,7 @@ async fn learn(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Learned {
         .map(|seat| (!crate::game::record::is_ai(seat.player)).then_some(seat.player.0))
         .collect();
     let users: Vec<u64> = seats.iter().flatten().copied().collect();
-    let (chat, all, mut own) = match ctx
+    let (chat, all, own) = match ctx
         .store
         .layouts_with_people(rec.chat, &ruleset, &users)
         .await
@@ -177,10 +177,10 @@ async fn learn(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Learned {
             Default::default()
         }
     };
-    own.reverse();
+    let mut own = own.into_iter();
     let people: Vec<Option<Vec<String>>> = seats
         .iter()
-        .map(|seat| seat.and_then(|_| own.pop()))
+        .map(|seat| seat.and_then(|_| own.next()))
         .collect();
     let built = tokio::task::spawn_blocking(move || {
         // A person's own layouts alone: others' would blur their tendencies.
