@@ -62,6 +62,12 @@ pub struct BotConfig {
     /// `MB_CRASH_AT`: the point where the process kills itself, for the tests of crashes
     /// (honoured only in a build with the `crash-points` feature).
     pub crash_at: Option<String>,
+    /// `MB_WEBAPP_URL`: the Mini App page's public https address; the private chat's editor
+    /// gets a button that opens it.
+    pub webapp_url: Option<String>,
+    /// `MB_WEBAPP_NAME`: the Mini App's short name at @BotFather; the group's battle message
+    /// gets a `t.me/<bot>/<name>?startapp=` link to its live board.
+    pub webapp_name: Option<String>,
 }
 
 impl Default for BotConfig {
@@ -74,6 +80,8 @@ impl Default for BotConfig {
             board: Board::Picture,
             claim_stale: Duration::from_secs(60),
             crash_at: None,
+            webapp_url: None,
+            webapp_name: None,
         }
     }
 }
@@ -258,7 +266,11 @@ Environment:
   MB_HEALTH_ADDR        serve GET /healthz and GET /metrics (Prometheus) here, e.g.
                         0.0.0.0:8080 (default: none)
   MB_WEBAPP_LISTEN      serve the Mini App's page (/app) and API here, e.g. 0.0.0.0:8081
-                        (default: none; begun, see README)
+                        (default: none; see README)
+  MB_WEBAPP_URL         the page's public address, e.g. https://bot.example.org/app: the
+                        private editor gets a button to place by dragging (default: none)
+  MB_WEBAPP_NAME        the Mini App's short name at @BotFather: battle messages link to
+                        t.me/<bot>/<name>?startapp=<game> (default: none)
   MB_UNHEALTHY_EXIT_SECS  exit (code 4) after this long unhealthy without a break (Redis
                         unreachable or the timer loop stuck), so a restart policy starts the
                         bot again; 0 = never (default: 60)
@@ -354,6 +366,33 @@ impl Config {
         }
         let mut bot = BotConfig {
             crash_at: var("MB_CRASH_AT"),
+            webapp_url: match var("MB_WEBAPP_URL") {
+                Some(v) if v.starts_with("https://") || v.starts_with("http://") => Some(v),
+                Some(v) => {
+                    return Err(ConfigError {
+                        var: "MB_WEBAPP_URL",
+                        value: v,
+                        expected: "the page's address, e.g. https://bot.example.org/app",
+                    })
+                }
+                None => None,
+            },
+            webapp_name: match var("MB_WEBAPP_NAME") {
+                Some(v)
+                    if !v.is_empty()
+                        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+                {
+                    Some(v)
+                }
+                Some(v) => {
+                    return Err(ConfigError {
+                        var: "MB_WEBAPP_NAME",
+                        value: v,
+                        expected: "the Mini App's short name at @BotFather, e.g. board",
+                    })
+                }
+                None => None,
+            },
             ..BotConfig::default()
         };
         if let Some(ms) = number("MB_GROUP_GAP_MS", "milliseconds, 0 to 600000", (0, 600_000))? {

@@ -47,6 +47,29 @@ pub enum Edit {
     Op(EditOp),
 }
 
+/// A change of a seat's draft: a press of the chat editor's keyboard (or the same tap on the
+/// Mini App's board), or a ship dragged or turned on the Mini App's board ([`move_ship`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A press, as the keyboard's.
+    Edit(Edit),
+    /// A ship dragged: from the dock (`from` none) or the field, to `cells` (none: the dock).
+    Move {
+        /// A cell of the ship moved, if it is on the field.
+        from: Option<Coord>,
+        /// Where it goes.
+        cells: Vec<Coord>,
+    },
+}
+
+/// One change of a seat's draft, from the chat or the page alike.
+pub fn change(r: &Ruleset, ed: &mut Editor, c: Change, rng: &mut StdRng) -> Edited {
+    match c {
+        Change::Edit(e) => edit(r, ed, e, rng),
+        Change::Move { from, cells } => move_ship(r, ed, from, cells),
+    }
+}
+
 /// What an edit did, for the answer to the tap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edited {
@@ -235,7 +258,19 @@ fn confirm(r: &Ruleset, ed: &mut Editor) -> Edited {
         return Edited::Nothing;
     }
     let index = ed.draft.ships().len() - 1;
-    let shape_problem = ed.draft.problems(r).into_iter().find(|p| {
+    if let Some(p) = shape_problem(r, ed, index) {
+        let _ = ed.draft.undo();
+        return Edited::Refused(p);
+    }
+    ed.picked.clear();
+    Edited::Placed(kind)
+}
+
+/// What is wrong with the shape of ship `index` of the draft (its size, its cells not
+/// joined, a shape the rules forbid, a unit on the wrong ground): an edit that makes such a
+/// ship is taken back.
+fn shape_problem(r: &Ruleset, ed: &Editor, index: usize) -> Option<Problem> {
+    ed.draft.problems(r).into_iter().find(|p| {
         matches!(p.subject, engine::Subject::Ship { index: i, .. } if i == index)
             && matches!(
                 p.rule,
@@ -244,12 +279,47 @@ fn confirm(r: &Ruleset, ed: &mut Editor) -> Edited {
                     | engine::Rule::ShapeNotAllowed
                     | engine::Rule::WrongTerrain(_)
             )
-    });
-    if let Some(p) = shape_problem {
+    })
+}
+
+/// A ship dragged on the Mini App's board: from the dock (`from` none) or from the field
+/// (the ship on `from`) to `cells`, or back to the dock (`cells` empty). A turn is a move
+/// to the turned cells. A shape the rules do not allow is refused as the editor's Confirm
+/// refuses it; touching and counts are left to the problems, as after any tap.
+pub fn move_ship(r: &Ruleset, ed: &mut Editor, from: Option<Coord>, cells: Vec<Coord>) -> Edited {
+    ed.pending = None;
+    ed.picked.clear();
+    let on_ship =
+        |ed: &Editor, c: Coord| ed.draft.ships().iter().position(|s| s.cells.contains(&c));
+    let (index, kind) = match (from, cells.is_empty()) {
+        (None, true) => return Edited::Nothing,
+        (Some(c), true) => {
+            return match on_ship(ed, c) {
+                Some(_) if ed.draft.remove_at(c).is_ok() => Edited::Removed,
+                _ => Edited::Nothing,
+            }
+        }
+        (None, false) => {
+            let kind = ed.draft.kind_for(r, &cells);
+            if ed.draft.place(r, kind, cells).is_err() {
+                return Edited::Nothing;
+            }
+            (ed.draft.ships().len() - 1, kind)
+        }
+        (Some(c), false) => {
+            let Some(index) = on_ship(ed, c) else {
+                return Edited::Nothing;
+            };
+            match ed.draft.move_ship(r, c, cells) {
+                Ok(kind) => (index, kind),
+                Err(_) => return Edited::Nothing,
+            }
+        }
+    };
+    if let Some(p) = shape_problem(r, ed, index) {
         let _ = ed.draft.undo();
         return Edited::Refused(p);
     }
-    ed.picked.clear();
     Edited::Placed(kind)
 }
 
@@ -318,4 +388,82 @@ pub fn place_bot_fleets(
         events.extend(rec.game.apply(Action::Ready(seat, fleet), now, rng)?);
     }
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Kind, Rule, Shapes};
+
+    fn row(x: u8, y: u8, len: u8) -> Vec<Coord> {
+        (x..x + len).map(|x| Coord::new(x, y)).collect()
+    }
+
+    #[test]
+    fn a_ship_dragged_from_the_dock_turned_moved_and_put_back() {
+        let r = Ruleset::default();
+        let mut ed = Editor::new(&r);
+        ed.pending = Some(Coord::new(9, 9));
+        assert_eq!(
+            move_ship(&r, &mut ed, None, row(0, 0, 4)),
+            Edited::Placed(Kind::Ship(4))
+        );
+        assert_eq!(ed.pending, None, "a drag ends a half-placed ship");
+        // A conflict is kept, and told by the problems: a boat touching the battleship.
+        assert_eq!(
+            move_ship(&r, &mut ed, None, row(4, 1, 1)),
+            Edited::Placed(Kind::Ship(1))
+        );
+        assert!(ed
+            .draft
+            .problems(&r)
+            .iter()
+            .any(|p| matches!(p.rule, Rule::Touches(..))));
+        // Moved away, the conflict is gone.
+        assert_eq!(
+            move_ship(&r, &mut ed, Some(Coord::new(4, 1)), row(6, 5, 1)),
+            Edited::Placed(Kind::Ship(1))
+        );
+        assert!(!ed
+            .draft
+            .problems(&r)
+            .iter()
+            .any(|p| matches!(p.rule, Rule::Touches(..) | Rule::Overlaps(..))));
+        // Turned about its first cell: the same ship, upright.
+        let upright: Vec<Coord> = (0..4).map(|y| Coord::new(0, y)).collect();
+        assert_eq!(
+            move_ship(&r, &mut ed, Some(Coord::new(0, 0)), upright.clone()),
+            Edited::Placed(Kind::Ship(4))
+        );
+        assert_eq!(ed.draft.ships()[0].cells, upright);
+        assert_eq!(ed.draft.ships().len(), 2);
+        // A bent shape is refused in the classic game, and changes nothing.
+        let before = ed.clone();
+        let bent = vec![Coord::new(5, 8), Coord::new(6, 8), Coord::new(6, 9)];
+        assert!(matches!(
+            move_ship(&r, &mut ed, None, bent.clone()),
+            Edited::Refused(_)
+        ));
+        assert_eq!(ed, before);
+        // Back to the dock; a drag from an empty cell does nothing.
+        assert_eq!(
+            move_ship(&r, &mut ed, Some(Coord::new(0, 2)), vec![]),
+            Edited::Removed
+        );
+        assert_eq!(ed.draft.ships().len(), 1);
+        assert_eq!(
+            move_ship(&r, &mut ed, Some(Coord::new(9, 9)), vec![]),
+            Edited::Nothing
+        );
+        // Where bent ships are allowed, the same drag places one.
+        let r = Ruleset {
+            shapes: Shapes::Bent,
+            ..Ruleset::default()
+        };
+        let mut ed = Editor::new(&r);
+        assert_eq!(
+            move_ship(&r, &mut ed, None, bent),
+            Edited::Placed(Kind::Ship(3))
+        );
+    }
 }

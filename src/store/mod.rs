@@ -681,7 +681,11 @@ impl Store {
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn game_version(&self, id: GameId) -> Result<Option<u64>, StoreError> {
-        let k = self.keys.game(id);
+        self.version_at(self.keys.game(id)).await
+    }
+
+    /// The version field of the versioned hash at `k`.
+    async fn version_at(&self, k: String) -> Result<Option<u64>, StoreError> {
         self.run(|mut conn| async move {
             redis::cmd("HGET")
                 .arg(k)
@@ -854,8 +858,28 @@ impl Store {
         id: GameId,
         seat: SeatId,
     ) -> Result<Option<R>, StoreError> {
-        let found = self.load_versioned(&self.keys.draft(id, seat.0)).await?;
-        Ok(found.map(|(d, _)| d))
+        Ok(self.draft_versioned(id, seat).await?.map(|(d, _)| d))
+    }
+
+    /// A seat's placement draft with its version, if it has one.
+    ///
+    /// # Errors
+    /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
+    pub async fn draft_versioned<R: DeserializeOwned>(
+        &self,
+        id: GameId,
+        seat: SeatId,
+    ) -> Result<Option<(R, u64)>, StoreError> {
+        self.load_versioned(&self.keys.draft(id, seat.0)).await
+    }
+
+    /// The version of a seat's draft alone (none before its first edit): what a watcher
+    /// looks at before reading the whole draft.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`].
+    pub async fn draft_version(&self, id: GameId, seat: SeatId) -> Result<Option<u64>, StoreError> {
+        self.version_at(self.keys.draft(id, seat.0)).await
     }
 
     /// Edits a seat's placement draft atomically, starting from `fresh` when none is stored.

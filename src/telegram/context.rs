@@ -24,6 +24,9 @@ pub struct Ctx {
     pub store: Store,
     /// The bot's username, for deep links.
     pub username: Arc<String>,
+    /// The bot's token: it checks the Mini App's `initData` and keys its game tokens (never
+    /// logged, never shown).
+    pub token: Arc<String>,
     /// The bot's own user id (its rights in a chat are asked by it).
     pub bot_id: u64,
     /// Tunables.
@@ -62,6 +65,26 @@ impl Drop for InHand {
 }
 
 impl Ctx {
+    /// The Mini App's address on game `id`'s board, for the private chat's button
+    /// (`MB_WEBAPP_URL`), if one is set.
+    pub fn webapp_url(&self, id: crate::store::GameId) -> Option<String> {
+        let url = self.config.webapp_url.as_ref()?;
+        let token = super::init_data::game_token(id.0, &self.token);
+        let sep = if url.contains('?') { '&' } else { '?' };
+        Some(format!("{url}{sep}game={token}"))
+    }
+
+    /// The link that opens the Mini App on game `id`'s live board from any chat
+    /// (`t.me/<bot>/<MB_WEBAPP_NAME>?startapp=`), if a short name is set.
+    pub fn webapp_link(&self, id: crate::store::GameId) -> Option<String> {
+        let name = self.config.webapp_name.as_ref()?;
+        let token = super::init_data::game_token(id.0, &self.token);
+        Some(format!(
+            "https://t.me/{}/{name}?startapp={token}",
+            self.username
+        ))
+    }
+
     /// Takes update `update_id` in hand for as long as the guard lives; `None` while this
     /// process has it in hand already (Telegram posted it again while it was being handled).
     pub fn take_in_hand(&self, update_id: u32) -> Option<InHand> {

@@ -196,6 +196,22 @@ pub fn signed(pairs: &[(&str, &str)], token: &str) -> String {
         .join("&")
 }
 
+/// Game `id`'s name in the Mini App's links (`startapp=`, `?game=`): its number and a MAC of
+/// it keyed by the bot's token, so a game's board is opened from its own messages, never
+/// guessed from another's number.
+pub fn game_token(id: u64, token: &str) -> String {
+    let key = hmac_sha256(b"MiniAppGame", token.as_bytes());
+    let mac = hmac_sha256(&key, id.to_string().as_bytes());
+    let hex: String = mac[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("g{id}_{hex}")
+}
+
+/// The game a token of [`game_token`] names, if it is one made with `token`.
+pub fn game_of_token(s: &str, token: &str) -> Option<u64> {
+    let id: u64 = s.strip_prefix('g')?.split_once('_')?.0.parse().ok()?;
+    (game_token(id, token) == s).then_some(id)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,5 +311,16 @@ mod tests {
         // Signed, but without a user: nothing to trust.
         let nobody = signed(&[("auth_date", &NOW.to_string())], TOKEN);
         assert_eq!(validate(&nobody, TOKEN, NOW), Err(InitDataError::Malformed));
+    }
+
+    #[test]
+    fn a_game_token_names_its_game_for_its_bot_only() {
+        let t = game_token(42, TOKEN);
+        assert_eq!(game_of_token(&t, TOKEN), Some(42));
+        assert_eq!(game_of_token(&t, "654321:other"), None);
+        assert_eq!(game_of_token(&t.replace("g42", "g43"), TOKEN), None);
+        assert_eq!(game_of_token("g42", TOKEN), None);
+        assert_eq!(game_of_token("42", TOKEN), None);
+        assert!(t.len() <= 64, "startapp takes 64 characters");
     }
 }

@@ -10,13 +10,14 @@ use super::battle::{due, follow_up};
 use super::context::{crash_point, now, Ctx, HandlerResult};
 use super::send::{answer, answer_refusal, answer_store_error, edit_dm, pressed, pressed_on};
 use crate::game::lang::Lang;
-use crate::game::placement::{self, Edit};
+use crate::game::placement::{self, Change, Edit};
 use crate::game::record::{Editor, GameRecord};
 use crate::game::{came_on, GameId, Made, Press};
 use crate::store::StoreError;
 use crate::view::buttons::{Button, EditOp};
 use crate::view::editor::{edited_words, editor_keyboard, editor_text, viewport};
 use crate::view::i18n::t;
+use crate::view::keyboard::{Key, Keyboard, MAX_BUTTONS};
 use engine::{Event, PlayerId, SeatId};
 use teloxide::types::CallbackQuery;
 
@@ -46,8 +47,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     if button == Button::Edit(id, EditOp::Ready) {
         return ready(ctx, q, lang, id, seat, &rec).await;
     }
-    let ruleset = rec.game.ruleset().clone();
-    let size = ruleset.size();
+    let size = rec.game.ruleset().size();
     let edit = match button {
         Button::Block(_, b) => Edit::Block(b, viewport(&rec).blocks() as u8),
         Button::Cell(_, i) if usize::from(i) < size.area() => {
@@ -58,34 +58,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Button::Edit(_, op) => Edit::Op(op),
         _ => return Ok(()),
     };
-    let rng = ctx.fork();
-    let drawn = |ed: &Editor| {
-        (
-            editor_text(&rec, lang, ed),
-            editor_keyboard(&rec, id, lang, ed),
-        )
-    };
-    let done = ctx
-        .store
-        .edit_draft(
-            id,
-            seat,
-            || Editor::new(&ruleset),
-            |ed: &mut Editor| {
-                let before = ed.clone();
-                let what = placement::edit(&ruleset, ed, edit, &mut rng.clone());
-                // Whether the editor shows anything else now (a refused shape put back, say,
-                // may leave only its undo history otherwise).
-                let changed = *ed != before && drawn(ed) != drawn(&before);
-                Ok::<_, ()>((what, changed))
-            },
-        )
-        .await;
-    let ((what, changed), ed) = match done {
-        Ok(Ok(v)) => v,
-        Ok(Err(())) => return Ok(()),
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
-    };
+    let (what, ed, changed) =
+        match change_draft(ctx, &rec, id, seat, lang, Change::Edit(edit)).await {
+            Ok(done) => done,
+            Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+        };
     let (mut note, alert) = edited_words(lang, rec.alphabet, size, &what);
     if !changed && note.is_empty() {
         // Undo with nothing to undo, Clear on an empty field, the block already shown.
@@ -102,11 +79,101 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             uid,
             m.id.0,
             editor_text(&rec, lang, &ed),
-            Some(editor_keyboard(&rec, id, lang, &ed)),
+            Some(editor_markup(ctx, &rec, id, lang, &ed)),
         )
         .await;
     }
     Ok(())
+}
+
+/// The editor's keyboard as sent: with a button under it that opens the Mini App on this
+/// very editor, when one is set (`MB_WEBAPP_URL`) and the keyboard has room.
+pub fn editor_markup(ctx: &Ctx, rec: &GameRecord, id: GameId, lang: Lang, ed: &Editor) -> Keyboard {
+    let mut kb = editor_keyboard(rec, id, lang, ed);
+    let buttons: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
+    if let (Some(url), true) = (ctx.webapp_url(id), buttons < MAX_BUTTONS) {
+        kb.inline_keyboard
+            .push(vec![Key::web_app(t(lang, "webapp-open-editor"), url)]);
+    }
+    kb
+}
+
+/// One change of seat `seat`'s draft, from the chat's keyboard or the Mini App's board: what
+/// it did, the editor now, and whether the chat's editor shows anything else now (a refused
+/// shape put back, say, may leave only its undo history otherwise).
+///
+/// # Errors
+/// The store's.
+pub async fn change_draft(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    id: GameId,
+    seat: SeatId,
+    lang: Lang,
+    change: Change,
+) -> Result<(placement::Edited, Editor, bool), StoreError> {
+    let ruleset = rec.game.ruleset().clone();
+    let rng = ctx.fork();
+    let drawn = |ed: &Editor| {
+        (
+            editor_text(rec, lang, ed),
+            editor_keyboard(rec, id, lang, ed),
+        )
+    };
+    let done = ctx
+        .store
+        .edit_draft(
+            id,
+            seat,
+            || Editor::new(&ruleset),
+            |ed: &mut Editor| {
+                let before = ed.clone();
+                let what = placement::change(&ruleset, ed, change.clone(), &mut rng.clone());
+                let changed = *ed != before && drawn(ed) != drawn(&before);
+                Ok::<_, std::convert::Infallible>((what, changed))
+            },
+        )
+        .await?;
+    let Ok(((what, changed), ed)) = done;
+    Ok((what, ed, changed))
+}
+
+/// Ready from the chat or the page: seat's stored draft becomes its locked fleet, if the
+/// rules take it (with the timer, so should this process die before the answer, the bot's
+/// first move and the battle's beginning are still found due).
+///
+/// # Errors
+/// The store's; the refusal inside.
+pub async fn lock_fleet<'a>(
+    ctx: &Ctx,
+    id: GameId,
+    seat: SeatId,
+    player: PlayerId,
+    rec: &GameRecord,
+    press: Option<&Press<'a, Vec<Event>>>,
+) -> Result<Result<crate::store::Committed<Vec<Event>>, crate::game::Refused>, StoreError> {
+    let draft = ctx
+        .store
+        .draft::<Editor>(id, seat)
+        .await?
+        .unwrap_or_else(|| Editor::new(rec.game.ruleset()))
+        .draft;
+    let rng = ctx.fork();
+    let due = due(ctx);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            placement::ready(r, player, &draft, press, now(), &mut rng.clone())
+        })
+        .await?;
+    if let Ok(done) = &done {
+        let began = done
+            .value
+            .iter()
+            .any(|e| matches!(e, Event::BattleBegan { .. }));
+        crash_point(ctx, if began { "last-ready" } else { "ready" });
+    }
+    Ok(done)
 }
 
 /// Ready: the seat's draft becomes its locked fleet, if the rules take it.
@@ -119,33 +186,15 @@ async fn ready(
     rec: &GameRecord,
 ) -> HandlerResult {
     let player = PlayerId(q.from.id.0);
-    let draft = match ctx.store.draft::<Editor>(id, seat).await {
-        Ok(ed) => ed.unwrap_or_else(|| Editor::new(rec.game.ruleset())).draft,
-        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
-    };
     let words = |_: &GameRecord, _: &Vec<Event>| (t(lang, "editor-ready-done"), false);
     let press = Press {
         query: &q.id.0,
         words: &words,
     };
-    let rng = ctx.fork();
-    // The timer with the change: should this process die before the answer, the bot's
-    // first move (when it shoots first) and the battle's beginning are still found due.
-    let due = due(ctx);
-    let done = ctx
-        .store
-        .transition_due(id, Some(&due), |r| {
-            placement::ready(r, player, &draft, Some(&press), now(), &mut rng.clone())
-        })
-        .await;
+    let done = lock_fleet(ctx, id, seat, player, rec, Some(&press)).await;
     let Some(done) = pressed(ctx, q, lang, done).await? else {
         return Ok(());
     };
-    let began = done
-        .value
-        .iter()
-        .any(|e| matches!(e, Event::BattleBegan { .. }));
-    crash_point(ctx, if began { "last-ready" } else { "ready" });
     answer(ctx, q, t(lang, "editor-ready-done"), false).await?;
     follow_up(ctx, id, &done.record);
     Ok(())

@@ -305,6 +305,16 @@ pub fn markup(kb: Keyboard) -> InlineKeyboardMarkup {
                     None
                 }
             },
+            KeyKind::WebApp(url) => match url.parse() {
+                Ok(url) => Some(InlineKeyboardButton::web_app(
+                    k.text,
+                    teloxide::types::WebAppInfo { url },
+                )),
+                Err(e) => {
+                    log::warn!("a Mini App's address {url}: {e}");
+                    None
+                }
+            },
         })
     }))
 }

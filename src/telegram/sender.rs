@@ -24,11 +24,11 @@ use crate::game::sent::{self, Sent};
 use crate::game::settle;
 use crate::store::outbox::Release;
 use crate::store::{GameId, Leaderboard, StoreError};
-use crate::view::editor::{editor_keyboard, editor_text};
+use crate::view::editor::editor_text;
 use crate::view::group::end_texts;
 use crate::view::i18n::t;
 use crate::view::keyboard::Keyboard;
-use crate::view::live::{live_drawing, Drawing};
+use crate::view::live::{live_drawing, with_board_link, Drawing};
 use engine::{Phase, SeatId};
 use std::hash::{Hash, Hasher};
 use std::time::Duration;
@@ -289,7 +289,11 @@ fn live_due(ctx: &Ctx, rec: &GameRecord, id: GameId) -> Option<(i32, Drawing, u6
     {
         return None;
     }
-    let drawing = live_drawing(rec, id, &ctx.username);
+    let drawing = with_board_link(
+        live_drawing(rec, id, &ctx.username),
+        rec,
+        ctx.webapp_link(id).as_deref(),
+    );
     let hash = drawing.hash();
     (hash != rec.delivery.drawn).then_some((message, drawing, hash))
 }
@@ -675,7 +679,11 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
     }
     match &o.effect {
         Effect::LiveMessage => {
-            let drawing = live_drawing(rec, id, &ctx.username);
+            let drawing = with_board_link(
+                live_drawing(rec, id, &ctx.username),
+                rec,
+                ctx.webapp_link(id).as_deref(),
+            );
             let hash = drawing.hash();
             let shown = drawing.shown;
             match send_live(ctx, chat, rec.topic, drawing).await {
@@ -879,7 +887,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, R
             };
             (
                 editor_text(rec, lang, &ed),
-                Some(editor_keyboard(rec, id, lang, &ed)),
+                Some(super::placement::editor_markup(ctx, rec, id, lang, &ed)),
             )
         }
         (false, None) => return Ok(Sent::Done),

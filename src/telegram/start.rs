@@ -141,6 +141,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         bot,
         store,
         username: Arc::new(username),
+        token: Arc::new(token.clone()),
         bot_id: me.id.0,
         config: Arc::new(config.bot),
         rng: Arc::new(std::sync::Mutex::new(rng)),

@@ -25,13 +25,19 @@
 
 use super::context::{now, Ctx};
 use super::init_data;
+use super::placement;
+use super::send::{edit_dm, user_lang_by_id};
 use crate::game::battle as rules;
 use crate::game::lang::Lang;
+use crate::game::placement::{Change, Edit, EditOp};
+use crate::game::record::Editor;
 use crate::game::GameId;
 use crate::store::StoreError;
+use crate::view::editor::{edited_words, editor_text};
 use crate::view::group::cell_answer;
+use crate::view::i18n::t;
 use crate::view::render::unescape;
-use engine::{PlayerId, SeatId};
+use engine::{Phase, PlayerId, SeatId};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
 use hyper::body::{Bytes, Incoming};
@@ -112,32 +118,49 @@ fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
     init_data::validate(&data, token, crate::telegram::sender::now_ms() / 1000).ok()
 }
 
-/// Game `id` as `user` may see it, as JSON, with its version and whether it is over;
-/// `Ok(None)` for no such Sea Battle game.
-async fn seen(ctx: &Ctx, id: GameId, user: u64) -> Result<Option<(String, u64, bool)>, StoreError> {
-    match ctx.store.load_game(id).await {
-        Ok((rec, version)) if !rec.is_riga() => {
-            let seat = rec
-                .game
-                .seats()
-                .iter()
-                .position(|s| s.player == PlayerId(user))
-                .map(|i| SeatId(i as u8));
-            let json = crate::view::webapp::state(&rec, seat, version);
-            Ok(Some((json.to_string(), version, rec.game.is_finished())))
-        }
-        Ok(_) | Err(StoreError::NotFound) => Ok(None),
-        Err(e) => Err(e),
-    }
+/// What one look at a game gave: its state for the viewer as JSON, the versions of the game
+/// and of the viewer's draft it was made from, and whether the game is over.
+struct Seen {
+    json: String,
+    version: u64,
+    draft: Option<(SeatId, u64)>,
+    over: bool,
 }
 
-/// The state of game `game` for `user`, as JSON.
-async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
-    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
-        return text(StatusCode::NOT_FOUND, "no such game");
+/// Game `id` as `user` may see it (in `lang`): a seat still placing gets its editor too;
+/// `Ok(None)` for no such Sea Battle game.
+async fn seen(ctx: &Ctx, id: GameId, user: u64, lang: Lang) -> Result<Option<Seen>, StoreError> {
+    let (rec, version) = match ctx.store.load_game(id).await {
+        Ok((rec, version)) if !rec.is_riga() => (rec, version),
+        Ok(_) | Err(StoreError::NotFound) => return Ok(None),
+        Err(e) => return Err(e),
     };
-    match seen(ctx, id, user).await {
-        Ok(Some((json, _, _))) => reply(StatusCode::OK, "application/json", json),
+    let seat = rec.game.seat_of(PlayerId(user));
+    let placing = seat.filter(|&s| *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s));
+    let editor = match placing {
+        Some(s) => ctx.store.draft_versioned::<Editor>(id, s).await?,
+        None => None,
+    };
+    let json = crate::view::webapp::state(
+        &rec,
+        seat,
+        version,
+        lang,
+        editor.as_ref().map(|(e, v)| (e, *v)),
+    );
+    Ok(Some(Seen {
+        json: json.to_string(),
+        version,
+        draft: placing.map(|s| (s, editor.map_or(0, |(_, v)| v))),
+        over: rec.game.is_finished(),
+    }))
+}
+
+/// The state of game `id` for `user`, as JSON.
+async fn state(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
+    let lang = user_lang_by_id(ctx, user).await;
+    match seen(ctx, id, user, lang).await {
+        Ok(Some(seen)) => reply(StatusCode::OK, "application/json", seen.json),
         Ok(None) => text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
             log::warn!("webapp state of {id}: {e}");
@@ -146,13 +169,27 @@ async fn state(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
     }
 }
 
-/// The live stream of game `game` for `user` (server-sent events): its state now, then each
-/// newer one as the store has it, whichever replica changed it; it ends after the end.
-async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
-    let Some(id) = game.parse::<u64>().ok().map(GameId) else {
-        return text(StatusCode::NOT_FOUND, "no such game");
+/// Whether game `id` (or the draft `seen` came with) has a newer version than `seen`'s: the
+/// versions alone are read, a few bytes each.
+async fn changed_since(ctx: &Ctx, id: GameId, seen: &Seen) -> Result<Option<bool>, StoreError> {
+    let Some(v) = ctx.store.game_version(id).await? else {
+        return Ok(None);
     };
-    let first = match seen(ctx, id, user).await {
+    if v > seen.version {
+        return Ok(Some(true));
+    }
+    Ok(Some(match seen.draft {
+        Some((seat, dv)) => ctx.store.draft_version(id, seat).await?.unwrap_or(0) != dv,
+        None => false,
+    }))
+}
+
+/// The live stream of game `game` for `user` (server-sent events): its state now, then each
+/// newer one as the store has it, whichever replica changed it (or the chat's editor the
+/// draft); it ends after the end.
+async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
+    let lang = user_lang_by_id(ctx, user).await;
+    let first = match seen(ctx, id, user, lang).await {
         Ok(Some(first)) => first,
         Ok(None) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
@@ -164,29 +201,29 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
     let ctx = ctx.clone();
     tokio::spawn(async move {
         let event = |json: &str| Bytes::from(format!("data: {json}\n\n"));
-        let (json, mut version, mut over) = first;
-        if tx.send(event(&json)).await.is_err() {
+        let mut last = first;
+        if tx.send(event(&last.json)).await.is_err() {
             return;
         }
         let mut quiet = 0u32;
-        while !over {
+        while !last.over {
             tokio::time::sleep(LOOK_EVERY).await;
-            // The version alone first: the whole record only once it has changed.
-            let looked = match ctx.store.game_version(id).await {
-                Ok(Some(v)) if v > version => seen(&ctx, id, user).await,
-                Ok(Some(_)) => Ok(Some((String::new(), version, over))),
+            // The versions alone first: the whole record only once one has changed.
+            let looked = match changed_since(&ctx, id, &last).await {
+                Ok(Some(true)) => seen(&ctx, id, user, lang).await.map(|s| s.map(Some)),
+                Ok(Some(false)) => Ok(Some(None)),
                 Ok(None) => Ok(None),
                 Err(e) => Err(e),
             };
             match looked {
-                Ok(Some((json, v, end))) if v > version => {
-                    (version, over) = (v, end);
-                    if tx.send(event(&json)).await.is_err() {
+                Ok(Some(Some(now))) => {
+                    last = now;
+                    if tx.send(event(&last.json)).await.is_err() {
                         return;
                     }
                     quiet = 0;
                 }
-                Ok(Some(_)) | Err(_) => {
+                Ok(Some(None)) | Err(_) => {
                     quiet += 1;
                     // A comment now and then keeps proxies from closing a quiet stream.
                     if quiet.is_multiple_of(60)
@@ -213,22 +250,138 @@ async fn events(ctx: &Ctx, game: &str, user: u64) -> Response<Body> {
     r
 }
 
+/// What the page asks of the editor: `op` and its cells, as the query has them.
+fn page_change(req: &Request<Incoming>, size: engine::Size) -> Option<Change> {
+    let cell = |v: &str| {
+        v.parse::<usize>()
+            .ok()
+            .filter(|&i| i < size.area())
+            .map(|i| size.coord(i))
+    };
+    let op = match query(req, "op")? {
+        "cell" => return Some(Change::Edit(Edit::Cell(cell(query(req, "cell")?)?))),
+        "move" => {
+            let from = match query(req, "from") {
+                Some(v) => Some(cell(v)?),
+                None => None,
+            };
+            let cells = match query(req, "cells") {
+                Some("") | None => Vec::new(),
+                Some(list) => list.split(',').map(cell).collect::<Option<Vec<_>>>()?,
+            };
+            return Some(Change::Move { from, cells });
+        }
+        "undo" => EditOp::Undo,
+        "clear" => EditOp::Clear,
+        "random" => EditOp::Random,
+        "perelman" => EditOp::Perelman,
+        "confirm" => EditOp::Confirm,
+        "mines" => EditOp::Mines,
+        "border" => EditOp::Border,
+        "randomBorder" => EditOp::RandomBorder,
+        "ready" => EditOp::Ready,
+        _ => return None,
+    };
+    Some(Change::Edit(Edit::Op(op)))
+}
+
+/// An edit of the caller's draft from the page: the chat editor's very change
+/// ([`placement::change_draft`], and Ready its [`placement::lock_fleet`]), with the same
+/// refusals and words; the chat's editor message is redrawn to match. The answer carries
+/// the state after it, so the page need not wait for the stream.
+async fn edit(
+    ctx: &Ctx,
+    req: &Request<Incoming>,
+    id: GameId,
+    who: &init_data::InitData,
+) -> Response<Body> {
+    let user = who.user.id;
+    let player = PlayerId(user);
+    let lang = user_lang_by_id(ctx, user).await;
+    let rec = match ctx.store.load_game(id).await {
+        Ok((rec, _)) if !rec.is_riga() => rec,
+        Ok(_) | Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => {
+            log::warn!("webapp edit in {id}: {e}");
+            return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
+        }
+    };
+    let Some(change) = page_change(req, rec.game.ruleset().size()) else {
+        return text(StatusCode::BAD_REQUEST, "op (and its cells) wanted");
+    };
+    let refused = |r: &crate::game::Refused| {
+        let words = crate::view::refusal::words(lang, r);
+        json_reply(serde_json::json!({ "ok": false, "answer": unescape(&words) }))
+    };
+    let seat = match crate::game::placement::editing_seat(&rec, player) {
+        Ok(seat) => seat,
+        Err(r) => return refused(&r),
+    };
+    let unavailable = |e: StoreError| {
+        log::warn!("webapp edit in {id}: {e}");
+        text(StatusCode::SERVICE_UNAVAILABLE, "try again")
+    };
+    let (ok, words) = if change == Change::Edit(Edit::Op(EditOp::Ready)) {
+        match placement::lock_fleet(ctx, id, seat, player, &rec, None).await {
+            Ok(Ok(done)) => {
+                super::battle::follow_up(ctx, id, &done.record);
+                (true, t(lang, "editor-ready-done"))
+            }
+            Ok(Err(r)) => return refused(&r),
+            Err(e) => return unavailable(e),
+        }
+    } else {
+        let (what, ed, changed) =
+            match placement::change_draft(ctx, &rec, id, seat, lang, change).await {
+                Ok(done) => done,
+                Err(e) => return unavailable(e),
+            };
+        let size = rec.game.ruleset().size();
+        let (mut words, alert) = edited_words(lang, rec.alphabet, size, &what);
+        if !changed && words.is_empty() {
+            words = t(lang, "editor-nothing");
+        }
+        let message = rec.delivery.dms.get(seat.index()).copied().flatten();
+        if let (true, Some(m)) = (changed, message) {
+            let (text, kb) = (
+                editor_text(&rec, lang, &ed),
+                placement::editor_markup(ctx, &rec, id, lang, &ed),
+            );
+            edit_dm(ctx, user, m, text, Some(kb)).await;
+        }
+        (!alert, words)
+    };
+    let now = match seen(ctx, id, user, lang).await {
+        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
+        Ok(None) => serde_json::Value::Null,
+        Err(e) => return unavailable(e),
+    };
+    json_reply(serde_json::json!({ "ok": ok, "answer": unescape(&words), "state": now }))
+}
+
+fn json_reply(v: serde_json::Value) -> Response<Body> {
+    reply(StatusCode::OK, "application/json", v.to_string())
+}
+
 /// A tap on a cell from the page: `press_cell`, as a cell's button.
-async fn shot(ctx: &Ctx, req: &Request<Incoming>, who: &init_data::InitData) -> Response<Body> {
+async fn shot(
+    ctx: &Ctx,
+    req: &Request<Incoming>,
+    id: GameId,
+    who: &init_data::InitData,
+) -> Response<Body> {
     let number = |name: &str| query(req, name).and_then(|v| v.parse::<u64>().ok());
-    let (Some(game), Some(generation), Some(target), Some(cell)) = (
-        number("game"),
+    let (Some(generation), Some(target), Some(cell)) = (
         number("generation").and_then(|g| u32::try_from(g).ok()),
         number("target").and_then(|t| u8::try_from(t).ok()),
         number("cell").and_then(|c| u16::try_from(c).ok()),
     ) else {
         return text(
             StatusCode::BAD_REQUEST,
-            "game, generation, target and cell wanted",
+            "generation, target and cell wanted",
         );
     };
-    let id = GameId(game);
-    let lang = Lang::from_telegram(who.user.language_code.as_deref());
+    let lang = user_lang_by_id(ctx, who.user.id).await;
     let player = PlayerId(who.user.id);
     let rng = ctx.fork();
     let due = super::battle::due(ctx);
@@ -252,8 +405,7 @@ async fn shot(ctx: &Ctx, req: &Request<Incoming>, who: &init_data::InitData) -> 
             return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
         }
     };
-    let json = serde_json::json!({ "ok": ok, "answer": unescape(&words) });
-    reply(StatusCode::OK, "application/json", json.to_string())
+    json_reply(serde_json::json!({ "ok": ok, "answer": unescape(&words) }))
 }
 
 async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Body> {
@@ -277,20 +429,18 @@ async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Respons
         }
         return r;
     }
+    // Every call names its game by the token of its links: a number alone is not enough.
+    let Some(id) = query(&req, "game")
+        .and_then(|g| init_data::game_of_token(g, &token))
+        .map(GameId)
+    else {
+        return text(StatusCode::NOT_FOUND, "no such game");
+    };
     match (req.method(), path) {
-        (&Method::GET, "/app/api/state") => {
-            let Some(game) = query(&req, "game") else {
-                return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
-            };
-            state(&ctx, game, who.user.id).await
-        }
-        (&Method::GET, "/app/api/events") => {
-            let Some(game) = query(&req, "game") else {
-                return text(StatusCode::BAD_REQUEST, "game=<id> wanted");
-            };
-            events(&ctx, game, who.user.id).await
-        }
-        (&Method::POST, "/app/api/shot") => shot(&ctx, &req, &who).await,
+        (&Method::GET, "/app/api/state") => state(&ctx, id, who.user.id).await,
+        (&Method::GET, "/app/api/events") => events(&ctx, id, who.user.id).await,
+        (&Method::POST, "/app/api/shot") => shot(&ctx, &req, id, &who).await,
+        (&Method::POST, "/app/api/edit") => edit(&ctx, &req, id, &who).await,
         _ => text(StatusCode::NOT_FOUND, "not here"),
     }
 }

@@ -83,31 +83,7 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
         }
     });
     let mut text = format!("<b>{}</b>\n<pre>{field}</pre>", t(lang, "editor-title"));
-    // What is still to place, kind by kind.
-    let mut missing: Vec<String> = Vec::new();
-    let mut kinds = r.fleet();
-    kinds.dedup();
-    for kind in kinds {
-        let wanted = r.fleet().iter().filter(|&&k| k == kind).count();
-        let placed = draft.ships().iter().filter(|s| s.kind == kind).count();
-        if placed < wanted {
-            missing.push(ta(
-                lang,
-                "fleet-item",
-                &[
-                    ("ship", render::kind_name(lang, kind).into()),
-                    ("count", (wanted - placed).into()),
-                ],
-            ));
-        }
-    }
-    if usize::from(r.mines) > draft.mines().len() {
-        missing.push(ta(
-            lang,
-            "fleet-mines",
-            &[("count", (usize::from(r.mines) - draft.mines().len()).into())],
-        ));
-    }
+    let missing = still_to_place(r, lang, draft);
     let problems: Vec<String> = draft
         .problems(r)
         .iter()
@@ -137,7 +113,19 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
     if missing.is_empty() && problems.is_empty() {
         text.push_str(&format!("\n{}", t(lang, "editor-complete")));
     }
-    let hint = match (ed.tool, ed.pending) {
+    let hint = hint(rec, lang, ed);
+    text.push_str(&format!("\n\n{hint}"));
+    if r.has_terrain() {
+        text.push_str(&format!("\n{}", t(lang, "editor-legend-land")));
+    }
+    text
+}
+
+/// What a tap does now, in words: the tool's, the first end's, or the shapes the rules allow.
+pub fn hint(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
+    let r = rec.game.ruleset();
+    let size = r.size();
+    match (ed.tool, ed.pending) {
         (Tool::Mine, _) => t(lang, "editor-hint-mine"),
         (Tool::Border, _) => t(lang, "editor-hint-border"),
         (Tool::Ship, Some(p)) => {
@@ -153,12 +141,36 @@ pub fn editor_text(rec: &GameRecord, lang: Lang, ed: &Editor) -> String {
             format!("{}\n{}", t(lang, "editor-hint-cells"), t(lang, shapes))
         }
         (Tool::Ship, None) => t(lang, "editor-hint"),
-    };
-    text.push_str(&format!("\n\n{hint}"));
-    if r.has_terrain() {
-        text.push_str(&format!("\n{}", t(lang, "editor-legend-land")));
     }
-    text
+}
+
+/// What is still to place, kind by kind, and the mines, in words.
+pub fn still_to_place(r: &engine::Ruleset, lang: Lang, draft: &engine::Draft) -> Vec<String> {
+    let mut missing: Vec<String> = Vec::new();
+    let mut kinds = r.fleet();
+    kinds.dedup();
+    for kind in kinds {
+        let wanted = r.fleet().iter().filter(|&&k| k == kind).count();
+        let placed = draft.ships().iter().filter(|s| s.kind == kind).count();
+        if placed < wanted {
+            missing.push(ta(
+                lang,
+                "fleet-item",
+                &[
+                    ("ship", render::kind_name(lang, kind).into()),
+                    ("count", (wanted - placed).into()),
+                ],
+            ));
+        }
+    }
+    if usize::from(r.mines) > draft.mines().len() {
+        missing.push(ta(
+            lang,
+            "fleet-mines",
+            &[("count", (usize::from(r.mines) - draft.mines().len()).into())],
+        ));
+    }
+    missing
 }
 
 /// The editor's keyboard.

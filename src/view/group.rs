@@ -1139,7 +1139,8 @@ mod tests {
                     .iter()
                     .map(|k| match &k.kind {
                         crate::view::keyboard::KeyKind::Callback(d)
-                        | crate::view::keyboard::KeyKind::Url(d) => d.clone(),
+                        | crate::view::keyboard::KeyKind::Url(d)
+                        | crate::view::keyboard::KeyKind::WebApp(d) => d.clone(),
                     })
                     .collect();
                 assert_eq!(data[0], Button::Rematch(GameId(9)).to_string());
@@ -1549,6 +1550,56 @@ mod tests {
         }
         for line in &lines {
             assert!(texts.iter().any(|t| t.contains(line.as_str())), "{line}");
+        }
+    }
+
+    #[test]
+    fn the_battle_message_leads_to_the_live_board_by_a_button_or_else_a_link() {
+        use crate::game::record::Board;
+        use crate::view::keyboard::MAX_BUTTONS;
+        use crate::view::live::{live_drawing, with_board_link};
+        let link = "https://t.me/bot/board?startapp=g1_00aa";
+        let buttons = |d: &crate::view::live::Drawing| -> usize {
+            d.keyboard
+                .iter()
+                .flat_map(|k| &k.inline_keyboard)
+                .map(Vec::len)
+                .sum()
+        };
+        for (board, seed) in [(Board::Text, 31), (Board::Picture, 32)] {
+            let (mut rec, mut rng) = record(Ruleset::default(), seed);
+            rec.board = board;
+            step(&mut rec, &mut rng);
+            let plain = live_drawing(&rec, GameId(1), "bot");
+            let linked = with_board_link(plain.clone(), &rec, Some(link));
+            let last = linked
+                .keyboard
+                .as_ref()
+                .and_then(|k| k.inline_keyboard.last());
+            if buttons(&plain) < MAX_BUTTONS {
+                let key = &last.expect("a row")[0];
+                assert_eq!(key.kind, crate::view::keyboard::KeyKind::Url(link.into()));
+                assert_eq!(key.text, t(rec.lang, "webapp-open"));
+                assert_eq!(buttons(&linked), buttons(&plain) + 1);
+            } else {
+                assert_eq!(buttons(&linked), MAX_BUTTONS);
+                assert!(linked.text.contains(link), "{}", linked.text);
+                let limit = if linked.picture.is_some() {
+                    MAX_CAPTION
+                } else {
+                    MAX_TEXT
+                };
+                assert!(visible_len(&linked.text) <= limit);
+            }
+            // No link without a short name, nor after the battle.
+            assert_eq!(with_board_link(plain.clone(), &rec, None).text, plain.text);
+            while !rec.game.is_finished() {
+                step(&mut rec, &mut rng);
+            }
+            let end = live_drawing(&rec, GameId(1), "bot");
+            let linked = with_board_link(end.clone(), &rec, Some(link));
+            assert_eq!(buttons(&linked), buttons(&end));
+            assert!(!linked.text.contains(link));
         }
     }
 

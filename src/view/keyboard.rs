@@ -33,6 +33,8 @@ pub enum KeyKind {
     Callback(String),
     /// Opens this link.
     Url(String),
+    /// Opens this page as a Mini App (private chats only).
+    WebApp(String),
 }
 
 impl Key {
@@ -52,11 +54,19 @@ impl Key {
         }
     }
 
+    /// A button that opens the Mini App at `url` (in a private chat).
+    pub fn web_app(text: impl Into<String>, url: impl Into<String>) -> Key {
+        Key {
+            text: text.into(),
+            kind: KeyKind::WebApp(url.into()),
+        }
+    }
+
     /// Its callback data, if it sends any.
     pub fn data(&self) -> Option<&str> {
         match &self.kind {
             KeyKind::Callback(d) => Some(d),
-            KeyKind::Url(_) => None,
+            KeyKind::Url(_) | KeyKind::WebApp(_) => None,
         }
     }
 }

@@ -130,6 +130,45 @@ pub fn live_drawing(rec: &GameRecord, id: GameId, username: &str) -> Drawing {
     }
 }
 
+/// The live message with a way to the game's live board in the Mini App (`link`), during
+/// the battle: a button under the fields when the keyboard has room for one more row, else
+/// a link at the end of its words, when it stays within a caption's or a text's limit.
+pub fn with_board_link(mut d: Drawing, rec: &GameRecord, link: Option<&str>) -> Drawing {
+    use super::group::{visible_len, MAX_CAPTION, MAX_TEXT};
+    use super::keyboard::{Key, MAX_BUTTONS};
+    let (Some(link), Phase::Battle) = (link, rec.game.phase()) else {
+        return d;
+    };
+    let words = crate::view::i18n::t(rec.lang, "webapp-open");
+    let buttons: usize = d
+        .keyboard
+        .iter()
+        .flat_map(|k| &k.inline_keyboard)
+        .map(Vec::len)
+        .sum();
+    if buttons < MAX_BUTTONS {
+        d.keyboard
+            .get_or_insert_with(Keyboard::default)
+            .inline_keyboard
+            .push(vec![Key::url(words, link)]);
+        return d;
+    }
+    let limit = if d.picture.is_some() {
+        MAX_CAPTION
+    } else {
+        MAX_TEXT
+    };
+    let line = format!(
+        "\n<a href=\"{}\">{}</a>",
+        super::render::escape(link),
+        words
+    );
+    if visible_len(&d.text) + visible_len(&line) <= limit {
+        d.text.push_str(&line);
+    }
+    d
+}
+
 /// Whether the live message is a picture now: Sea Battle whose battle began (it has a message
 /// of its own), in a chat that sees pictures.
 pub fn shows_picture(rec: &GameRecord) -> bool {

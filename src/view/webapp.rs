@@ -8,9 +8,13 @@
 //! ship's cell, `*` a mine that went off, and only on a field the viewer sees whole: `S` a
 //! ship's cell not hit, `m` a mine not hit.
 
-use crate::game::record::GameRecord;
-use crate::view::render::{escape, log_line};
-use engine::{FieldView, Mark, Phase, SeatId, Weapon};
+use crate::game::lang::Lang;
+use crate::game::placement::cell_by_cell;
+use crate::game::record::{Editor, GameRecord, Tool};
+use crate::view::editor::{hint, still_to_place};
+use crate::view::i18n::{t, ta};
+use crate::view::render::{self, escape, log_line};
+use engine::{Coord, FieldView, Mark, Phase, SeatId, Size, Subject, Touching, Weapon};
 use serde_json::{json, Value};
 
 /// A mark as the page's character.
@@ -64,7 +68,16 @@ fn field_json(f: &FieldView, name: &str) -> Value {
 /// of its buttons (a tap sends it back, so a tap on an old board is refused as a stale
 /// button is), and the record's version (the page shows a state only if it is newer than the
 /// one it has).
-pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
+///
+/// A seat still placing its fleet gets its editor too (`editor`, with the draft's version):
+/// the page and the chat's editor edit the same draft. Words are in `lang`, the viewer's.
+pub fn state(
+    rec: &GameRecord,
+    viewer: Option<SeatId>,
+    version: u64,
+    lang: Lang,
+    editor: Option<(&Editor, u64)>,
+) -> Value {
     let view = match viewer {
         Some(seat) => rec.game.view_for(seat),
         None => rec.game.public_view(),
@@ -79,7 +92,7 @@ pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
     let start = rec.log.len().saturating_sub(LOG_LINES);
     let log: Vec<String> = rec.log[start..]
         .iter()
-        .filter_map(|e| log_line(rec.lang, e, &rec.names, rec.alphabet, size, aimed))
+        .filter_map(|e| log_line(lang, e, &rec.names, rec.alphabet, size, aimed))
         .collect();
     let phase = match rec.game.phase() {
         Phase::Lobby => "lobby",
@@ -90,8 +103,19 @@ pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
     let columns: Vec<String> = (0..size.width)
         .map(|x| rec.alphabet.column_label(x, size.width).to_string())
         .collect();
+    let placing =
+        viewer.filter(|&me| *rec.game.phase() == Phase::Placement && !rec.game.is_ready(me));
+    let (draft, draft_version) = match (placing, editor) {
+        (Some(_), Some((ed, v))) => (editor_json(rec, lang, ed), v),
+        (Some(_), None) => (editor_json(rec, lang, &Editor::new(rec.game.ruleset())), 0),
+        (None, _) => (Value::Null, 0),
+    };
     json!({
         "version": version,
+        "draftVersion": draft_version,
+        "draft": draft,
+        "status": status(rec, viewer, lang),
+        "labels": labels(lang),
         "generation": rec.delivery.generation,
         "phase": phase,
         "me": viewer.map(|s| s.0),
@@ -104,10 +128,151 @@ pub fn state(rec: &GameRecord, viewer: Option<SeatId>, version: u64) -> Value {
     })
 }
 
+/// The line over the board: whose turn it is, or what the viewer waits for.
+fn status(rec: &GameRecord, viewer: Option<SeatId>, lang: Lang) -> String {
+    match rec.game.phase() {
+        Phase::Lobby => t(lang, "webapp-lobby"),
+        Phase::Placement => match viewer {
+            Some(me) if rec.game.is_ready(me) => t(lang, "webapp-waiting"),
+            Some(_) => t(lang, "editor-title"),
+            None => t(lang, "webapp-placing"),
+        },
+        Phase::Battle => {
+            let turn = rec.game.turn();
+            if viewer == Some(turn) {
+                t(lang, "webapp-your-turn")
+            } else {
+                let name = rec.names.get(turn.index()).map_or("?", String::as_str);
+                ta(lang, "webapp-turn-of", &[("name", escape(name).into())])
+            }
+        }
+        Phase::Finished { .. } => t(lang, "webapp-over"),
+    }
+}
+
+/// The page's own words: its buttons and hints.
+fn labels(lang: Lang) -> Value {
+    json!({
+        "undo": t(lang, "btn-undo"),
+        "clear": t(lang, "btn-clear"),
+        "random": t(lang, "btn-random"),
+        "perelman": t(lang, "btn-perelman"),
+        "ready": t(lang, "btn-ready"),
+        "mines": t(lang, "btn-mines"),
+        "border": t(lang, "btn-border"),
+        "randomBorder": t(lang, "btn-random-border"),
+        "dock": t(lang, "webapp-dock"),
+        "dragHint": t(lang, "webapp-drag-hint"),
+        "toPlace": t(lang, "editor-to-place"),
+        "problems": t(lang, "editor-problems"),
+        "complete": t(lang, "editor-complete"),
+        "conflict": t(lang, "webapp-conflict"),
+        "sound": t(lang, "webapp-sound"),
+    })
+}
+
+/// The cells a subject of a problem stands on, as indexes.
+fn subject_cells(ed: &Editor, size: Size, subject: Subject) -> Vec<usize> {
+    let cells: Vec<Coord> = match subject {
+        Subject::Ship { index, .. } => ed
+            .draft
+            .ships()
+            .get(index)
+            .map(|s| s.cells.clone())
+            .unwrap_or_default(),
+        Subject::Mine { index } => ed.draft.mines().get(index).copied().into_iter().collect(),
+        _ => Vec::new(),
+    };
+    cells.into_iter().map(|c| size.index(c)).collect()
+}
+
+/// A seat's editor for the page: its ships, mines and border, what is still to place (in
+/// drag mode, the dock: a ship of each size still missing), every problem in the editor's
+/// words with the cells it is about, and the buttons' words.
+fn editor_json(rec: &GameRecord, lang: Lang, ed: &Editor) -> Value {
+    let r = rec.game.ruleset();
+    let size = r.size();
+    let index = |c: &Coord| size.index(*c);
+    let ships: Vec<Value> = ed
+        .draft
+        .ships()
+        .iter()
+        .map(|s| {
+            json!({
+                "cells": s.cells.iter().map(index).collect::<Vec<_>>(),
+                "size": s.cells.len(),
+                "name": render::kind_name(lang, s.kind),
+            })
+        })
+        .collect();
+    let mut kinds = r.fleet();
+    kinds.dedup();
+    let dock: Vec<Value> = kinds
+        .into_iter()
+        .filter_map(|kind| {
+            let wanted = r.fleet().iter().filter(|&&k| k == kind).count();
+            let placed = ed.draft.ships().iter().filter(|s| s.kind == kind).count();
+            (placed < wanted).then(|| {
+                json!({
+                    "size": kind.size(),
+                    "left": wanted - placed,
+                    "name": render::kind_name(lang, kind),
+                })
+            })
+        })
+        .collect();
+    let problems: Vec<Value> = ed
+        .draft
+        .problems(r)
+        .iter()
+        .filter(|p| !matches!(p.rule, engine::Rule::Missing { .. }))
+        .take(12)
+        .map(|p| {
+            let mut cells = subject_cells(ed, size, p.subject);
+            if let engine::Rule::Overlaps(other) | engine::Rule::Touches(other, _) = p.rule {
+                cells.extend(subject_cells(ed, size, other));
+            }
+            cells.extend(p.cell.filter(|&c| size.contains(c)).map(|c| size.index(c)));
+            cells.sort_unstable();
+            cells.dedup();
+            json!({
+                "words": render::problem_words(lang, p, rec.alphabet, size),
+                "cells": cells,
+            })
+        })
+        .collect();
+    let land: Option<String> = ed.draft.border().map(|b| {
+        size.cells()
+            .map(|c| if b.is_land(c) { 'L' } else { 'W' })
+            .collect()
+    });
+    let missing = still_to_place(r, lang, &ed.draft);
+    json!({
+        "mode": if cell_by_cell(r) { "cells" } else { "drag" },
+        "tool": match ed.tool { Tool::Ship => "ship", Tool::Mine => "mine", Tool::Border => "border" },
+        "touching": match r.touching() {
+            Touching::None => "none",
+            Touching::Corners => "corners",
+            Touching::Any => "any",
+        },
+        "ships": ships,
+        "mines": ed.draft.mines().iter().map(index).collect::<Vec<_>>(),
+        "minesWanted": r.mines,
+        "land": land,
+        "picked": ed.picked.iter().map(index).collect::<Vec<_>>(),
+        "pending": ed.pending.as_ref().map(index),
+        "dock": dock,
+        "missing": missing.join(", "),
+        "problems": problems,
+        "complete": missing.is_empty() && problems.is_empty(),
+        "hint": hint(rec, lang, ed),
+        "confirm": ta(lang, "btn-confirm", &[("count", ed.picked.len().into())]),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::lang::Lang;
     use engine::{random_fleet, Action, Game, PlayerId, Ruleset};
     use rand::rngs::StdRng;
     use rand::SeedableRng;
@@ -171,7 +336,7 @@ mod tests {
             let mut states = 0;
             while !rec.game.is_finished() {
                 for viewer in (0..seats).map(|s| Some(SeatId(s))).chain([None]) {
-                    let s = state(&rec, viewer, 1);
+                    let s = state(&rec, viewer, 1, Lang::Ru, None);
                     assert_eq!(secrets(&s), Vec::<String>::new(), "{viewer:?}");
                     // Own fields (and a teammate's) are whole, with their ships.
                     if let Some(me) = viewer {
@@ -205,7 +370,7 @@ mod tests {
             }
             assert!(states > 100, "{states}");
             // At the end every field is whole for everyone.
-            let s = state(&rec, None, 2);
+            let s = state(&rec, None, 2, Lang::Ru, None);
             assert_eq!(s["phase"], "over");
             assert!(s["fields"]
                 .as_array()
@@ -227,7 +392,7 @@ mod tests {
             .apply(Action::Fire(shooter, target, cell), 0, &mut rng)
             .unwrap();
         rec.log.extend(events);
-        let s = state(&rec, Some(shooter), 9);
+        let s = state(&rec, Some(shooter), 9, Lang::Ru, None);
         assert_eq!(s["version"], 9);
         assert_eq!(s["me"], shooter.0);
         assert_eq!(s["phase"], "battle");
@@ -238,6 +403,11 @@ mod tests {
         assert!(line.contains("д6"), "{line}");
         assert!(line.contains("P&lt;"), "names are escaped: {line}");
         assert!(!s.to_string().contains("P<"), "{s}");
+        // In the viewer's words: the log and whose turn it is.
+        assert_eq!(s["status"], "Стреляет P&lt;1&gt;.");
+        let en = state(&rec, Some(shooter), 9, Lang::En, None);
+        assert!(en["log"][0].as_str().unwrap().contains("miss"), "{en}");
+        assert_eq!(en["labels"]["ready"], "Ready");
         let shot = s["fields"][target.index()]["cells"].as_str().unwrap();
         let mark = shot.chars().nth(5 * 10 + 4).unwrap();
         assert!("ox#".contains(mark), "{shot}");

@@ -1,9 +1,9 @@
-//! End to end, the Mini App's server (issue 31, begun): the real bot binary with
+//! End to end, the Mini App's server (issue 31): the real bot binary with
 //! `MB_WEBAPP_LISTEN`, a real Redis and the fake Telegram; the page and the state API asked
 //! over HTTP as the page asks, with `initData` signed as Telegram signs it for the bot's token.
 
 use crate::helpers::*;
-use morskoy_boy::telegram::init_data::signed;
+use morskoy_boy::telegram::init_data::{game_token, signed};
 use serde_json::Value;
 
 /// `initData` for `user` (id, name) signed with `token`, `age` seconds old, for game `game`.
@@ -64,13 +64,16 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         d.shoot_button(&app).await;
     }
     let token = app.tg.token().to_owned();
-    let game = d.game.to_string();
+    let game = game_token(d.game, &token);
 
     // The page: from the binary, nothing fetched from elsewhere.
     let page = reqwest::get(format!("{base}/app")).await.unwrap();
     assert_eq!(page.status().as_u16(), 200);
     let html = page.text().await.unwrap();
-    assert!(html.contains("api/state"), "{html}");
+    assert!(
+        html.contains("api/${path}") && html.contains("state"),
+        "{html}"
+    );
     assert!(
         !html.contains("http://") && !html.contains("https://"),
         "the page loads nothing from elsewhere"
@@ -126,8 +129,12 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         assert_eq!(status, 401, "{auth:?}");
         assert!(body.is_none());
     }
-    // A game that does not exist.
-    assert_eq!(state(&base, "999999999", Some(&anna)).await.0, 404);
+    // A game that does not exist; this one by its number alone, or by another's token.
+    let other = game_token(999_999_999, &token);
+    assert_eq!(state(&base, &other, Some(&anna)).await.0, 404);
+    assert_eq!(state(&base, &d.game.to_string(), Some(&anna)).await.0, 404);
+    let forged = format!("g{}_{}", d.game, &other[other.len() - 12..]);
+    assert_eq!(state(&base, &forged, Some(&anna)).await.0, 404);
 
     // A tap on the page: the player to move shoots a cell no one knows yet, as a cell's button
     // would, and the group's battle message tells it.
@@ -218,40 +225,11 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
 
     // The live stream: the state now, then the next one as soon as a move lands, here a
     // button's press in the group.
-    let encoded: String = auth
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect();
-    let mut stream = reqwest::get(format!("{base}/app/api/events?game={game}&auth={encoded}"))
-        .await
-        .unwrap();
-    assert_eq!(stream.status().as_u16(), 200);
+    // Not too fast for the page's rate limit: a new second.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let mut stream = Events::open(&base, &game, &auth).await;
     let mut events: Vec<Value> = Vec::new();
-    let mut buffer = String::new();
-    let mut next_event = async || -> Value {
-        loop {
-            if let Some(end) = buffer.find("\n\n") {
-                let event: String = buffer.drain(..end + 2).collect();
-                if let Some(data) = event.strip_prefix("data: ") {
-                    return serde_json::from_str(data.trim()).unwrap();
-                }
-                continue;
-            }
-            let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
-                .await
-                .expect("an event in time")
-                .unwrap()
-                .expect("the stream goes on");
-            buffer.push_str(&String::from_utf8_lossy(&chunk));
-        }
-    };
-    events.push(next_event().await);
+    events.push(stream.next().await);
     let first = events[0]["version"].as_u64().unwrap();
     // Whoever is to move taps an unknown cell (on the page too; the stream does not care
     // where a move comes from).
@@ -278,7 +256,7 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         .await
         .unwrap();
     assert_eq!(done["ok"], true, "{done}");
-    events.push(next_event().await);
+    events.push(stream.next().await);
     assert!(events[1]["version"].as_u64().unwrap() > first, "{events:?}");
     let mark = events[1]["fields"][target]["cells"]
         .as_str()
@@ -291,5 +269,253 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         .await
         .unwrap();
     assert_eq!(refused.status().as_u16(), 401);
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+/// The page's live stream of a game: server-sent events, read one by one.
+struct Events {
+    stream: reqwest::Response,
+    buffer: String,
+}
+
+impl Events {
+    /// The stream of `game` for the holder of `auth` (in the query, as a browser opens it).
+    async fn open(base: &str, game: &str, auth: &str) -> Events {
+        let encoded: String = auth
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    (b as char).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let stream = reqwest::get(format!("{base}/app/api/events?game={game}&auth={encoded}"))
+            .await
+            .unwrap();
+        assert_eq!(stream.status().as_u16(), 200);
+        Events {
+            stream,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next state it sends, within 10 s.
+    async fn next(&mut self) -> Value {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                if let Some(data) = event.strip_prefix("data: ") {
+                    return serde_json::from_str(data.trim()).unwrap();
+                }
+                continue;
+            }
+            let chunk =
+                tokio::time::timeout(std::time::Duration::from_secs(10), self.stream.chunk())
+                    .await
+                    .expect("an event in time")
+                    .unwrap()
+                    .expect("the stream goes on");
+            self.buffer.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    }
+}
+
+/// What the page's editor call answered: `{ok, answer, state}`.
+async fn page_edit(base: &str, game: &str, auth: &str, query: &str) -> Value {
+    reqwest::Client::new()
+        .post(format!("{base}/app/api/edit?game={game}&{query}"))
+        .header("Authorization", format!("tma {auth}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Message `id` of `chat` as it is now.
+fn message(app: &App, chat: i64, id: i32) -> crate::fake_telegram::SentMessage {
+    app.tg
+        .messages(chat)
+        .into_iter()
+        .find(|m| m.message_id == id)
+        .expect("the message")
+}
+
+/// The private editor's text between <pre> and </pre>: the field, a row a line.
+fn editor_rows(m: &crate::fake_telegram::SentMessage) -> Vec<String> {
+    let raw = &m.raw_text;
+    let from = raw.find("<pre>").map_or(0, |i| i + 5);
+    let to = raw.find("</pre>").unwrap_or(raw.len());
+    raw[from..to].lines().skip(1).map(str::to_owned).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_private_editor_edit_one_draft_and_ready_on_the_page_starts_the_battle() {
+    let mut app = App::world(150, Some(100_000)).await;
+    let listen = free_port();
+    app.env.extend([
+        ("MB_WEBAPP_LISTEN".into(), listen.to_string()),
+        ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
+        ("MB_WEBAPP_NAME".into(), "board".into()),
+    ]);
+    app.start_bot().await;
+    let base = format!("http://{listen}");
+    let a = app.player(31_101, "Anna", "en");
+    let b = app.player(31_102, "Boris", "ru");
+    let group = -31_101;
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
+    let start = data(&lobby, "s:");
+    assert!(
+        !app.press(group, &a, lobby.message_id, &start)
+            .await
+            .show_alert
+    );
+    let token = app.tg.token().to_owned();
+
+    // The private editor has a button that opens the page on this very editor.
+    let chat = 31_101i64;
+    let editor = app.message_with_button(chat, "pe:").await;
+    let opens = editor.reply_markup.as_ref().unwrap()["inline_keyboard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .find_map(|b| b["web_app"]["url"].as_str().map(str::to_owned))
+        .expect("a web_app button under the editor");
+    let game = opens
+        .strip_prefix("https://mb.example.org/app?game=")
+        .expect("the page's address with the game's token")
+        .to_owned();
+    let id: u64 = game[1..game.find('_').unwrap()].parse().unwrap();
+    assert_eq!(game, game_token(id, &token));
+    let auth = init_data(&token, 31_101, "Anna", 5, id);
+
+    // The page's editor: empty, the whole fleet in the dock, in the player's language.
+    let (_, s) = state(&base, &game, Some(&auth)).await;
+    let s = s.unwrap();
+    assert_eq!(s["phase"], "placement");
+    let draft = &s["draft"];
+    assert_eq!(draft["mode"], "drag", "{s}");
+    assert_eq!(draft["ships"].as_array().unwrap().len(), 0);
+    let dock: Vec<(u64, u64)> = draft["dock"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["size"].as_u64().unwrap(), k["left"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(dock, vec![(4, 1), (3, 2), (2, 3), (1, 4)]);
+    assert_eq!(s["labels"]["ready"], "Ready");
+
+    // A battleship dragged onto а1–г1: the page's state and the private editor both show it.
+    let edits = message(&app, chat, editor.message_id).edits;
+    let done = page_edit(&base, &game, &auth, "op=move&cells=0,1,2,3").await;
+    assert_eq!(done["ok"], true, "{done}");
+    assert!(
+        done["answer"].as_str().unwrap().contains("Placed"),
+        "{done}"
+    );
+    let ships = done["state"]["draft"]["ships"].as_array().unwrap().clone();
+    assert_eq!(ships.len(), 1);
+    assert_eq!(ships[0]["cells"], serde_json::json!([0, 1, 2, 3]));
+    let shown = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.message_id == editor.message_id && m.edits > edits,
+            wait(),
+        )
+        .await
+        .expect("the private editor redrawn after the page's edit");
+    assert!(
+        editor_rows(&shown)[0].contains("O O O O"),
+        "{}",
+        shown.raw_text
+    );
+
+    // A boat dropped at a corner of it: kept, and the conflict told in words, on its cells.
+    let done = page_edit(&base, &game, &auth, "op=move&cells=14").await;
+    let problems = done["state"]["draft"]["problems"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(problems.len(), 1, "{done}");
+    assert!(problems[0]["cells"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!(14)));
+    assert!(!problems[0]["words"].as_str().unwrap().is_empty());
+    // Moved away: no problem left. Then the battleship turned upright about а1.
+    let done = page_edit(&base, &game, &auth, "op=move&from=14&cells=55").await;
+    assert_eq!(
+        done["state"]["draft"]["problems"],
+        serde_json::json!([]),
+        "{done}"
+    );
+    let done = page_edit(&base, &game, &auth, "op=move&from=2&cells=0,10,20,30").await;
+    let ships = done["state"]["draft"]["ships"].as_array().unwrap().clone();
+    assert_eq!(
+        ships[0]["cells"],
+        serde_json::json!([0, 10, 20, 30]),
+        "{done}"
+    );
+    // Refused, nothing changed: a bent ship in the classic game; cells off the field; another
+    // player's edit of this editor is their own (Carol is not in the game).
+    let before = done["state"]["draft"].clone();
+    let bent = page_edit(&base, &game, &auth, "op=move&cells=77,78,88").await;
+    assert_eq!(bent["ok"], false, "{bent}");
+    assert_eq!(bent["state"]["draft"], before);
+    let client = reqwest::Client::new();
+    let off = client
+        .post(format!(
+            "{base}/app/api/edit?game={game}&op=move&cells=99,100"
+        ))
+        .header("Authorization", format!("tma {auth}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(off.status().as_u16(), 400);
+    let carol = init_data(&token, 31_103, "Carol", 5, id);
+    let stranger = page_edit(&base, &game, &carol, "op=random").await;
+    assert_eq!(stranger["ok"], false, "{stranger}");
+    let (_, again) = state(&base, &game, Some(&auth)).await;
+    assert_eq!(again.unwrap()["draft"], before);
+
+    // The chat's Random shows on the page's live stream.
+    let mut stream = Events::open(&base, &game, &auth).await;
+    let first = stream.next().await;
+    assert_eq!(first["draft"], before);
+    let editor = message(&app, chat, editor.message_id);
+    let random = editor
+        .callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
+        .unwrap();
+    app.press(chat, &a, editor.message_id, &random).await;
+    let changed = stream.next().await;
+    assert_eq!(
+        changed["draft"]["ships"].as_array().unwrap().len(),
+        10,
+        "{changed}"
+    );
+    assert!(changed["draftVersion"].as_u64() > first["draftVersion"].as_u64());
+    assert_eq!(changed["draft"]["complete"], true, "{changed}");
+
+    // Boris readies in the chat, Anna on the page: the battle begins, and its message leads
+    // to the live board.
+    place_and_ready(&app, &b).await;
+    let done = page_edit(&base, &game, &auth, "op=ready").await;
+    assert_eq!(done["ok"], true, "{done}");
+    assert!(done["state"]["draft"].is_null(), "{done}");
+    let battle = app.message_with_button(group, "f:").await;
+    let link = format!("/board?startapp={game}");
+    let linked = battle.callback_data().iter().any(|d| d.ends_with(&link))
+        || battle.raw_text.contains(&link);
+    assert!(linked, "{:?} {}", battle.buttons(), battle.raw_text);
+    // Ready again: locked.
+    let again = page_edit(&base, &game, &auth, "op=ready").await;
+    assert_eq!(again["ok"], false, "{again}");
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

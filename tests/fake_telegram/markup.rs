@@ -287,6 +287,15 @@ pub(super) fn check_reply_markup(markup: &Value) -> Result<(), String> {
                     return Err("Bad Request: BUTTON_URL_INVALID".to_owned());
                 }
             }
+            // A Mini App's button: its page must be https.
+            if let Some(app) = button.get("web_app") {
+                if !app["url"]
+                    .as_str()
+                    .is_some_and(|u| u.starts_with("https://"))
+                {
+                    return Err("Bad Request: BUTTON_URL_INVALID".to_owned());
+                }
+            }
         }
     }
     if total > 100 {

@@ -141,6 +141,19 @@ fn reply_markup(p: &Params) -> Result<Option<Value>, Reply> {
         return Ok(None);
     };
     markup::check_reply_markup(&markup).map_err(Reply::bad_request)?;
+    // A web_app button opens a Mini App only from a private chat: elsewhere Telegram refuses
+    // the whole message.
+    let in_group = p.i64("chat_id").is_some_and(|c| c < 0);
+    let web_app = markup["inline_keyboard"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_array)
+        .flatten()
+        .any(|b| b.get("web_app").is_some());
+    if in_group && web_app {
+        return Err(Reply::bad_request("Bad Request: BUTTON_TYPE_INVALID"));
+    }
     Ok(Some(markup))
 }
 

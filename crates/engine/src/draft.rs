@@ -208,6 +208,41 @@ impl Draft {
         Ok(())
     }
 
+    /// Moves the ship standing on `from` to `cells` (turned, or dragged elsewhere), as one
+    /// step: it keeps its kind when the kind fits the new cells, else it takes
+    /// [`Draft::kind_for`]'s. Returns the kind it has now.
+    ///
+    /// # Errors
+    /// [`EditError::NothingThere`] when no ship stands on `from`, and those of
+    /// [`Draft::place`]; the draft is unchanged.
+    pub fn move_ship(
+        &mut self,
+        ruleset: &Ruleset,
+        from: Coord,
+        cells: Vec<Coord>,
+    ) -> Result<Kind, EditError> {
+        Self::check_cells(ruleset, &cells)?;
+        let i = self
+            .now
+            .ships
+            .iter()
+            .position(|s| s.cells.contains(&from))
+            .ok_or(EditError::NothingThere(from))?;
+        self.push();
+        let old = self.now.ships.remove(i);
+        let fits = validate::shape_allowed(ruleset, old.kind, &cells)
+            && cells
+                .iter()
+                .all(|&c| crate::terrain::allows(self.border(), old.kind.force(), c));
+        let kind = if fits {
+            old.kind
+        } else {
+            self.kind_for(ruleset, &cells)
+        };
+        self.now.ships.insert(i, Ship { kind, cells });
+        Ok(kind)
+    }
+
     /// Places a mine on `c`.
     ///
     /// # Errors
@@ -292,5 +327,45 @@ impl Draft {
             self.now.mines,
             self.now.border,
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_moved_ship_keeps_its_kind_and_one_undo_puts_it_back() {
+        let r = Ruleset::default();
+        let mut d = Draft::new(&r);
+        let at = |x, y| Coord::new(x, y);
+        let kind = d.place_line(&r, at(0, 0), at(3, 0)).unwrap();
+        let before = d.clone();
+        // Turned about its first cell.
+        let turned: Vec<Coord> = (0..4).map(|y| at(0, y)).collect();
+        assert_eq!(d.move_ship(&r, at(2, 0), turned.clone()), Ok(kind));
+        assert_eq!(d.ships().len(), 1);
+        assert_eq!(d.ships()[0].cells, turned);
+        d.undo().unwrap();
+        assert_eq!(d, before, "a move is one step");
+        // Refused as a whole: nothing there, off the field, a cell twice.
+        assert_eq!(
+            d.move_ship(&r, at(5, 5), vec![at(5, 5)]),
+            Err(EditError::NothingThere(at(5, 5)))
+        );
+        assert_eq!(
+            d.move_ship(&r, at(0, 0), vec![at(9, 0), at(10, 0)]),
+            Err(EditError::OffField(at(10, 0)))
+        );
+        assert_eq!(
+            d.move_ship(&r, at(0, 0), vec![at(1, 1), at(1, 1)]),
+            Err(EditError::BadCells)
+        );
+        assert_eq!(d, before);
+        // Moved onto cells of another size: the kind of that size.
+        let kind3 = d
+            .move_ship(&r, at(0, 0), vec![at(4, 4), at(5, 4), at(6, 4)])
+            .unwrap();
+        assert_eq!(kind3.size(), 3);
     }
 }
