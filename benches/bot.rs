@@ -19,6 +19,12 @@
 //!    `MB_BENCH_BURST_SECS`, 20, seconds), every player pressing as soon as the last answer
 //!    came: shots per second of one bot process, with the CPU time the bot, the fake with its
 //!    players and Redis took meanwhile (all on this machine), so the bot's own cost a shot.
+//! 3. **The Mini App** (`MB_BENCH_PARTS=webapp`). `MB_BENCH_PLAYERS` (50) players, in duels,
+//!    use the page's API at once for `MB_BENCH_SECS` (60) seconds: each holds the live stream
+//!    open, asks the state every `MB_BENCH_THINK_MS` (700) ms and shoots when it is their
+//!    turn (`initData` signed as Telegram signs it). Per request: the median and the 99th
+//!    percentile of the state's and the shot's time, and the first event of the stream;
+//!    and the page's own size, raw and gzipped.
 
 #[path = "../tests/fake_telegram/mod.rs"]
 mod fake_telegram;
@@ -123,6 +129,13 @@ async fn main() {
             }
             report(&format!("fast play, {board:?}"), &runs);
         }
+    }
+    if parts.contains("webapp") {
+        let mut runs = Vec::new();
+        for seed in 1..=seeds {
+            runs.push(webapp_once(seed).await);
+        }
+        report("the Mini App's API", &runs);
     }
     if parts.contains("throughput") {
         for &board in &boards {
@@ -340,4 +353,146 @@ fn report_errors(app: &App) {
     for e in errors.iter().take(20) {
         println!("  {} {} {}", e.method, e.status, e.description);
     }
+}
+
+/// The `q`-quantile of `samples` (sorted here), in milliseconds.
+fn quantile_ms(samples: &mut [Duration], q: f64) -> f64 {
+    samples.sort();
+    let Some(last) = samples.len().checked_sub(1) else {
+        return f64::NAN;
+    };
+    samples[((last as f64) * q).round() as usize].as_secs_f64() * 1000.0
+}
+
+/// One run of the Mini App's load (see the module's notes).
+async fn webapp_once(seed: u64) -> Figures {
+    use morskoy_boy::telegram::init_data::{game_token, signed};
+    let secs: u64 = env_or("MB_BENCH_SECS", 60);
+    let think = Duration::from_millis(env_or("MB_BENCH_THINK_MS", 700));
+    let players: usize = env_or("MB_BENCH_PLAYERS", 50);
+    let mut app = App::world(150, Some(100_000)).await;
+    let listen = free_port();
+    app.seed = Some(seed);
+    app.env
+        .push(("MB_WEBAPP_LISTEN".into(), listen.to_string()));
+    app.start_bot().await;
+    let base = format!("http://{listen}");
+    let token = app.tg.token().to_owned();
+
+    // The page: what a phone downloads, raw and gzipped (as a proxy would send it).
+    let page = reqwest::get(format!("{base}/app"))
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let gzipped = {
+        use std::io::Write;
+        let mut gzip = std::process::Command::new("gzip")
+            .arg("-9c")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("gzip");
+        gzip.stdin.take().unwrap().write_all(&page).unwrap();
+        gzip.wait_with_output().unwrap().stdout.len()
+    };
+
+    // The duels, set up through the chat as people would.
+    let mut seats = Vec::new();
+    for k in 0..players / 2 {
+        let id = 93_000 + 2 * k as i64;
+        let a = app.player(id, "Alice", "en");
+        let b = app.player(id + 1, "Bob", "en");
+        let d = duel(&app, -id, a, b).await;
+        for (seat, user) in [(0usize, id), (1, id + 1)] {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            let who = format!(r#"{{"id":{user},"first_name":"P","language_code":"en"}}"#);
+            let auth = signed(&[("user", &who), ("auth_date", &now.to_string())], &token);
+            seats.push((game_token(d.game, &token), seat, auth));
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let client = reqwest::Client::new();
+    let tasks = seats.into_iter().map(|(game, seat, auth)| {
+        let (client, base) = (client.clone(), base.clone());
+        tokio::spawn(async move {
+            let (mut states, mut shots, mut streams) = (Vec::new(), Vec::new(), Vec::new());
+            let encoded: String = auth
+                .bytes()
+                .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+                .collect();
+            let asked = Instant::now();
+            let mut stream = client
+                .get(format!("{base}/app/api/events?game={game}&auth={encoded}"))
+                .send()
+                .await
+                .unwrap();
+            if let Ok(Some(_)) = stream.chunk().await {
+                streams.push(asked.elapsed());
+            }
+            while Instant::now() < deadline {
+                let asked = Instant::now();
+                let r = client
+                    .get(format!("{base}/app/api/state?game={game}"))
+                    .header("Authorization", format!("tma {auth}"))
+                    .send()
+                    .await
+                    .unwrap();
+                let s: serde_json::Value = r.json().await.unwrap_or_default();
+                states.push(asked.elapsed());
+                if s["phase"] != "battle" {
+                    break;
+                }
+                if s["turn"] == seat as u64 {
+                    let target = 1 - seat;
+                    let cells = s["fields"][target]["cells"].as_str().unwrap_or_default();
+                    if let Some(cell) = cells.find('.') {
+                        let generation = &s["generation"];
+                        let asked = Instant::now();
+                        let r = client
+                            .post(format!(
+                                "{base}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
+                            ))
+                            .header("Authorization", format!("tma {auth}"))
+                            .send()
+                            .await
+                            .unwrap();
+                        let _ = r.bytes().await;
+                        shots.push(asked.elapsed());
+                    }
+                }
+                tokio::time::sleep(think).await;
+            }
+            drop(stream);
+            (states, shots, streams)
+        })
+    });
+    let (mut states, mut shots, mut streams) = (Vec::new(), Vec::new(), Vec::new());
+    for done in futures::future::join_all(tasks).await {
+        let (s, h, e) = done.unwrap();
+        states.extend(s);
+        shots.extend(h);
+        streams.extend(e);
+    }
+    let mut all: Vec<Duration> = states.iter().chain(&shots).copied().collect();
+    report_errors(&app);
+    vec![
+        ("players", players as f64),
+        ("requests", all.len() as f64),
+        ("state p50 ms", quantile_ms(&mut states, 0.5)),
+        ("state p99 ms", quantile_ms(&mut states, 0.99)),
+        ("shot p50 ms", quantile_ms(&mut shots, 0.5)),
+        ("shot p99 ms", quantile_ms(&mut shots, 0.99)),
+        ("any request p99 ms", quantile_ms(&mut all, 0.99)),
+        (
+            "stream's first event p99 ms",
+            quantile_ms(&mut streams, 0.99),
+        ),
+        ("page bytes", page.len() as f64),
+        ("page bytes gzipped", gzipped as f64),
+    ]
 }

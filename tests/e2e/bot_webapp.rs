@@ -519,3 +519,76 @@ async fn the_page_and_the_private_editor_edit_one_draft_and_ready_on_the_page_st
     assert_eq!(again["ok"], false, "{again}");
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() {
+    // Two replicas in webhook mode behind one Redis, each serving the page on its own port.
+    let mut app = App::world(150, Some(100_000)).await;
+    app.webhook_listen = vec![free_port(), free_port()];
+    let pages = [free_port(), free_port()];
+    app.env
+        .push(("MB_WEBAPP_LISTEN".into(), pages[0].to_string()));
+    app.start_bot().await;
+    app.env.retain(|(k, _)| k != "MB_WEBAPP_LISTEN");
+    app.env
+        .push(("MB_WEBAPP_LISTEN".into(), pages[1].to_string()));
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    let (one, two) = (
+        format!("http://{}", pages[0]),
+        format!("http://{}", pages[1]),
+    );
+    let a = app.player(31_201, "Anna", "en");
+    let b = app.player(31_202, "Boris", "en");
+    let d = duel(&app, -31_201, a, b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(d.game, &token);
+    let players = [(31_201u64, "Anna"), (31_202, "Boris")];
+    let auths: Vec<String> = players
+        .iter()
+        .map(|(id, name)| init_data(&token, *id, name, 5, d.game))
+        .collect();
+    // Carol watches on replica two; the players shoot on replica one.
+    let carol = init_data(&token, 31_203, "Carol", 5, d.game);
+    let mut watch = Events::open(&two, &game, &carol).await;
+    let mut seen = watch.next().await;
+    let mut delays = Vec::new();
+    for _ in 0..5 {
+        let turn = seen["turn"].as_u64().unwrap() as usize;
+        let target = 1 - turn;
+        let cells = seen["fields"][target]["cells"].as_str().unwrap().to_owned();
+        let cell = cells.find('.').unwrap();
+        let generation = seen["generation"].as_u64().unwrap();
+        let pressed = std::time::Instant::now();
+        let done: Value = reqwest::Client::new()
+            .post(format!(
+                "{one}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
+            ))
+            .header("Authorization", format!("tma {}", auths[turn]))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(done["ok"], true, "{done}");
+        // The watcher's next state has the shot.
+        loop {
+            seen = watch.next().await;
+            let mark = seen["fields"][target]["cells"].as_str().unwrap().as_bytes()[cell];
+            if mark != b'.' {
+                break;
+            }
+        }
+        delays.push(pressed.elapsed());
+        assert_eq!(secrets(&seen), Vec::<String>::new());
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    delays.sort();
+    eprintln!("a move on one replica reached a page on the other after {delays:?}");
+    assert!(
+        delays[delays.len() / 2] < std::time::Duration::from_secs(1),
+        "the median is {:?}",
+        delays[delays.len() / 2]
+    );
+}
