@@ -202,8 +202,7 @@ pub fn signed(pairs: &[(&str, &str)], token: &str) -> String {
 pub fn game_token(id: u64, token: &str) -> String {
     let key = hmac_sha256(b"MiniAppGame", token.as_bytes());
     let mac = hmac_sha256(&key, id.to_string().as_bytes());
-    let hex: String = mac[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("g{id}_{hex}")
+    format!("g{id}_{}", hex(&mac[..6]))
 }
 
 /// The game a token of [`game_token`] names, if it is one made with `token`.

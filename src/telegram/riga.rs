@@ -22,7 +22,8 @@ use super::sender;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::riga::{self as rules, SetupTap};
-use crate::game::{lobby, GameId, Press};
+use crate::game::{lobby, GameId, Press, Refused};
+use crate::store::{Committed, StoreError};
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use crate::view::riga_text;
@@ -40,18 +41,10 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                 query: &q.id.0,
                 words: &words,
             };
-            let due = due(ctx);
-            let done = ctx
-                .store
-                .transition_due(id, Some(&due), |r| {
-                    let line = &riga_text::move_line;
-                    rules::play_move(r, player, mv, Some(drawn_at), Some(&press), now(), line)
-                })
-                .await;
+            let done = riga_move(ctx, id, player, drawn_at, mv, Some(&press)).await;
             let Some(done) = pressed(ctx, q, lang, done).await? else {
                 return Ok(());
             };
-            crash_point(ctx, "riga_move");
             answer(ctx, q, t(lang, "rg-move-done"), false).await?;
             follow_up(ctx, id, &done.record);
             Ok(())
@@ -62,33 +55,16 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                 Button::RigaShuffle(_) => SetupTap::Shuffle,
                 _ => SetupTap::Lock,
             };
-            let words = |_: &GameRecord, locked: &bool| {
-                let words = if *locked {
-                    t(lang, "rg-locked")
-                } else {
-                    String::new()
-                };
-                (words, false)
-            };
+            let words = |_: &GameRecord, locked: &bool| (setup_words(lang, *locked), false);
             let press = Press {
                 query: &q.id.0,
                 words: &words,
             };
-            let rng = ctx.fork();
-            let due = due(ctx);
-            let done = ctx
-                .store
-                .transition_due(id, Some(&due), |r| {
-                    rules::setup(r, player, tap, Some(&press), now(), &mut rng.clone())
-                })
-                .await;
+            let done = riga_setup(ctx, id, player, tap, Some(&press)).await;
             let Some(done) = pressed(ctx, q, lang, done).await? else {
                 return Ok(());
             };
-            if done.value {
-                crash_point(ctx, "riga_lock");
-            }
-            answer(ctx, q, words(&done.record, &done.value).0, false).await?;
+            answer(ctx, q, setup_words(lang, done.value), false).await?;
             follow_up(ctx, id, &done.record);
             Ok(())
         }
@@ -107,6 +83,69 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         }
         _ => Ok(()),
     }
+}
+
+/// The answer to a set-up tap: words only once the order is locked.
+pub fn setup_words(lang: Lang, locked: bool) -> String {
+    if locked {
+        t(lang, "rg-locked")
+    } else {
+        String::new()
+    }
+}
+
+/// A move of `player`'s from a button of the chat or the Mini App's board: the position it
+/// was drawn for, `drawn_at`, must still be the game's.
+///
+/// # Errors
+/// The store's; the refusal inside.
+pub async fn riga_move(
+    ctx: &Ctx,
+    id: GameId,
+    player: PlayerId,
+    drawn_at: u32,
+    mv: riga::Move,
+    press: Option<&Press<'_, Vec<usize>>>,
+) -> Result<Result<Committed<Vec<usize>>, Refused>, StoreError> {
+    let due = due(ctx);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            let line = &riga_text::move_line;
+            rules::play_move(r, player, mv, Some(drawn_at), press, now(), line)
+        })
+        .await;
+    if let Ok(Ok(_)) = &done {
+        crash_point(ctx, "riga_move");
+    }
+    done
+}
+
+/// A tap of `player`'s set-up, from the chat or the Mini App's board.
+///
+/// # Errors
+/// The store's; the refusal inside.
+pub async fn riga_setup(
+    ctx: &Ctx,
+    id: GameId,
+    player: PlayerId,
+    tap: SetupTap,
+    press: Option<&Press<'_, bool>>,
+) -> Result<Result<Committed<bool>, Refused>, StoreError> {
+    let rng = ctx.fork();
+    let due = due(ctx);
+    let done = ctx
+        .store
+        .transition_due(id, Some(&due), |r| {
+            rules::setup(r, player, tap, press, now(), &mut rng.clone())
+        })
+        .await;
+    if let Ok(Ok(c)) = &done {
+        if c.value {
+            crash_point(ctx, "riga_lock");
+        }
+    }
+    done
 }
 
 /// A reply in a group whose game (`rec`, as the dispatcher loaded it) is a Riga game: a

@@ -131,11 +131,20 @@ struct Seen {
 /// `Ok(None)` for no such Sea Battle game.
 async fn seen(ctx: &Ctx, id: GameId, user: u64, lang: Lang) -> Result<Option<Seen>, StoreError> {
     let (rec, version) = match ctx.store.load_game(id).await {
-        Ok((rec, version)) if !rec.is_riga() => (rec, version),
-        Ok(_) | Err(StoreError::NotFound) => return Ok(None),
+        Ok(found) => found,
+        Err(StoreError::NotFound) => return Ok(None),
         Err(e) => return Err(e),
     };
     let seat = rec.game.seat_of(PlayerId(user));
+    if rec.is_riga() {
+        let json = crate::view::webapp::riga_state(&rec, id, seat, version, lang);
+        return Ok(Some(Seen {
+            json: json.to_string(),
+            version,
+            draft: None,
+            over: rec.game.is_finished(),
+        }));
+    }
     let placing = seat.filter(|&s| *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s));
     let editor = match placing {
         Some(s) => ctx.store.draft_versioned::<Editor>(id, s).await?,
@@ -359,6 +368,69 @@ async fn edit(
     json_reply(serde_json::json!({ "ok": ok, "answer": unescape(&words), "state": now }))
 }
 
+/// A tap on the Riga board: the data of one of the chat's buttons the page was given (a
+/// set-up tap, Random, Ready, or a move), through that very button's transition, with the
+/// same refusals and words. Any other button, or one of another game, is refused.
+async fn riga_press(
+    ctx: &Ctx,
+    req: &Request<Incoming>,
+    id: GameId,
+    who: &init_data::InitData,
+) -> Response<Body> {
+    use super::riga::{riga_move, riga_setup, setup_words};
+    use crate::game::riga::SetupTap;
+    use crate::view::buttons::Button;
+    let user = who.user.id;
+    let player = PlayerId(user);
+    let lang = user_lang_by_id(ctx, user).await;
+    let data = query(req, "data")
+        .and_then(init_data::decode)
+        .unwrap_or_default();
+    let refused = |r: &crate::game::Refused| {
+        let words = crate::view::refusal::words(lang, r);
+        json_reply(serde_json::json!({ "ok": false, "answer": unescape(&words) }))
+    };
+    let unavailable = |e: StoreError| {
+        log::warn!("webapp riga press in {id}: {e}");
+        text(StatusCode::SERVICE_UNAVAILABLE, "try again")
+    };
+    let done = match Button::parse(&data) {
+        Some(Button::RigaMove(g, drawn_at, mv)) if g == id => {
+            riga_move(ctx, id, player, drawn_at, mv, None)
+                .await
+                .map(|d| d.map(|c| (c.record, t(lang, "rg-move-done"))))
+        }
+        Some(b @ (Button::RigaTap(g, _) | Button::RigaShuffle(g) | Button::RigaLock(g)))
+            if g == id =>
+        {
+            let tap = match b {
+                Button::RigaTap(_, p) => SetupTap::Point(p),
+                Button::RigaShuffle(_) => SetupTap::Shuffle,
+                _ => SetupTap::Lock,
+            };
+            riga_setup(ctx, id, player, tap, None)
+                .await
+                .map(|d| d.map(|c| (c.record, setup_words(lang, c.value))))
+        }
+        _ => return text(StatusCode::BAD_REQUEST, "a button of this game wanted"),
+    };
+    let words = match done {
+        Ok(Ok((record, words))) => {
+            super::battle::follow_up(ctx, id, &record);
+            words
+        }
+        Ok(Err(r)) => return refused(&r),
+        Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => return unavailable(e),
+    };
+    let now = match seen(ctx, id, user, lang).await {
+        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
+        Ok(None) => serde_json::Value::Null,
+        Err(e) => return unavailable(e),
+    };
+    json_reply(serde_json::json!({ "ok": true, "answer": unescape(&words), "state": now }))
+}
+
 fn json_reply(v: serde_json::Value) -> Response<Body> {
     reply(StatusCode::OK, "application/json", v.to_string())
 }
@@ -441,6 +513,7 @@ async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Respons
         (&Method::GET, "/app/api/events") => events(&ctx, id, who.user.id).await,
         (&Method::POST, "/app/api/shot") => shot(&ctx, &req, id, &who).await,
         (&Method::POST, "/app/api/edit") => edit(&ctx, &req, id, &who).await,
+        (&Method::POST, "/app/api/riga") => riga_press(&ctx, &req, id, &who).await,
         _ => text(StatusCode::NOT_FOUND, "not here"),
     }
 }

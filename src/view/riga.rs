@@ -48,7 +48,7 @@ pub fn live_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) 
         return (text, Some(kb));
     }
     text.push_str(&battle_text(rec, r));
-    let keyboard = move_keyboard(rec, r, id);
+    let keyboard = move_keyboard(rec, r, id, rec.lang);
     (text, keyboard)
 }
 
@@ -159,9 +159,8 @@ pub fn end_texts(rec: &GameRecord) -> Vec<String> {
 }
 
 /// One row per ship of the side to move that can move: its name and point, then its legal
-/// moves. Only the side to move's player may press them.
-fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<Keyboard> {
-    let lang = rec.lang;
+/// moves, in `lang`. Only the side to move's player may press them.
+pub fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId, lang: Lang) -> Option<Keyboard> {
     let game = r.game.as_ref()?;
     let side = r.to_move()?;
     if rec.is_ai_seat(SeatId(seat_of(side))) {
@@ -222,7 +221,7 @@ fn move_keyboard(rec: &GameRecord, r: &RigaPlay, id: GameId) -> Option<Keyboard>
 }
 
 /// The ship a move moves.
-fn ship_of(m: Move) -> Option<u8> {
+pub fn ship_of(m: Move) -> Option<u8> {
     match m {
         Move::Forward(i) | Move::Left(i) | Move::Right(i) | Move::Lay(i) => Some(i),
         Move::Pass => None,

@@ -141,7 +141,7 @@ pub fn side_name(lang: Lang, side: Side) -> String {
 }
 
 /// The arrow of a facing.
-fn arrow(facing: Facing) -> char {
+pub fn arrow(facing: Facing) -> char {
     match facing {
         Facing::North => '↑',
         Facing::East => '→',

@@ -270,6 +270,174 @@ fn editor_json(rec: &GameRecord, lang: Lang, ed: &Editor) -> Value {
     })
 }
 
+/// A Riga game (docs/rules.md §5) as `viewer` may see it on the page: the chart, and in the
+/// set-up only the viewer's own order (the other's is secret until both are locked: it is
+/// never sent), from the battle on every ship and mine (both sides see them all). What a tap
+/// may do comes as the chat's own buttons (their words and callback data): the viewer's
+/// set-up keyboard, or the moves of the side to move, each row one ship's; the page sends a
+/// button's data back, and it goes through the very transition of that button.
+pub fn riga_state(
+    rec: &GameRecord,
+    id: crate::game::GameId,
+    viewer: Option<SeatId>,
+    version: u64,
+    lang: Lang,
+) -> Value {
+    use crate::game::riga::{seat_of, side_of};
+    use crate::view::buttons::Button;
+    use crate::view::riga as rv;
+    use crate::view::riga_text;
+    use riga::{Point, Side, Terrain};
+    let chart: Vec<String> = (0..riga::ROWS)
+        .map(|row| {
+            (0..riga::COLS)
+                .filter_map(|col| Point::new(col, row))
+                .map(|p| match p.terrain() {
+                    Terrain::Land => '#',
+                    Terrain::Start(_) => 'o',
+                    Terrain::Red(_) => 'r',
+                    Terrain::Lighthouse => 'L',
+                    Terrain::Sea => '.',
+                })
+                .collect()
+        })
+        .collect();
+    let side_char = |s: Side| if s == Side::North { "n" } else { "s" };
+    let mine_side = viewer.map(|s| side_of(s.0));
+    let keys = |kb: Option<crate::view::keyboard::Keyboard>| -> Vec<Value> {
+        kb.map(|kb| kb.inline_keyboard)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|row| {
+                let keys: Vec<Value> = row
+                    .into_iter()
+                    .map(|k| {
+                        let data = k.data().unwrap_or_default().to_owned();
+                        let button = Button::parse(&data);
+                        let ship = match button {
+                            Some(Button::RigaMove(_, _, mv)) => rv::ship_of(mv),
+                            _ => None,
+                        };
+                        let point = match button {
+                            Some(Button::RigaTap(_, p)) => Some(p),
+                            _ => None,
+                        };
+                        json!({
+                            "label": k.text, "data": data, "ship": ship, "point": point,
+                            "noop": button == Some(Button::Noop),
+                        })
+                    })
+                    .collect();
+                Value::Array(keys)
+            })
+            .collect()
+    };
+    let Some(r) = rec.riga() else {
+        return Value::Null;
+    };
+    let (phase, ships, mines, actions, order) = match &r.game {
+        None => {
+            // The set-up: the viewer's own keyboard and order, nothing of the other's.
+            let own = viewer.and_then(|s| rv::dm_view(rec, id, s.0, lang));
+            let order: Vec<Value> = match (viewer, mine_side) {
+                (Some(s), Some(side)) => r
+                    .orders
+                    .get(s.index())
+                    .map(|o| {
+                        Point::starts(side)
+                            .into_iter()
+                            .zip(o)
+                            .map(|(p, k)| {
+                                json!({
+                                    "col": p.col, "row": p.row,
+                                    "letter": riga_text::ship_letter(lang, *k).to_string(),
+                                    "name": riga_text::ship_name(lang, *k),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                _ => Vec::new(),
+            };
+            let phase = if rec.is_finished() { "over" } else { "setup" };
+            (
+                phase,
+                Vec::new(),
+                Vec::new(),
+                keys(own.and_then(|(_, kb)| kb)),
+                order,
+            )
+        }
+        Some(game) => {
+            let ships: Vec<Value> = game
+                .ships()
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.map(|s| (i, s)))
+                .map(|(i, s)| {
+                    json!({
+                        "i": i,
+                        "side": side_char(s.side),
+                        "own": Some(s.side) == mine_side,
+                        "letter": riga_text::ship_letter(lang, s.kind).to_string(),
+                        "name": riga_text::ship_name(lang, s.kind),
+                        "arrow": riga_text::arrow(s.facing).to_string(),
+                        "col": s.at.col, "row": s.at.row,
+                    })
+                })
+                .collect();
+            let mines: Vec<Value> = game
+                .mines()
+                .iter()
+                .map(|p| json!({ "col": p.col, "row": p.row }))
+                .collect();
+            // Only the side to move's player gets its moves.
+            let moving = r.to_move().map(seat_of);
+            let actions = match (viewer, moving) {
+                (Some(me), Some(m)) if me.0 == m && !rec.is_finished() => {
+                    keys(rv::move_keyboard(rec, r, id, lang))
+                }
+                _ => Vec::new(),
+            };
+            let phase = if rec.is_finished() { "over" } else { "battle" };
+            (phase, ships, mines, actions, Vec::new())
+        }
+    };
+    let status = match (phase, viewer) {
+        ("setup", Some(s)) if r.ready.get(s.index()).copied().unwrap_or(false) => {
+            t(lang, "webapp-waiting")
+        }
+        ("setup", Some(_)) => t(lang, "webapp-riga-order"),
+        ("setup", None) => t(lang, "webapp-placing"),
+        ("battle", _) if !actions.is_empty() => t(lang, "webapp-riga-your-turn"),
+        ("battle", _) => {
+            let seat = r.to_move().map_or(0, seat_of);
+            let name = rec.names.get(usize::from(seat)).map_or("?", String::as_str);
+            ta(lang, "webapp-turn-of", &[("name", escape(name).into())])
+        }
+        _ => t(lang, "webapp-over"),
+    };
+    json!({
+        "version": version,
+        "draftVersion": 0,
+        "phase": phase,
+        "status": status,
+        "me": viewer.map(|s| s.0),
+        "riga": {
+            "chart": chart,
+            "side": mine_side.map(side_char),
+            "ships": ships,
+            "mines": mines,
+            "order": order,
+            "picked": viewer.and_then(|s| r.picked.get(s.index()).copied().flatten()),
+            "last": r.last.map(|(a, b)| json!([[a.col, a.row], [b.col, b.row]])),
+            "actions": actions,
+        },
+        "log": r.lines.iter().rev().take(LOG_LINES).rev().map(|l| escape(l)).collect::<Vec<_>>(),
+        "labels": labels(lang),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

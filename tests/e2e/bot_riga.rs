@@ -24,7 +24,7 @@ fn code(m: Move) -> String {
     }
 }
 
-async fn record(app: &App, game: u64) -> GameRecord {
+pub(crate) async fn record(app: &App, game: u64) -> GameRecord {
     app.store()
         .await
         .load_game(GameId(game))
@@ -41,7 +41,7 @@ fn riga_game(rec: &GameRecord) -> Game {
 
 /// `/newgame riga` in `group` by `a` (after a game the bot does not know is refused), `b`
 /// joins, `a` starts; the game's id and the lobby's message.
-async fn riga_lobby(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessage) {
+pub(crate) async fn riga_lobby(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessage) {
     app.tg.group(group, "Riga");
     app.welcomed(a).await;
     app.welcomed(b).await;

@@ -592,3 +592,162 @@ async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() 
         delays[delays.len() / 2]
     );
 }
+
+/// A tap on the page's Riga board: the data of one of the buttons it was given.
+async fn riga_press(base: &str, game: &str, auth: &str, data: &str) -> Value {
+    let encoded: String = data
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect();
+    reqwest::Client::new()
+        .post(format!("{base}/app/api/riga?game={game}&data={encoded}"))
+        .header("Authorization", format!("tma {auth}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// Every action the page's Riga board offers, flat.
+fn actions(s: &Value) -> Vec<Value> {
+    s["riga"]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().clone())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secret() {
+    let mut app = App::world(150, Some(100_000)).await;
+    let listen = free_port();
+    app.env
+        .push(("MB_WEBAPP_LISTEN".into(), listen.to_string()));
+    app.start_bot().await;
+    let base = format!("http://{listen}");
+    let a = app.player(31_301, "Anna", "en");
+    let b = app.player(31_302, "Boris", "en");
+    let (id, _) = crate::bot_riga::riga_lobby(&app, -31_301, &a, &b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(id, &token);
+    let auths = [
+        init_data(&token, 31_301, "Anna", 5, id),
+        init_data(&token, 31_302, "Boris", 5, id),
+    ];
+    let carol = init_data(&token, 31_303, "Carol", 5, id);
+
+    // The set-up: each sees their own twelve start points, on their own start line, and
+    // nothing of the other's order; anyone else sees no order at all.
+    let mut rows = Vec::new();
+    for auth in &auths {
+        let s = state(&base, &game, Some(auth)).await.1.unwrap();
+        assert_eq!(s["phase"], "setup", "{s}");
+        let order = s["riga"]["order"].as_array().unwrap().clone();
+        assert_eq!(order.len(), 12, "{s}");
+        let row: Vec<u64> = order.iter().map(|o| o["row"].as_u64().unwrap()).collect();
+        assert!(row.iter().all(|&r| r == row[0]), "{row:?}");
+        rows.push(row[0]);
+        assert_eq!(s["riga"]["ships"], serde_json::json!([]));
+        assert_eq!(
+            actions(&s).iter().filter(|a| !a["point"].is_null()).count(),
+            12
+        );
+    }
+    assert_ne!(rows[0], rows[1]);
+    let public = state(&base, &game, Some(&carol)).await.1.unwrap();
+    assert_eq!(public["riga"]["order"], serde_json::json!([]), "{public}");
+    assert_eq!(public["riga"]["actions"], serde_json::json!([]));
+
+    // Two taps on the page swap two ships, as in the chat.
+    let before = crate::bot_riga::record(&app, id)
+        .await
+        .riga()
+        .cloned()
+        .unwrap()
+        .orders[0]
+        .clone();
+    let s = state(&base, &game, Some(&auths[0])).await.1.unwrap();
+    let tap = |n: u64| {
+        actions(&s).into_iter().find(|a| a["point"] == n).unwrap()["data"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(
+        riga_press(&base, &game, &auths[0], &tap(0)).await["ok"],
+        true
+    );
+    assert_eq!(
+        riga_press(&base, &game, &auths[0], &tap(5)).await["ok"],
+        true
+    );
+    let after = crate::bot_riga::record(&app, id)
+        .await
+        .riga()
+        .cloned()
+        .unwrap()
+        .orders[0]
+        .clone();
+    assert_eq!((after[0], after[5]), (before[5], before[0]));
+    // Carol's press of Anna's button: refused, nothing changes. A button of another game:
+    // not taken.
+    let refused = riga_press(&base, &game, &carol, &tap(1)).await;
+    assert_eq!(refused["ok"], false, "{refused}");
+    let other = reqwest::Client::new()
+        .post(format!(
+            "{base}/app/api/riga?game={game}&data=qt:{}:1",
+            id + 1
+        ))
+        .header("Authorization", format!("tma {}", auths[0]))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(other.status().as_u16(), 400);
+
+    // Both lock on the page: the battle begins; only the side to move gets moves.
+    for auth in &auths {
+        let s = state(&base, &game, Some(auth)).await.1.unwrap();
+        let lock = actions(&s)
+            .into_iter()
+            .find(|a| a["data"].as_str().unwrap().starts_with("qk:"))
+            .expect("Ready");
+        let done = riga_press(&base, &game, auth, lock["data"].as_str().unwrap()).await;
+        assert_eq!(done["ok"], true, "{done}");
+    }
+    let mut states = Vec::new();
+    for auth in &auths {
+        states.push(state(&base, &game, Some(auth)).await.1.unwrap());
+    }
+    assert!(states.iter().all(|s| s["phase"] == "battle"), "{states:?}");
+    assert_eq!(states[0]["riga"]["ships"].as_array().unwrap().len(), 24);
+    let mover = states
+        .iter()
+        .position(|s| !actions(s).is_empty())
+        .expect("the side to move has moves");
+    assert!(actions(&states[1 - mover]).is_empty());
+    let mv = actions(&states[mover])
+        .into_iter()
+        .find(|a| !a["ship"].is_null())
+        .expect("a ship's move");
+    let data = mv["data"].as_str().unwrap().to_owned();
+    // The other player pressing it: not their turn; then the mover's press plays it.
+    let wrong = riga_press(&base, &game, &auths[1 - mover], &data).await;
+    assert_eq!(wrong["ok"], false, "{wrong}");
+    let done = riga_press(&base, &game, &auths[mover], &data).await;
+    assert_eq!(done["ok"], true, "{done}");
+    let rec = crate::bot_riga::record(&app, id).await;
+    assert_eq!(rec.riga().unwrap().game.as_ref().unwrap().moves(), 1);
+    // The same button again: drawn for a position gone.
+    let again = riga_press(&base, &game, &auths[mover], &data).await;
+    assert_eq!(again["ok"], false, "{again}");
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
