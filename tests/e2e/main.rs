@@ -35,6 +35,8 @@ mod bot_stats;
 mod bot_topics;
 mod bot_variants;
 mod bot_webapp;
+mod bot_webapp_browser;
 mod fake_telegram_selftest;
 mod metrics;
 mod startup;
+mod webdriver;

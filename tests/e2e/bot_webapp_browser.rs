@@ -1,0 +1,550 @@
+//! The Mini App in a real browser (issue 31): Debian's Chromium, headless, at a phone's width,
+//! on the page the bot serves, as Telegram opens it (`initData` and the theme in the
+//! address's fragment). A classic fleet placed by dragging, then a whole game played from the
+//! page by one player and from the chat by the other; bent ships and land-sea-air placed on
+//! the page. Every answer and event the page received is scanned for another seat's secrets.
+//! Screenshots go to `MB_SCREENSHOTS_DIR` (default `target/screenshots`); README's are made so.
+
+use crate::helpers::*;
+use crate::webdriver::{Browser, Pointer};
+use morskoy_boy::telegram::init_data::{game_token, signed};
+use serde_json::{json, Value};
+
+/// Telegram's light and dark themes, as it hands them to a Mini App.
+const LIGHT: &str = r##"{"bg_color":"#ffffff","text_color":"#000000","hint_color":"#999999","link_color":"#2481cc","button_color":"#2481cc","button_text_color":"#ffffff","secondary_bg_color":"#e7f0f8"}"##;
+const DARK: &str = r##"{"bg_color":"#17212b","text_color":"#f5f5f5","hint_color":"#708499","link_color":"#6ab3f3","button_color":"#5288c1","button_text_color":"#ffffff","secondary_bg_color":"#232e3c"}"##;
+
+/// Percent-encoding of everything but letters and digits.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// `initData` for user `id` as Telegram signs it for the bot's `token`.
+fn init_data(token: &str, id: u64, name: &str, lang: &str) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let user = format!(r#"{{"id":{id},"first_name":"{name}","language_code":"{lang}"}}"#);
+    signed(&[("user", &user), ("auth_date", &now.to_string())], token)
+}
+
+/// The page's address as Telegram opens it from the private editor's button.
+fn page_url(base: &str, game: &str, auth: &str, theme: &str) -> String {
+    format!(
+        "{base}/app?game={game}&record#tgWebAppData={}&tgWebAppThemeParams={}",
+        encode(auth),
+        encode(theme)
+    )
+}
+
+/// Where screenshots go.
+fn screenshots() -> std::path::PathBuf {
+    let dir = std::env::var("MB_SCREENSHOTS_DIR").map_or_else(
+        |_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/screenshots"),
+        std::path::PathBuf::from,
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A screenshot of the page, saved as `name`.png.
+async fn photograph(browser: &Browser, name: &str) {
+    let png = browser.screenshot_png().await;
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 2000);
+    std::fs::write(screenshots().join(format!("{name}.png")), png).unwrap();
+}
+
+/// Every state the page received, scanned: before the end, no field it does not see whole
+/// shows a ship or an idle mine or a land border, and no draft but the viewer's own.
+async fn scan_received(browser: &Browser) -> usize {
+    let all = browser.eval("return received;", vec![]).await;
+    let all = all.as_array().unwrap();
+    let mut states = 0;
+    for text in all {
+        let v: Value = serde_json::from_str(text.as_str().unwrap()).unwrap();
+        let s = if v.get("state").is_some() {
+            &v["state"]
+        } else {
+            &v
+        };
+        if s.is_null() || s["phase"] == "over" || s["fields"].is_null() {
+            continue;
+        }
+        states += 1;
+        for f in s["fields"].as_array().unwrap() {
+            if f["whole"] == true {
+                continue;
+            }
+            let cells = f["cells"].as_str().unwrap();
+            assert!(!cells.contains(['S', 'm']), "a secret sent: {cells}");
+            assert!(f["land"].is_null(), "a land border sent: {f}");
+        }
+    }
+    states
+}
+
+/// The page's state as drawn now (`current`).
+async fn drawn(browser: &Browser) -> Value {
+    browser.eval("return current;", vec![]).await
+}
+
+/// Drags from the dock's piece of `size` cells onto `cell` (its first cell there).
+async fn drag_piece(browser: &Browser, size: usize, cell: usize, ships: usize, pointer: Pointer) {
+    let from = browser
+        .center_of(&format!(".piece[data-size='{size}'] span"))
+        .await;
+    let to = browser
+        .center_of(&format!("#board [data-cell='{cell}']"))
+        .await;
+    browser.drag(from, to, pointer).await;
+    browser
+        .wait_for(
+            &format!("return current.draft && current.draft.ships.length === {ships} && !busy;"),
+            wait(),
+        )
+        .await;
+}
+
+/// A world whose bot serves the page, with its address and battle links set: the page's base.
+async fn app_with_page() -> (App, String) {
+    let mut app = App::world(150, Some(100_000)).await;
+    let listen = free_port();
+    app.env.extend([
+        ("MB_WEBAPP_LISTEN".into(), listen.to_string()),
+        ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
+        ("MB_WEBAPP_NAME".into(), "board".into()),
+    ]);
+    app.start_bot().await;
+    (app, format!("http://{listen}"))
+}
+
+/// A game of `a` and `b` in `group`, started: the token the private editor's button opens
+/// the page with, the game's id, and `a`'s editor message.
+async fn started(
+    app: &App,
+    group: i64,
+    a: &teloxide::types::User,
+    b: &teloxide::types::User,
+) -> (String, u64, crate::fake_telegram::SentMessage) {
+    let lobby = lobby_of_two(app, group, a, b).await;
+    let start = data(&lobby, "s:");
+    assert!(
+        !app.press(group, a, lobby.message_id, &start)
+            .await
+            .show_alert
+    );
+    let editor = app.message_with_button(a.id.0 as i64, "pe:").await;
+    let opens = editor.reply_markup.as_ref().unwrap()["inline_keyboard"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .find_map(|b| b["web_app"]["url"].as_str().map(str::to_owned))
+        .expect("the editor's button to the page");
+    let game = opens.rsplit("game=").next().unwrap().to_owned();
+    let id: u64 = game[1..game.find('_').unwrap()].parse().unwrap();
+    assert_eq!(game, game_token(id, app.tg.token()));
+    (game, id, editor)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_the_end() {
+    let (app, base) = app_with_page().await;
+    let a = app.player(31_401, "Анна", "ru");
+    let b = app.player(31_402, "Boris", "en");
+    let group = -31_401;
+    let token = app.tg.token().to_owned();
+    let (game, id, editor) = started(&app, group, &a, &b).await;
+    let auth = init_data(&token, 31_401, "Анна", "ru");
+
+    let browser = Browser::start(412, 915).await;
+    browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+    browser
+        .wait_for(
+            "return document.querySelectorAll('.piece').length === 4;",
+            wait(),
+        )
+        .await;
+    let first_render = browser.eval("return window.firstDraw;", vec![]).await;
+    eprintln!("first render of the placement: {first_render} ms after navigation");
+    photograph(&browser, "placement-empty-ru-light").await;
+
+    // The battleship dragged onto а1–г1 with the mouse, then turned by a tap: а1–а4.
+    drag_piece(&browser, 4, 0, 1, Pointer::Mouse).await;
+    assert_eq!(
+        drawn(&browser).await["draft"]["ships"][0]["cells"],
+        json!([0, 1, 2, 3])
+    );
+    let edits = app
+        .tg
+        .messages(31_401)
+        .into_iter()
+        .find(|m| m.message_id == editor.message_id)
+        .unwrap()
+        .edits;
+    let on_it = browser.center_of("#board [data-cell='2']").await;
+    browser.tap(on_it, Pointer::Touch).await;
+    browser
+        .wait_for(
+            "return current.draft.ships[0].cells.join() === '0,10,20,30' && !busy;",
+            wait(),
+        )
+        .await;
+    // The private editor follows the page.
+    app.tg
+        .wait_for(
+            31_401,
+            |m| m.message_id == editor.message_id && m.edits > edits,
+            wait(),
+        )
+        .await
+        .expect("the private editor redrawn");
+
+    // A boat dropped at a corner of the battleship, by touch: kept, the conflict shown on
+    // its cells and in words; then dragged away, and the problem is gone.
+    drag_piece(&browser, 1, 41, 2, Pointer::Touch).await;
+    browser
+        .wait_for(
+            "return document.querySelectorAll('.problem-words').length === 1 && \
+             document.querySelector(\"#board [data-cell='41']\").classList.contains('problem');",
+            wait(),
+        )
+        .await;
+    photograph(&browser, "placement-conflict-ru-light").await;
+    let from = browser.center_of("#board [data-cell='41']").await;
+    let to = browser.center_of("#board [data-cell='42']").await;
+    browser.drag(from, to, Pointer::Touch).await;
+    browser
+        .wait_for(
+            "return current.draft.ships.some(s => s.cells.join() === '42') && \
+             document.querySelectorAll('.problem-words').length === 0 && !busy;",
+            wait(),
+        )
+        .await;
+    // The rest of the fleet, by mouse and by touch.
+    let rest = [
+        (3, 2, Pointer::Mouse),
+        (3, 6, Pointer::Touch),
+        (2, 22, Pointer::Mouse),
+        (2, 25, Pointer::Touch),
+        (2, 28, Pointer::Mouse),
+        (1, 44, Pointer::Touch),
+        (1, 46, Pointer::Mouse),
+        (1, 48, Pointer::Touch),
+    ];
+    for (n, (size, cell, pointer)) in rest.into_iter().enumerate() {
+        drag_piece(&browser, size, cell, 3 + n, pointer).await;
+    }
+    let d = drawn(&browser).await;
+    assert_eq!(d["draft"]["complete"], true, "{d}");
+    assert_eq!(d["draft"]["dock"], json!([]));
+    photograph(&browser, "placement-ru-light").await;
+    browser.goto(&page_url(&base, &game, &auth, DARK)).await;
+    browser
+        .wait_for(
+            "return current && current.draft && current.draft.complete;",
+            wait(),
+        )
+        .await;
+    photograph(&browser, "placement-ru-dark").await;
+    browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+    browser
+        .wait_for(
+            "return current && current.draft && current.draft.complete;",
+            wait(),
+        )
+        .await;
+
+    // Ready on the page; Boris places in the chat; the battle begins.
+    browser.click("button[data-op='ready']").await;
+    browser
+        .wait_for("return current && current.draft === null;", wait())
+        .await;
+    place_and_ready(&app, &b).await;
+    let battle = app.message_with_button(group, "f:").await;
+    let link = format!("/board?startapp={game}");
+    assert!(
+        battle.callback_data().iter().any(|d| d.ends_with(&link))
+            || battle.raw_text.contains(&link),
+        "the battle message leads to the live board"
+    );
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+
+    // The game to its end: Anna on the page, Boris in the chat. After every shot the page and
+    // the group's message tell the same result.
+    let boris = init_data(&token, 31_402, "Boris", "en");
+    let client = reqwest::Client::new();
+    let mut shots = 0;
+    let mut photographed = false;
+    // The group's letters for the columns (its language's).
+    let alphabet = crate::bot_riga::record(&app, id).await.alphabet;
+    loop {
+        let s = drawn(&browser).await;
+        if s["phase"] == "over" {
+            break;
+        }
+        let turn = s["turn"].as_u64().unwrap() as usize;
+        let target = 1 - turn;
+        let before = s["version"].as_u64().unwrap();
+        let cell = if turn == 0 {
+            let cell = s["fields"][target]["cells"]
+                .as_str()
+                .unwrap()
+                .find('.')
+                .unwrap();
+            let at = browser
+                .center_of(&format!(
+                    ".field:nth-child({}) [data-cell='{cell}']",
+                    target + 1
+                ))
+                .await;
+            browser.tap(at, Pointer::Mouse).await;
+            cell
+        } else {
+            let b_state: Value = client
+                .get(format!("{base}/app/api/state?game={game}"))
+                .header("Authorization", format!("tma {boris}"))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            // From the far end: Anna's fleet stands near the top, so the page gets to shoot.
+            let cell = b_state["fields"][target]["cells"]
+                .as_str()
+                .unwrap()
+                .rfind('.')
+                .unwrap();
+            let generation = b_state["generation"].as_u64().unwrap();
+            let fire = format!("f:{id}:{generation}:{target}:{cell}");
+            let answer = app.press(group, &b, battle.message_id, &fire).await;
+            assert!(!answer.show_alert, "{answer:?}");
+            cell
+        };
+        shots += 1;
+        // The page shows the result…
+        let shown = browser
+            .wait_for(
+                &format!(
+                    "return current.version > {before} && \
+                     '.'.indexOf(current.fields[{target}].cells[{cell}]) < 0 && current;"
+                ),
+                wait(),
+            )
+            .await;
+        let mark = shown["fields"][target]["cells"]
+            .as_str()
+            .unwrap()
+            .as_bytes()[cell];
+        assert!(b"ox#".contains(&mark), "{shown}");
+        // …and so does the group: the cell's result line in the battle message.
+        let name = engine::format_cell(
+            engine::Coord::new((cell % 10) as u8, (cell / 10) as u8),
+            alphabet,
+            engine::Size::new(10, 10),
+        );
+        let over = shown["phase"] == "over";
+        let heard = app
+            .tg
+            .wait_for(
+                group,
+                |m| {
+                    m.text.contains(&format!("{name} — "))
+                        && (m.message_id == battle.message_id || over)
+                },
+                wait(),
+            )
+            .await;
+        assert!(heard.is_some(), "the group never heard the shot at {name}");
+        if shots == 12 && !photographed {
+            photographed = true;
+            photograph(&browser, "battle-ru-light").await;
+            browser.goto(&page_url(&base, &game, &auth, DARK)).await;
+            browser
+                .wait_for("return current && current.phase !== undefined;", wait())
+                .await;
+            photograph(&browser, "battle-ru-dark").await;
+            browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+            browser
+                .wait_for("return current && current.phase !== undefined;", wait())
+                .await;
+        }
+        assert!(shots < 250, "the game does not end");
+    }
+    // Every state the page was ever sent, scanned (the last page load's).
+    let d = drawn(&browser).await;
+    let scanned = scan_received(&browser).await;
+    eprintln!("{shots} shots; {scanned} states the page received scanned; {}", d["log"]);
+    assert!(scanned > shots, "{scanned} states for {shots} shots");
+    let d = drawn(&browser).await;
+    assert!(d["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|f| f["whole"] == true));
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
+    let (app, base) = app_with_page().await;
+    let token = app.tg.token().to_owned();
+    let browser = Browser::start(412, 915).await;
+
+    // Bent ships, cell by cell and Confirm: a square of four, an L of three and the rest.
+    let a = app.player(31_501, "Анна", "ru");
+    let b = app.player(31_502, "Boris", "en");
+    let group = -31_501;
+    app.set_rules(
+        group,
+        engine::Ruleset {
+            shapes: engine::Shapes::Bent,
+            ..engine::Ruleset::default()
+        },
+    )
+    .await;
+    let (game, _, _) = started(&app, group, &a, &b).await;
+    let auth = init_data(&token, 31_501, "Анна", "ru");
+    browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+    browser
+        .wait_for(
+            "return current && current.draft && current.draft.mode === 'cells';",
+            wait(),
+        )
+        .await;
+    let fleet: [&[usize]; 10] = [
+        &[0, 1, 10, 11],
+        &[3, 4, 14],
+        &[6, 7, 8],
+        &[30, 31],
+        &[33, 34],
+        &[36, 37],
+        &[50],
+        &[52],
+        &[54],
+        &[56],
+    ];
+    for (n, cells) in fleet.iter().enumerate() {
+        for c in cells.iter() {
+            let picked = browser
+                .eval("return current.draft.picked.length;", vec![])
+                .await;
+            browser.click(&format!("#board [data-cell='{c}']")).await;
+            browser
+                .wait_for(
+                    &format!(
+                        "return current.draft.picked.length === {} && !busy;",
+                        picked.as_u64().unwrap() + 1
+                    ),
+                    wait(),
+                )
+                .await;
+        }
+        browser.click("button[data-op='confirm']").await;
+        browser
+            .wait_for(
+                &format!("return current.draft.ships.length === {} && !busy;", n + 1),
+                wait(),
+            )
+            .await;
+    }
+    let d = drawn(&browser).await;
+    assert_eq!(d["draft"]["complete"], true, "{d}");
+    assert_eq!(
+        d["draft"]["ships"][1]["cells"],
+        json!([3, 4, 14]),
+        "the L stands"
+    );
+    photograph(&browser, "placement-bent-ru-light").await;
+    browser.click("button[data-op='ready']").await;
+    browser
+        .wait_for("return current && current.draft === null;", wait())
+        .await;
+    place_and_ready(&app, &b).await;
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+    scan_received(&browser).await;
+
+    // Land-sea-air: a random border and fleet from the page, a unit taken off by a tap and put
+    // back by Undo, then Ready.
+    let a = app.player(31_503, "Анна", "ru");
+    let b = app.player(31_504, "Boris", "en");
+    let group = -31_503;
+    app.set_rules(group, engine::Ruleset::land_sea_air()).await;
+    let (game, _, _) = started(&app, group, &a, &b).await;
+    let auth = init_data(&token, 31_503, "Анна", "ru");
+    browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+    browser
+        .wait_for(
+            "return current && current.draft && current.draft.land;",
+            wait(),
+        )
+        .await;
+    let land_before = drawn(&browser).await["draft"]["land"].clone();
+    browser.click("button[data-op='randomBorder']").await;
+    browser
+        .wait_for(
+            &format!("return current.draft.land !== {land_before} && !busy;"),
+            wait(),
+        )
+        .await;
+    browser.click("button[data-op='random']").await;
+    browser
+        .wait_for("return current.draft.complete && !busy;", wait())
+        .await;
+    let land = browser
+        .eval(
+            "return document.querySelectorAll('#board .L').length;",
+            vec![],
+        )
+        .await;
+    assert!(land.as_u64().unwrap() > 0, "the land is drawn");
+    let d = drawn(&browser).await;
+    let units = d["draft"]["ships"].as_array().unwrap().len();
+    let first = d["draft"]["ships"][0]["cells"][0].as_u64().unwrap();
+    browser
+        .click(&format!("#board [data-cell='{first}']"))
+        .await;
+    browser
+        .wait_for(
+            &format!(
+                "return current.draft.ships.length === {} && !busy;",
+                units - 1
+            ),
+            wait(),
+        )
+        .await;
+    browser.click("button[data-op='undo']").await;
+    browser
+        .wait_for(
+            &format!(
+                "return current.draft.ships.length === {units} && current.draft.complete && !busy;"
+            ),
+            wait(),
+        )
+        .await;
+    photograph(&browser, "placement-land-sea-air-ru-light").await;
+    browser.click("button[data-op='ready']").await;
+    browser
+        .wait_for("return current && current.draft === null;", wait())
+        .await;
+    place_and_ready(&app, &b).await;
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+    scan_received(&browser).await;
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
