@@ -520,9 +520,9 @@ async fn the_page_and_the_private_editor_edit_one_draft_and_ready_on_the_page_st
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() {
-    // Two replicas in webhook mode behind one Redis, each serving the page on its own port.
+/// Two replicas in webhook mode behind one Redis, each serving the page on its own port: the
+/// world, and each page's base address.
+pub(crate) async fn two_replicas_with_pages() -> (App, [String; 2]) {
     let mut app = App::world(150, Some(100_000)).await;
     app.webhook_listen = vec![free_port(), free_port()];
     let pages = [free_port(), free_port()];
@@ -534,10 +534,12 @@ async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() 
         .push(("MB_WEBAPP_LISTEN".into(), pages[1].to_string()));
     app.start_second_bot().await;
     app.tg.set_webhook_backends(app.webhook_listen.clone());
-    let (one, two) = (
-        format!("http://{}", pages[0]),
-        format!("http://{}", pages[1]),
-    );
+    (app, pages.map(|p| format!("http://{p}")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() {
+    let (app, [one, two]) = two_replicas_with_pages().await;
     let a = app.player(31_201, "Anna", "en");
     let b = app.player(31_202, "Boris", "en");
     let d = duel(&app, -31_201, a, b).await;

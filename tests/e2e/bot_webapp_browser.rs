@@ -167,6 +167,7 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
     let auth = init_data(&token, 31_401, "Анна", "ru");
 
     let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
     browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
     browser
         .wait_for(
@@ -174,6 +175,18 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
             wait(),
         )
         .await;
+    // Usable at 360 pixels: nothing wider than the screen.
+    let width = browser
+        .eval(
+            "return [innerWidth, document.documentElement.scrollWidth];",
+            vec![],
+        )
+        .await;
+    assert_eq!(width[0], 360, "{width}");
+    assert!(
+        width[1].as_u64() <= Some(360),
+        "wider than the phone: {width}"
+    );
     let first_render = browser.eval("return window.firstDraw;", vec![]).await;
     eprintln!("first render of the placement: {first_render} ms after navigation");
     photograph(&browser, "placement-empty-ru-light").await;
@@ -386,7 +399,10 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
     // Every state the page was ever sent, scanned (the last page load's).
     let d = drawn(&browser).await;
     let scanned = scan_received(&browser).await;
-    eprintln!("{shots} shots; {scanned} states the page received scanned; {}", d["log"]);
+    eprintln!(
+        "{shots} shots; {scanned} states the page received scanned; {}",
+        d["log"]
+    );
     assert!(scanned > shots, "{scanned} states for {shots} shots");
     let d = drawn(&browser).await;
     assert!(d["fields"]
@@ -402,6 +418,7 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
     let (app, base) = app_with_page().await;
     let token = app.tg.token().to_owned();
     let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
 
     // Bent ships, cell by cell and Confirm: a square of four, an L of three and the rest.
     let a = app.player(31_501, "Анна", "ru");
@@ -545,6 +562,76 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
     browser
         .wait_for("return current && current.phase === 'battle';", wait())
         .await;
+    scan_received(&browser).await;
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_board_on_one_replica_shows_a_press_in_the_chat_within_a_second() {
+    let (app, [_, two]) = crate::bot_webapp::two_replicas_with_pages().await;
+    let a = app.player(31_601, "Anna", "en");
+    let b = app.player(31_602, "Boris", "en");
+    let mut d = duel(&app, -31_601, a, b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(d.game, &token);
+    // Carol watches the live board on replica two; the players press in the group, and
+    // Telegram posts their presses to either replica.
+    let carol = init_data(&token, 31_603, "Carol", "en");
+    let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
+    browser.goto(&page_url(&two, &game, &carol, LIGHT)).await;
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+    let marks = |s: &Value| -> String {
+        s["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["cells"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let mut delays = Vec::new();
+    for _ in 0..6 {
+        let before = marks(&drawn(&browser).await);
+        // A cell the group already knows (beside a sunk ship) is refused and changes
+        // nothing: the next one, then.
+        let (pressed, shot) = loop {
+            let pressed = std::time::Instant::now();
+            let shot = d.shoot_button(&app).await;
+            if shot != Shot::Known {
+                break (pressed, shot);
+            }
+        };
+        assert!(
+            matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk),
+            "{shot:?}"
+        );
+        // The drawn board's marks change, the new ones animated: the result is on the page.
+        let deadline = pressed + wait();
+        while marks(&drawn(&browser).await) == before {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the page never showed the shot"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        delays.push(pressed.elapsed());
+        let animated = browser
+            .eval(
+                "return document.querySelectorAll('.grid .flash').length;",
+                vec![],
+            )
+            .await;
+        assert!(animated.as_u64() > Some(0), "the result is not animated");
+    }
+    delays.sort();
+    eprintln!("a press in the chat reached the page on the other replica after {delays:?}");
+    let median = delays[delays.len() / 2];
+    assert!(
+        median < std::time::Duration::from_secs(1),
+        "the median is {median:?}"
+    );
     scan_received(&browser).await;
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

@@ -40,3 +40,4 @@ mod fake_telegram_selftest;
 mod metrics;
 mod startup;
 mod webdriver;
+mod webdriver_selftest;

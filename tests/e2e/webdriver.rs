@@ -113,6 +113,27 @@ impl Browser {
         v["value"].clone()
     }
 
+    /// The viewport of a phone `width` × `height` CSS pixels, touch and all (Chrome's
+    /// device emulation: a headless window is never narrower than 500 pixels).
+    pub async fn phone(&self, width: u32, height: u32) {
+        let params = json!({
+            "width": width, "height": height, "deviceScaleFactor": 2, "mobile": true,
+        });
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            json!({ "cmd": "Emulation.setDeviceMetricsOverride", "params": params }),
+        )
+        .await;
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            json!({ "cmd": "Emulation.setTouchEmulationEnabled",
+                    "params": { "enabled": true, "maxTouchPoints": 5 } }),
+        )
+        .await;
+    }
+
     /// Opens `url`.
     pub async fn goto(&self, url: &str) {
         self.call("POST", "/url", json!({ "url": url })).await;
