@@ -24,10 +24,30 @@ pub struct Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        // The session ends with its driver: Chromium is the driver's child.
+        // Killing the driver alone would leave Chromium running (reparented to init, with its
+        // renderers and its profile): the session is ended first, which makes the driver close
+        // it. Drop cannot await, hence one bare HTTP/1.1 request on a blocking socket.
+        if !self.session.is_empty() {
+            let _ = delete_session(&self.base, &self.session);
+        }
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
+}
+
+/// `DELETE /session/<id>`: the driver answers once Chromium has quit.
+fn delete_session(base: &str, session: &str) -> std::io::Result<()> {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut socket = std::net::TcpStream::connect(host)?;
+    socket.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        socket,
+        "DELETE /session/{session} HTTP/1.1\r\nhost: {host}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n"
+    )?;
+    let mut answer = Vec::new();
+    socket.read_to_end(&mut answer)?;
+    Ok(())
 }
 
 impl Browser {

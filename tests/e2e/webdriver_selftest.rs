@@ -60,7 +60,10 @@ const PAGE: &str = r#"<!doctype html>
   for (const type of ['pointerdown', 'pointerup']) {
     count.addEventListener(type, e => window.pressed.push(type + ':' + e.pointerType));
   }
-  count.addEventListener('click', () => { window.clicks += 1; count.textContent = window.clicks; });
+  count.addEventListener('click', () => {
+    window.clicks += 1;
+    count.textContent = window.clicks;
+  });
   window.ready = true;
 </script>
 </body></html>
@@ -155,9 +158,10 @@ async fn a_page_is_driven_by_a_pointer_drag_and_a_tap_and_photographed() {
         target,
     );
 
-    // A finger's tap reaches the button as pointer events; Chromium makes no `click` of it
-    // (ChromeDriver's touches skip its gesture recogniser), so a page that must answer a
-    // finger listens to pointerup, and tests click with the mouse.
+    // A finger's tap reaches the button as pointer events, but Chromium makes no `click` of
+    // a ChromeDriver touch (with or without touch emulation, `Browser::phone`): tests press
+    // buttons with the mouse, and a page that must answer a test's finger listens to
+    // pointerup.
     let button = browser.center_of("#count").await;
     browser.tap(button, Pointer::Touch).await;
     let pressed = browser
