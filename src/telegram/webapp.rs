@@ -1,27 +1,32 @@
-//! The Mini App's server (issue 31, begun): `MB_WEBAPP_LISTEN` serves the page and its API,
-//! everything from the binary.
+//! The Mini App's server (issue 31): `MB_WEBAPP_LISTEN` serves the page and its API,
+//! everything from the binary. Every call names its game by the token of its links
+//! (`init_data::game_token`: the id and a MAC of it), not by its number.
 //!
 //! - `GET /app` — the page (`assets/webapp/index.html`, no script or style from elsewhere):
-//!   the live board of the game its link names (`startapp=g<id>`), redrawn every second.
-//! - `GET /app/api/state?game=<id>` — the game as the caller may see it
-//!   (`view::webapp::state`): a player gets their seat's view, anyone else the public's.
-//! - `GET /app/api/events?game=<id>` — the same state as server-sent events: now, then each
-//!   newer version as the store has it, whichever replica made the change (the version is
-//!   looked at four times a second, the record read only when it changed).
-//! - `POST /app/api/shot?game=<id>&generation=<g>&target=<seat>&cell=<index>` — a tap on a
-//!   cell: the very transition a cell's button goes through (`game::battle::press_cell`), with
-//!   the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
+//!   the placement by dragging, the live board, the Riga board.
+//! - `GET /app/api/state?game=<token>` — the game as the caller may see it
+//!   (`view::webapp::state`, `riga_state`): a player gets their seat's view (and, placing,
+//!   their own editor), anyone else the public's.
+//! - `GET /app/api/events?game=<token>` — the same state as server-sent events: now, then
+//!   each newer version as the store has it, whichever replica made the change (the game's
+//!   and the viewer's draft's versions are looked at four times a second, the record read
+//!   only when one changed).
+//! - `POST /app/api/shot?game=<token>&generation=<g>&target=<seat>&cell=<index>` — a tap on
+//!   a cell: the very transition a cell's button goes through (`game::battle::press_cell`),
+//!   with the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
 //!   group's message follows from the outbox as after a press.
+//! - `POST /app/api/edit?game=<token>&op=…` — an edit of the caller's draft: a cell, a ship
+//!   moved (`op=move&from=<cell>&cells=<a,b,…>`), Undo, Clear, Random, Perelman, the tools,
+//!   Ready: the private editor's own transitions (`placement::change_draft`, `lock_fleet`).
+//! - `POST /app/api/riga?game=<token>&data=<a button's data>` — a tap on the Riga board: the
+//!   transition of that chat button (`riga::riga_move`, `riga_setup`).
 //!
 //! The caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`, or the
-//! query's `auth` for the live stream) says,
-//! checked with the bot's token (`init_data.rs`): a forged, altered or expired one gets 401
-//! and changes nothing.
+//! query's `auth` for the live stream) says, checked with the bot's token (`init_data.rs`): a
+//! forged, altered or expired one gets 401 and changes nothing.
 //!
 //! A user may ask [`PER_SECOND`] times a second (on each replica): more gets 429 with
 //! `Retry-After: 1`, so a runaway page or a script cannot load Redis.
-//!
-//! Not built yet: placing by dragging, the Riga board.
 
 use super::context::{now, Ctx};
 use super::init_data;

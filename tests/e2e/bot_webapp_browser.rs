@@ -318,8 +318,7 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
                 .unwrap();
             let at = browser
                 .center_of(&format!(
-                    ".field:nth-child({}) [data-cell='{cell}']",
-                    target + 1
+                    ".field[data-seat='{target}'] [data-cell='{cell}']"
                 ))
                 .await;
             browser.tap(at, Pointer::Mouse).await;
