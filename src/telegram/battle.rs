@@ -38,7 +38,7 @@ pub fn follow_up(ctx: &Ctx, id: GameId, rec: &GameRecord) {
 /// A shot or salvo was stored (its timer with it, so should this process die right after,
 /// another finds the game due): counted (`mb_shots_total`), and the tests' crash point
 /// before its answer.
-fn shot_taken(ctx: &Ctx, rec: &GameRecord) {
+pub(crate) fn shot_taken(ctx: &Ctx, rec: &GameRecord) {
     crate::metrics::shot(crate::metrics::Shooter::Player);
     crash_point(
         ctx,

@@ -323,18 +323,12 @@ async fn edit(
     let Some(change) = page_change(req, rec.game.ruleset().size()) else {
         return text(StatusCode::BAD_REQUEST, "op (and its cells) wanted");
     };
-    let refused = |r: &crate::game::Refused| {
-        let words = crate::view::refusal::words(lang, r);
-        json_reply(serde_json::json!({ "ok": false, "answer": unescape(&words) }))
-    };
+    let refused = |r: &crate::game::Refused| refused_reply(lang, r);
     let seat = match crate::game::placement::editing_seat(&rec, player) {
         Ok(seat) => seat,
         Err(r) => return refused(&r),
     };
-    let unavailable = |e: StoreError| {
-        log::warn!("webapp edit in {id}: {e}");
-        text(StatusCode::SERVICE_UNAVAILABLE, "try again")
-    };
+    let unavailable = |e: StoreError| try_again("edit", id, &e);
     let (ok, words) = if change == Change::Edit(Edit::Op(EditOp::Ready)) {
         match placement::lock_fleet(ctx, id, seat, player, &rec, None).await {
             Ok(Ok(done)) => {
@@ -365,12 +359,7 @@ async fn edit(
         }
         (!alert, words)
     };
-    let now = match seen(ctx, id, user, lang).await {
-        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
-        Ok(None) => serde_json::Value::Null,
-        Err(e) => return unavailable(e),
-    };
-    json_reply(serde_json::json!({ "ok": ok, "answer": unescape(&words), "state": now }))
+    answered(ctx, id, user, lang, ok, &words).await
 }
 
 /// A tap on the Riga board: the data of one of the chat's buttons the page was given (a
@@ -391,14 +380,8 @@ async fn riga_press(
     let data = query(req, "data")
         .and_then(init_data::decode)
         .unwrap_or_default();
-    let refused = |r: &crate::game::Refused| {
-        let words = crate::view::refusal::words(lang, r);
-        json_reply(serde_json::json!({ "ok": false, "answer": unescape(&words) }))
-    };
-    let unavailable = |e: StoreError| {
-        log::warn!("webapp riga press in {id}: {e}");
-        text(StatusCode::SERVICE_UNAVAILABLE, "try again")
-    };
+    let refused = |r: &crate::game::Refused| refused_reply(lang, r);
+    let unavailable = |e: StoreError| try_again("riga press", id, &e);
     let done = match Button::parse(&data) {
         Some(Button::RigaMove(g, drawn_at, mv)) if g == id => {
             riga_move(ctx, id, player, drawn_at, mv, None)
@@ -428,16 +411,41 @@ async fn riga_press(
         Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => return unavailable(e),
     };
-    let now = match seen(ctx, id, user, lang).await {
-        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
-        Ok(None) => serde_json::Value::Null,
-        Err(e) => return unavailable(e),
-    };
-    json_reply(serde_json::json!({ "ok": true, "answer": unescape(&words), "state": now }))
+    answered(ctx, id, user, lang, true, &words).await
 }
 
 fn json_reply(v: serde_json::Value) -> Response<Body> {
     reply(StatusCode::OK, "application/json", v.to_string())
+}
+
+/// A refusal, in the user's words (200: the page shows it, as a button's alert).
+fn refused_reply(lang: Lang, r: &crate::game::Refused) -> Response<Body> {
+    let words = crate::view::refusal::words(lang, r);
+    json_reply(serde_json::json!({ "ok": false, "answer": unescape(&words) }))
+}
+
+/// The store is away: 503, and the page asks again (nothing was changed, or all of it).
+fn try_again(what: &str, id: GameId, e: &StoreError) -> Response<Body> {
+    log::warn!("webapp {what} in {id}: {e}");
+    text(StatusCode::SERVICE_UNAVAILABLE, "try again")
+}
+
+/// The answer to a change made on the page: its words, and the state after it, so the page
+/// need not wait for the stream.
+async fn answered(
+    ctx: &Ctx,
+    id: GameId,
+    user: u64,
+    lang: Lang,
+    ok: bool,
+    words: &str,
+) -> Response<Body> {
+    let now = match seen(ctx, id, user, lang).await {
+        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
+        Ok(None) => serde_json::Value::Null,
+        Err(e) => return try_again("answer", id, &e),
+    };
+    json_reply(serde_json::json!({ "ok": ok, "answer": unescape(words), "state": now }))
 }
 
 /// A tap on a cell from the page: `press_cell`, as a cell's button.
@@ -469,20 +477,21 @@ async fn shot(
             rules::press_cell(r, player, generation, target, cell, None, now(), &mut rng)
         })
         .await;
-    let (ok, words) = match done {
+    let words = match done {
         Ok(Ok(done)) => {
+            // Counted, and the crash tests' point, as a button's shot.
+            if let rules::Cell::Shot(_) = done.value {
+                super::battle::shot_taken(ctx, &done.record);
+            }
             let words = cell_answer(lang, &done.record, &done.value);
             super::battle::follow_up(ctx, id, &done.record);
-            (true, words)
+            words
         }
-        Ok(Err(refused)) => (false, crate::view::refusal::words(lang, &refused)),
+        Ok(Err(r)) => return refused_reply(lang, &r),
         Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
-        Err(e) => {
-            log::warn!("webapp shot in {id}: {e}");
-            return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
-        }
+        Err(e) => return try_again("shot", id, &e),
     };
-    json_reply(serde_json::json!({ "ok": ok, "answer": unescape(&words) }))
+    json_reply(serde_json::json!({ "ok": true, "answer": unescape(&words) }))
 }
 
 async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Body> {

@@ -6,6 +6,87 @@ use crate::helpers::*;
 use morskoy_boy::telegram::init_data::{game_token, signed};
 use serde_json::Value;
 
+/// A world whose bot serves the page (`MB_WEBAPP_LISTEN`), with its address and its battle
+/// links set (`MB_WEBAPP_URL`, `MB_WEBAPP_NAME`): the world and the page's base address.
+pub(crate) async fn app_with_page() -> (App, String) {
+    let mut app = App::world(150, Some(100_000)).await;
+    let listen = free_port();
+    app.env.extend([
+        ("MB_WEBAPP_LISTEN".into(), listen.to_string()),
+        ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
+        ("MB_WEBAPP_NAME".into(), "board".into()),
+    ]);
+    app.start_bot().await;
+    (app, format!("http://{listen}"))
+}
+
+/// A call of the page's API by the holder of `auth`: `method` on `<base>/app/api/<call>` (the
+/// path and the query); its JSON answer.
+pub(crate) async fn api(base: &str, method: &str, call: &str, auth: &str) -> Value {
+    let url = format!("{base}/app/api/{call}");
+    let client = reqwest::Client::new();
+    let req = if method == "POST" {
+        client.post(url)
+    } else {
+        client.get(url)
+    };
+    req.header("Authorization", format!("tma {auth}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
+/// The page a message's `web_app` button opens, if it has one.
+pub(crate) fn web_app_url(m: &crate::fake_telegram::SentMessage) -> Option<String> {
+    m.reply_markup.as_ref()?["inline_keyboard"]
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_array)
+        .flatten()
+        .find_map(|b| b["web_app"]["url"].as_str().map(str::to_owned))
+}
+
+/// Percent-encoding of everything but letters and digits.
+pub(crate) fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Whether the group tells the result of the shot at `cell` (of a 10×10 field, in the
+/// group's `alphabet`) within the test's wait: in the battle message, or (`over`) in any.
+pub(crate) async fn group_heard(
+    app: &App,
+    group: i64,
+    battle: i32,
+    cell: usize,
+    alphabet: engine::Alphabet,
+    over: bool,
+) -> bool {
+    let name = engine::format_cell(
+        engine::Coord::new((cell % 10) as u8, (cell / 10) as u8),
+        alphabet,
+        engine::Size::new(10, 10),
+    );
+    app.tg
+        .wait_for(
+            group,
+            |m| m.text.contains(&format!("{name} — ")) && (m.message_id == battle || over),
+            wait(),
+        )
+        .await
+        .is_some()
+}
+
 /// `initData` for `user` (id, name) signed with `token`, `age` seconds old, for game `game`.
 fn init_data(token: &str, id: u64, name: &str, age: u64, game: u64) -> String {
     let now = std::time::SystemTime::now()
@@ -51,12 +132,7 @@ fn secrets(s: &Value) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_see() {
-    let mut app = App::world(150, Some(100_000)).await;
-    let listen = free_port();
-    app.env
-        .push(("MB_WEBAPP_LISTEN".into(), listen.to_string()));
-    app.start_bot().await;
-    let base = format!("http://{listen}");
+    let (app, base) = app_with_page().await;
     let a = app.player(31_001, "Anna", "en");
     let b = app.player(31_002, "Boris", "en");
     let mut d = duel(&app, -31_001, a, b).await;
@@ -202,22 +278,17 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         .as_bytes()[cell];
     assert!(b"ox#".contains(&mark), "{after}");
     // The group hears it: the cell's name in the battle message.
-    let name = engine::format_cell(
-        engine::Coord::new((cell % 10) as u8, (cell / 10) as u8),
-        engine::Alphabet::Latin,
-        engine::Size::new(10, 10),
-    );
-    let heard = app
-        .tg
-        .wait_for(
-            d.group,
-            |m| m.message_id == d.battle && m.text.contains(&format!("{name} — ")),
-            wait(),
-        )
-        .await;
     assert!(
-        heard.is_some(),
-        "the group never heard the page's shot at {name}"
+        group_heard(
+            &app,
+            d.group,
+            d.battle,
+            cell,
+            engine::Alphabet::Latin,
+            false
+        )
+        .await,
+        "the group never heard the page's shot at {cell}"
     );
     // The same tap again: the cell is known now.
     let (_, again) = tap(Some(auth.clone()), generation, cell).await;
@@ -243,18 +314,8 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
         .find('.')
         .unwrap();
     let generation = events[0]["generation"].as_u64().unwrap();
-    let url = format!(
-        "{base}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
-    );
-    let done: Value = reqwest::Client::new()
-        .post(url)
-        .header("Authorization", format!("tma {mover}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let shot = format!("shot?game={game}&generation={generation}&target={target}&cell={cell}");
+    let done = api(&base, "POST", &shot, &mover).await;
     assert_eq!(done["ok"], true, "{done}");
     events.push(stream.next().await);
     assert!(events[1]["version"].as_u64().unwrap() > first, "{events:?}");
@@ -281,16 +342,7 @@ struct Events {
 impl Events {
     /// The stream of `game` for the holder of `auth` (in the query, as a browser opens it).
     async fn open(base: &str, game: &str, auth: &str) -> Events {
-        let encoded: String = auth
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect();
+        let encoded = encode(auth);
         let stream = reqwest::get(format!("{base}/app/api/events?game={game}&auth={encoded}"))
             .await
             .unwrap();
@@ -324,15 +376,7 @@ impl Events {
 
 /// What the page's editor call answered: `{ok, answer, state}`.
 async fn page_edit(base: &str, game: &str, auth: &str, query: &str) -> Value {
-    reqwest::Client::new()
-        .post(format!("{base}/app/api/edit?game={game}&{query}"))
-        .header("Authorization", format!("tma {auth}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    api(base, "POST", &format!("edit?game={game}&{query}"), auth).await
 }
 
 /// Message `id` of `chat` as it is now.
@@ -354,15 +398,7 @@ fn editor_rows(m: &crate::fake_telegram::SentMessage) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_and_the_private_editor_edit_one_draft_and_ready_on_the_page_starts_the_battle() {
-    let mut app = App::world(150, Some(100_000)).await;
-    let listen = free_port();
-    app.env.extend([
-        ("MB_WEBAPP_LISTEN".into(), listen.to_string()),
-        ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
-        ("MB_WEBAPP_NAME".into(), "board".into()),
-    ]);
-    app.start_bot().await;
-    let base = format!("http://{listen}");
+    let (app, base) = app_with_page().await;
     let a = app.player(31_101, "Anna", "en");
     let b = app.player(31_102, "Boris", "ru");
     let group = -31_101;
@@ -378,13 +414,7 @@ async fn the_page_and_the_private_editor_edit_one_draft_and_ready_on_the_page_st
     // The private editor has a button that opens the page on this very editor.
     let chat = 31_101i64;
     let editor = app.message_with_button(chat, "pe:").await;
-    let opens = editor.reply_markup.as_ref().unwrap()["inline_keyboard"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.as_array().unwrap().clone())
-        .find_map(|b| b["web_app"]["url"].as_str().map(str::to_owned))
-        .expect("a web_app button under the editor");
+    let opens = web_app_url(&editor).expect("a web_app button under the editor");
     let game = opens
         .strip_prefix("https://mb.example.org/app?game=")
         .expect("the page's address with the game's token")
@@ -562,17 +592,8 @@ async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() 
         let cell = cells.find('.').unwrap();
         let generation = seen["generation"].as_u64().unwrap();
         let pressed = std::time::Instant::now();
-        let done: Value = reqwest::Client::new()
-            .post(format!(
-                "{one}/app/api/shot?game={game}&generation={generation}&target={target}&cell={cell}"
-            ))
-            .header("Authorization", format!("tma {}", auths[turn]))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let shot = format!("shot?game={game}&generation={generation}&target={target}&cell={cell}");
+        let done = api(&one, "POST", &shot, &auths[turn]).await;
         assert_eq!(done["ok"], true, "{done}");
         // The watcher's next state has the shot.
         loop {
@@ -597,25 +618,8 @@ async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() 
 
 /// A tap on the page's Riga board: the data of one of the buttons it was given.
 async fn riga_press(base: &str, game: &str, auth: &str, data: &str) -> Value {
-    let encoded: String = data
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect();
-    reqwest::Client::new()
-        .post(format!("{base}/app/api/riga?game={game}&data={encoded}"))
-        .header("Authorization", format!("tma {auth}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    let call = format!("riga?game={game}&data={}", encode(data));
+    api(base, "POST", &call, auth).await
 }
 
 /// Every action the page's Riga board offers, flat.
@@ -630,12 +634,7 @@ fn actions(s: &Value) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secret() {
-    let mut app = App::world(150, Some(100_000)).await;
-    let listen = free_port();
-    app.env
-        .push(("MB_WEBAPP_LISTEN".into(), listen.to_string()));
-    app.start_bot().await;
-    let base = format!("http://{listen}");
+    let (app, base) = app_with_page().await;
     let a = app.player(31_301, "Anna", "en");
     let b = app.player(31_302, "Boris", "en");
     let (id, _) = crate::bot_riga::riga_lobby(&app, -31_301, &a, &b).await;

@@ -5,6 +5,7 @@
 //! the page. Every answer and event the page received is scanned for another seat's secrets.
 //! Screenshots go to `MB_SCREENSHOTS_DIR` (default `target/screenshots`); README's are made so.
 
+use crate::bot_webapp::{api, app_with_page, encode, group_heard, web_app_url};
 use crate::helpers::*;
 use crate::webdriver::{Browser, Pointer};
 use morskoy_boy::telegram::init_data::{game_token, signed};
@@ -13,19 +14,6 @@ use serde_json::{json, Value};
 /// Telegram's light and dark themes, as it hands them to a Mini App.
 const LIGHT: &str = r##"{"bg_color":"#ffffff","text_color":"#000000","hint_color":"#999999","link_color":"#2481cc","button_color":"#2481cc","button_text_color":"#ffffff","secondary_bg_color":"#e7f0f8"}"##;
 const DARK: &str = r##"{"bg_color":"#17212b","text_color":"#f5f5f5","hint_color":"#708499","link_color":"#6ab3f3","button_color":"#5288c1","button_text_color":"#ffffff","secondary_bg_color":"#232e3c"}"##;
-
-/// Percent-encoding of everything but letters and digits.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() {
-                (b as char).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
-}
 
 /// `initData` for user `id` as Telegram signs it for the bot's `token`.
 fn init_data(token: &str, id: u64, name: &str, lang: &str) -> String {
@@ -114,17 +102,18 @@ async fn drag_piece(browser: &Browser, size: usize, cell: usize, ships: usize, p
         .await;
 }
 
-/// A world whose bot serves the page, with its address and battle links set: the page's base.
-async fn app_with_page() -> (App, String) {
-    let mut app = App::world(150, Some(100_000)).await;
-    let listen = free_port();
-    app.env.extend([
-        ("MB_WEBAPP_LISTEN".into(), listen.to_string()),
-        ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
-        ("MB_WEBAPP_NAME".into(), "board".into()),
-    ]);
-    app.start_bot().await;
-    (app, format!("http://{listen}"))
+/// Ready on the page, the other player's random fleet in the chat: the battle is on the page,
+/// and nothing the page was sent told a secret.
+async fn ready_on_the_page(browser: &Browser, app: &App, other: &teloxide::types::User) {
+    browser.click("button[data-op='ready']").await;
+    browser
+        .wait_for("return current && current.draft === null;", wait())
+        .await;
+    place_and_ready(app, other).await;
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+    scan_received(browser).await;
 }
 
 /// A game of `a` and `b` in `group`, started: the token the private editor's button opens
@@ -143,13 +132,7 @@ async fn started(
             .show_alert
     );
     let editor = app.message_with_button(a.id.0 as i64, "pe:").await;
-    let opens = editor.reply_markup.as_ref().unwrap()["inline_keyboard"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.as_array().unwrap().clone())
-        .find_map(|b| b["web_app"]["url"].as_str().map(str::to_owned))
-        .expect("the editor's button to the page");
+    let opens = web_app_url(&editor).expect("the editor's button to the page");
     let game = opens.rsplit("game=").next().unwrap().to_owned();
     let id: u64 = game[1..game.find('_').unwrap()].parse().unwrap();
     assert_eq!(game, game_token(id, app.tg.token()));
@@ -297,7 +280,6 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
     // The game to its end: Anna on the page, Boris in the chat. After every shot the page and
     // the group's message tell the same result.
     let boris = init_data(&token, 31_402, "Boris", "en");
-    let client = reqwest::Client::new();
     let mut shots = 0;
     let mut photographed = false;
     // The group's letters for the columns (its language's).
@@ -324,15 +306,7 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
             browser.tap(at, Pointer::Mouse).await;
             cell
         } else {
-            let b_state: Value = client
-                .get(format!("{base}/app/api/state?game={game}"))
-                .header("Authorization", format!("tma {boris}"))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let b_state = api(&base, "GET", &format!("state?game={game}"), &boris).await;
             // From the far end: Anna's fleet stands near the top, so the page gets to shoot.
             let cell = b_state["fields"][target]["cells"]
                 .as_str()
@@ -351,7 +325,7 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
             .wait_for(
                 &format!(
                     "return current.version > {before} && \
-                     '.'.indexOf(current.fields[{target}].cells[{cell}]) < 0 && current;"
+                     'ox#'.includes(current.fields[{target}].cells[{cell}]) && current;"
                 ),
                 wait(),
             )
@@ -362,24 +336,11 @@ async fn a_classic_fleet_placed_by_dragging_and_a_game_played_from_the_page_to_t
             .as_bytes()[cell];
         assert!(b"ox#".contains(&mark), "{shown}");
         // …and so does the group: the cell's result line in the battle message.
-        let name = engine::format_cell(
-            engine::Coord::new((cell % 10) as u8, (cell / 10) as u8),
-            alphabet,
-            engine::Size::new(10, 10),
-        );
         let over = shown["phase"] == "over";
-        let heard = app
-            .tg
-            .wait_for(
-                group,
-                |m| {
-                    m.text.contains(&format!("{name} — "))
-                        && (m.message_id == battle.message_id || over)
-                },
-                wait(),
-            )
-            .await;
-        assert!(heard.is_some(), "the group never heard the shot at {name}");
+        assert!(
+            group_heard(&app, group, battle.message_id, cell, alphabet, over).await,
+            "the group never heard the shot at {cell}"
+        );
         if shots == 12 && !photographed {
             photographed = true;
             photograph(&browser, "battle-ru-light").await;
@@ -484,15 +445,7 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
         "the L stands"
     );
     photograph(&browser, "placement-bent-ru-light").await;
-    browser.click("button[data-op='ready']").await;
-    browser
-        .wait_for("return current && current.draft === null;", wait())
-        .await;
-    place_and_ready(&app, &b).await;
-    browser
-        .wait_for("return current && current.phase === 'battle';", wait())
-        .await;
-    scan_received(&browser).await;
+    ready_on_the_page(&browser, &app, &b).await;
 
     // Land-sea-air: a random border and fleet from the page, a unit taken off by a tap and put
     // back by Undo, then Ready.
@@ -553,15 +506,7 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
         )
         .await;
     photograph(&browser, "placement-land-sea-air-ru-light").await;
-    browser.click("button[data-op='ready']").await;
-    browser
-        .wait_for("return current && current.draft === null;", wait())
-        .await;
-    place_and_ready(&app, &b).await;
-    browser
-        .wait_for("return current && current.phase === 'battle';", wait())
-        .await;
-    scan_received(&browser).await;
+    ready_on_the_page(&browser, &app, &b).await;
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
