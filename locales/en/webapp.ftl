@@ -10,6 +10,5 @@ webapp-drag-hint = Tap a ship to turn it; drag it off the field to take it back.
 webapp-open = 📱 Live board
 webapp-open-editor = 📱 Place by dragging
 webapp-conflict = Too close to another ship: move it away.
-webapp-sound = Sound
 webapp-riga-order = Your order: tap two start points to swap their ships, then Ready.
 webapp-riga-your-turn = Your move: tap one of your ships, then its move.

@@ -167,7 +167,6 @@ fn labels(lang: Lang) -> Value {
         "problems": t(lang, "editor-problems"),
         "complete": t(lang, "editor-complete"),
         "conflict": t(lang, "webapp-conflict"),
-        "sound": t(lang, "webapp-sound"),
     })
 }
 

@@ -579,3 +579,130 @@ async fn the_live_board_on_one_replica_shows_a_press_in_the_chat_within_a_second
     scan_received(&browser).await;
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
+    let (app, base) = app_with_page().await;
+    let a = app.player(31_701, "Anna", "en");
+    let b = app.player(31_702, "Boris", "en");
+    let (id, _) = crate::bot_riga::riga_lobby(&app, -31_701, &a, &b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(id, &token);
+    let auth = init_data(&token, 31_701, "Anna", "en");
+    let boris = init_data(&token, 31_702, "Boris", "en");
+    let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
+    browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
+    browser
+        .wait_for(
+            "return current && current.riga && current.riga.order.length === 12;",
+            wait(),
+        )
+        .await;
+    // Two taps on the board's start points swap their ships.
+    let before = drawn(&browser).await["riga"]["order"].clone();
+    let point = |n: usize| {
+        format!(
+            "#board [data-point='{},{}']",
+            before[n]["col"], before[n]["row"]
+        )
+    };
+    browser.click(&point(0)).await;
+    browser
+        .wait_for("return current.riga.picked === 0 && !busy;", wait())
+        .await;
+    browser.click(&point(5)).await;
+    browser
+        .wait_for("return current.riga.picked === null && !busy;", wait())
+        .await;
+    let after = drawn(&browser).await["riga"]["order"].clone();
+    assert_eq!(
+        (&after[0]["letter"], &after[5]["letter"]),
+        (&before[5]["letter"], &before[0]["letter"])
+    );
+    photograph(&browser, "riga-setup-en-light").await;
+    // Ready on the page; Boris readies through the page's API.
+    let lock = browser
+        .eval(
+            "return current.riga.actions.flat().find(a => a.data.startsWith('qk:')).data;",
+            vec![],
+        )
+        .await;
+    browser
+        .click(&format!("button[data-data='{}']", lock.as_str().unwrap()))
+        .await;
+    let s = api(&base, "GET", &format!("state?game={game}"), &boris).await;
+    let theirs = s["riga"]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .find(|a| a["data"].as_str().unwrap().starts_with("qk:"))
+        .unwrap();
+    let call = format!(
+        "riga?game={game}&data={}",
+        encode(theirs["data"].as_str().unwrap())
+    );
+    assert_eq!(api(&base, "POST", &call, &boris).await["ok"], true);
+    browser
+        .wait_for("return current && current.phase === 'battle';", wait())
+        .await;
+    // Whoever moves first: Boris through the API, then Anna on the page by a tap on one of
+    // her ships and one of its moves.
+    let s = api(&base, "GET", &format!("state?game={game}"), &boris).await;
+    if let Some(mv) = s["riga"]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap().clone())
+        .find(|a| !a["ship"].is_null())
+    {
+        let call = format!(
+            "riga?game={game}&data={}",
+            encode(mv["data"].as_str().unwrap())
+        );
+        assert_eq!(api(&base, "POST", &call, &boris).await["ok"], true);
+    }
+    let ship = browser
+        .wait_for(
+            "return current.riga.actions.length > 0 && \
+             current.riga.ships.find(s => s.own && current.riga.actions.flat().some(a => a.ship === s.i));",
+            wait(),
+        )
+        .await;
+    let moves_before = crate::bot_riga::record(&app, id)
+        .await
+        .riga()
+        .unwrap()
+        .game
+        .as_ref()
+        .unwrap()
+        .moves();
+    browser
+        .click(&format!(
+            "#board [data-point='{},{}']",
+            ship["col"], ship["row"]
+        ))
+        .await;
+    browser
+        .wait_for(
+            "return document.querySelectorAll('.buttons button').length > 0;",
+            wait(),
+        )
+        .await;
+    photograph(&browser, "riga-battle-en-light").await;
+    browser.click(".buttons button").await;
+    browser
+        .wait_for(
+            &format!("return current.riga.actions.length === 0 && !busy;"),
+            wait(),
+        )
+        .await;
+    let rec = crate::bot_riga::record(&app, id).await;
+    assert_eq!(
+        rec.riga().unwrap().game.as_ref().unwrap().moves(),
+        moves_before + 1
+    );
+    scan_received(&browser).await;
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
