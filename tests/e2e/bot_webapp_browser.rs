@@ -693,10 +693,7 @@ async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
     photograph(&browser, "riga-battle-en-light").await;
     browser.click(".buttons button").await;
     browser
-        .wait_for(
-            &format!("return current.riga.actions.length === 0 && !busy;"),
-            wait(),
-        )
+        .wait_for("return current.riga.actions.length === 0 && !busy;", wait())
         .await;
     let rec = crate::bot_riga::record(&app, id).await;
     assert_eq!(
