@@ -17,7 +17,6 @@ use crate::store::StoreError;
 use crate::view::buttons::{Button, EditOp};
 use crate::view::editor::{edited_words, editor_keyboard, editor_text, viewport};
 use crate::view::i18n::t;
-use crate::view::keyboard::{Key, Keyboard, MAX_BUTTONS};
 use engine::{Event, PlayerId, SeatId};
 use teloxide::types::CallbackQuery;
 
@@ -79,23 +78,11 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             uid,
             m.id.0,
             editor_text(&rec, lang, &ed),
-            Some(editor_markup(ctx, &rec, id, lang, &ed)),
+            Some(super::send::editor_markup(ctx, &rec, id, lang, &ed)),
         )
         .await;
     }
     Ok(())
-}
-
-/// The editor's keyboard as sent: with a button under it that opens the Mini App on this
-/// very editor, when one is set (`MB_WEBAPP_URL`) and the keyboard has room.
-pub fn editor_markup(ctx: &Ctx, rec: &GameRecord, id: GameId, lang: Lang, ed: &Editor) -> Keyboard {
-    let mut kb = editor_keyboard(rec, id, lang, ed);
-    let buttons: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
-    if let (Some(url), true) = (ctx.webapp_url(id), buttons < MAX_BUTTONS) {
-        kb.inline_keyboard
-            .push(vec![Key::web_app(t(lang, "webapp-open-editor"), url)]);
-    }
-    kb
 }
 
 /// One change of seat `seat`'s draft, from the chat's keyboard or the Mini App's board: what

@@ -447,3 +447,27 @@ pub async fn game_for_button(
     }
     Ok(Some(rec))
 }
+
+/// The editor's keyboard as sent: with a button under it that opens the Mini App on this
+/// very editor, when one is set (`MB_WEBAPP_URL`) and the keyboard has room.
+pub fn editor_markup(
+    ctx: &Ctx,
+    rec: &GameRecord,
+    id: GameId,
+    lang: Lang,
+    ed: &crate::game::record::Editor,
+) -> Keyboard {
+    let mut kb = crate::view::editor::editor_keyboard(rec, id, lang, ed);
+    let buttons: usize = kb.inline_keyboard.iter().map(Vec::len).sum();
+    if let (Some(url), true) = (
+        ctx.webapp_url(id),
+        buttons < crate::view::keyboard::MAX_BUTTONS,
+    ) {
+        kb.inline_keyboard
+            .push(vec![crate::view::keyboard::Key::web_app(
+                t(lang, "webapp-open-editor"),
+                url,
+            )]);
+    }
+    kb
+}

@@ -887,7 +887,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, R
             };
             (
                 editor_text(rec, lang, &ed),
-                Some(super::placement::editor_markup(ctx, rec, id, lang, &ed)),
+                Some(super::send::editor_markup(ctx, rec, id, lang, &ed)),
             )
         }
         (false, None) => return Ok(Sent::Done),

@@ -353,7 +353,7 @@ async fn edit(
         if let (true, Some(m)) = (changed, message) {
             let (text, kb) = (
                 editor_text(&rec, lang, &ed),
-                placement::editor_markup(ctx, &rec, id, lang, &ed),
+                super::send::editor_markup(ctx, &rec, id, lang, &ed),
             );
             edit_dm(ctx, user, m, text, Some(kb)).await;
         }
