@@ -102,6 +102,34 @@ async fn drag_piece(browser: &Browser, size: usize, cell: usize, ships: usize, p
         .await;
 }
 
+/// Each unit of `fleet` placed cell by cell (a tap a cell) and ✔ Ship, on the page.
+async fn place_by_taps(browser: &Browser, fleet: &[&[usize]]) {
+    for (n, cells) in fleet.iter().enumerate() {
+        for c in cells.iter() {
+            let picked = browser
+                .eval("return current.draft.picked.length;", vec![])
+                .await;
+            browser.click(&format!("#board [data-cell='{c}']")).await;
+            browser
+                .wait_for(
+                    &format!(
+                        "return current.draft.picked.length === {} && !busy;",
+                        picked.as_u64().unwrap() + 1
+                    ),
+                    wait(),
+                )
+                .await;
+        }
+        browser.click("button[data-op='confirm']").await;
+        browser
+            .wait_for(
+                &format!("return current.draft.ships.length === {} && !busy;", n + 1),
+                wait(),
+            )
+            .await;
+    }
+}
+
 /// Ready on the page, the other player's random fleet in the chat: the battle is on the page,
 /// and nothing the page was sent told a secret.
 async fn ready_on_the_page(browser: &Browser, app: &App, other: &teloxide::types::User) {
@@ -413,30 +441,7 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
         &[54],
         &[56],
     ];
-    for (n, cells) in fleet.iter().enumerate() {
-        for c in cells.iter() {
-            let picked = browser
-                .eval("return current.draft.picked.length;", vec![])
-                .await;
-            browser.click(&format!("#board [data-cell='{c}']")).await;
-            browser
-                .wait_for(
-                    &format!(
-                        "return current.draft.picked.length === {} && !busy;",
-                        picked.as_u64().unwrap() + 1
-                    ),
-                    wait(),
-                )
-                .await;
-        }
-        browser.click("button[data-op='confirm']").await;
-        browser
-            .wait_for(
-                &format!("return current.draft.ships.length === {} && !busy;", n + 1),
-                wait(),
-            )
-            .await;
-    }
+    place_by_taps(&browser, &fleet).await;
     let d = drawn(&browser).await;
     assert_eq!(d["draft"]["complete"], true, "{d}");
     assert_eq!(
@@ -447,8 +452,9 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
     photograph(&browser, "placement-bent-ru-light").await;
     ready_on_the_page(&browser, &app, &b).await;
 
-    // Land-sea-air: a random border and fleet from the page, a unit taken off by a tap and put
-    // back by Undo, then Ready.
+    // Land-sea-air, unit by unit on the page: ships at sea, the battery, tanks and the
+    // anti-aircraft gun on land (rows 8 to 15 of the first border), aircraft anywhere; a unit
+    // taken off by a tap and put back by Undo; then Ready.
     let a = app.player(31_503, "Анна", "ru");
     let b = app.player(31_504, "Boris", "en");
     let group = -31_503;
@@ -456,52 +462,55 @@ async fn bent_ships_and_land_sea_air_are_placed_on_the_page() {
     let (game, _, _) = started(&app, group, &a, &b).await;
     let auth = init_data(&token, 31_503, "Анна", "ru");
     browser.goto(&page_url(&base, &game, &auth, LIGHT)).await;
-    browser
+    let land = browser
         .wait_for(
             "return current && current.draft && current.draft.land;",
             wait(),
         )
         .await;
-    let land_before = drawn(&browser).await["draft"]["land"].clone();
-    browser.click("button[data-op='randomBorder']").await;
-    browser
-        .wait_for(
-            &format!("return current.draft.land !== {land_before} && !busy;"),
-            wait(),
-        )
-        .await;
-    browser.click("button[data-op='random']").await;
-    browser
-        .wait_for("return current.draft.complete && !busy;", wait())
-        .await;
-    let land = browser
+    let at = |x: usize, y: usize| y * 20 + x;
+    let flat: String = (0..15 * 20)
+        .map(|i| if i / 20 >= 7 { 'L' } else { 'W' })
+        .collect();
+    assert_eq!(land, json!(flat), "the first border is flat at row 8");
+    let row = |x: usize, y: usize, n: usize| (x..x + n).map(|x| at(x, y)).collect::<Vec<_>>();
+    let units: Vec<Vec<usize>> = vec![
+        row(0, 0, 5),
+        row(6, 0, 4),
+        row(11, 0, 3),
+        row(15, 0, 3),
+        row(0, 2, 2),
+        row(3, 2, 2),
+        row(6, 2, 2),
+        vec![at(9, 2), at(10, 2), at(11, 2), at(10, 3)],
+        vec![at(13, 2), at(14, 2), at(15, 2), at(14, 3)],
+        vec![at(0, 8), at(1, 8), at(0, 9), at(1, 9)],
+        row(3, 8, 2),
+        row(6, 8, 2),
+        row(9, 8, 2),
+        vec![at(12, 8)],
+    ];
+    let fleet: Vec<&[usize]> = units.iter().map(Vec::as_slice).collect();
+    place_by_taps(&browser, &fleet).await;
+    let d = drawn(&browser).await;
+    assert_eq!(d["draft"]["complete"], true, "{d}");
+    let drawn_land = browser
         .eval(
             "return document.querySelectorAll('#board .L').length;",
             vec![],
         )
         .await;
-    assert!(land.as_u64().unwrap() > 0, "the land is drawn");
-    let d = drawn(&browser).await;
-    let units = d["draft"]["ships"].as_array().unwrap().len();
-    let first = d["draft"]["ships"][0]["cells"][0].as_u64().unwrap();
+    assert_eq!(drawn_land, json!(8 * 20), "the land is drawn");
     browser
-        .click(&format!("#board [data-cell='{first}']"))
+        .click(&format!("#board [data-cell='{}']", at(0, 8)))
         .await;
     browser
-        .wait_for(
-            &format!(
-                "return current.draft.ships.length === {} && !busy;",
-                units - 1
-            ),
-            wait(),
-        )
+        .wait_for("return current.draft.ships.length === 13 && !busy;", wait())
         .await;
     browser.click("button[data-op='undo']").await;
     browser
         .wait_for(
-            &format!(
-                "return current.draft.ships.length === {units} && current.draft.complete && !busy;"
-            ),
+            "return current.draft.ships.length === 14 && current.draft.complete && !busy;",
             wait(),
         )
         .await;
