@@ -36,6 +36,7 @@ use crate::game::battle as rules;
 use crate::game::lang::Lang;
 use crate::game::placement::{Change, Edit, EditOp};
 use crate::game::record::Editor;
+use crate::game::record::GameRecord;
 use crate::game::GameId;
 use crate::store::StoreError;
 use crate::view::editor::{edited_words, editor_text};
@@ -126,29 +127,42 @@ fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
 /// What one look at a game gave: its state for the viewer as JSON, the versions of the game
 /// and of the viewer's draft it was made from, and whether the game is over.
 struct Seen {
-    json: String,
+    json: serde_json::Value,
     version: u64,
     draft: Option<(SeatId, u64)>,
     over: bool,
 }
 
 /// Game `id` as `user` may see it (in `lang`): a seat still placing gets its editor too;
-/// `Ok(None)` for no such Sea Battle game.
+/// `Ok(None)` for no such game.
 async fn seen(ctx: &Ctx, id: GameId, user: u64, lang: Lang) -> Result<Option<Seen>, StoreError> {
-    let (rec, version) = match ctx.store.load_game(id).await {
-        Ok(found) => found,
-        Err(StoreError::NotFound) => return Ok(None),
-        Err(e) => return Err(e),
-    };
+    match ctx.store.load_game(id).await {
+        Ok((rec, version)) => seen_in(ctx, id, &rec, version, user, lang).await.map(Some),
+        Err(StoreError::NotFound) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`seen`] of a record at hand (as loaded, or as a transition saved it): only a placing
+/// seat's draft is read.
+async fn seen_in(
+    ctx: &Ctx,
+    id: GameId,
+    rec: &GameRecord,
+    version: u64,
+    user: u64,
+    lang: Lang,
+) -> Result<Seen, StoreError> {
     let seat = rec.game.seat_of(PlayerId(user));
+    let over = rec.game.is_finished();
     if rec.is_riga() {
-        let json = crate::view::webapp::riga_state(&rec, id, seat, version, lang);
-        return Ok(Some(Seen {
-            json: json.to_string(),
+        let json = crate::view::webapp::riga_state(rec, id, seat, version, lang);
+        return Ok(Seen {
+            json,
             version,
             draft: None,
-            over: rec.game.is_finished(),
-        }));
+            over,
+        });
     }
     let placing = seat.filter(|&s| *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s));
     let editor = match placing {
@@ -156,25 +170,25 @@ async fn seen(ctx: &Ctx, id: GameId, user: u64, lang: Lang) -> Result<Option<See
         None => None,
     };
     let json = crate::view::webapp::state(
-        &rec,
+        rec,
         seat,
         version,
         lang,
         editor.as_ref().map(|(e, v)| (e, *v)),
     );
-    Ok(Some(Seen {
-        json: json.to_string(),
+    Ok(Seen {
+        json,
         version,
         draft: placing.map(|s| (s, editor.map_or(0, |(_, v)| v))),
-        over: rec.game.is_finished(),
-    }))
+        over,
+    })
 }
 
 /// The state of game `id` for `user`, as JSON.
 async fn state(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
     let lang = user_lang_by_id(ctx, user).await;
     match seen(ctx, id, user, lang).await {
-        Ok(Some(seen)) => reply(StatusCode::OK, "application/json", seen.json),
+        Ok(Some(seen)) => json_reply(seen.json),
         Ok(None) => text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
             log::warn!("webapp state of {id}: {e}");
@@ -216,7 +230,7 @@ async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
     tokio::spawn(async move {
         let event = |json: &str| Bytes::from(format!("data: {json}\n\n"));
         let mut last = first;
-        if tx.send(event(&last.json)).await.is_err() {
+        if tx.send(event(&last.json.to_string())).await.is_err() {
             return;
         }
         let mut quiet = 0u32;
@@ -232,7 +246,7 @@ async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
             match looked {
                 Ok(Some(Some(now))) => {
                     last = now;
-                    if tx.send(event(&last.json)).await.is_err() {
+                    if tx.send(event(&last.json.to_string())).await.is_err() {
                         return;
                     }
                     quiet = 0;
@@ -333,7 +347,9 @@ async fn edit(
         match placement::lock_fleet(ctx, id, seat, player, &rec, None).await {
             Ok(Ok(done)) => {
                 super::battle::follow_up(ctx, id, &done.record);
-                (true, t(lang, "editor-ready-done"))
+                let words = t(lang, "editor-ready-done");
+                let saved = Some((&done.record, done.version));
+                return answered(ctx, id, user, lang, true, &words, saved).await;
             }
             Ok(Err(r)) => return refused(&r),
             Err(e) => return unavailable(e),
@@ -359,7 +375,8 @@ async fn edit(
         }
         (!alert, words)
     };
-    answered(ctx, id, user, lang, ok, &words).await
+    // The draft's new version is in the store only: the state is read again.
+    answered(ctx, id, user, lang, ok, &words, None).await
 }
 
 /// A tap on the Riga board: the data of one of the chat's buttons the page was given (a
@@ -386,7 +403,7 @@ async fn riga_press(
         Some(Button::RigaMove(g, drawn_at, mv)) if g == id => {
             riga_move(ctx, id, player, drawn_at, mv, None)
                 .await
-                .map(|d| d.map(|c| (c.record, t(lang, "rg-move-done"))))
+                .map(|d| d.map(|c| (c.record, c.version, t(lang, "rg-move-done"))))
         }
         Some(b @ (Button::RigaTap(g, _) | Button::RigaShuffle(g) | Button::RigaLock(g)))
             if g == id =>
@@ -398,20 +415,18 @@ async fn riga_press(
             };
             riga_setup(ctx, id, player, tap, None)
                 .await
-                .map(|d| d.map(|c| (c.record, setup_words(lang, c.value))))
+                .map(|d| d.map(|c| (c.record, c.version, setup_words(lang, c.value))))
         }
         _ => return text(StatusCode::BAD_REQUEST, "a button of this game wanted"),
     };
-    let words = match done {
-        Ok(Ok((record, words))) => {
-            super::battle::follow_up(ctx, id, &record);
-            words
-        }
+    let (record, version, words) = match done {
+        Ok(Ok(done)) => done,
         Ok(Err(r)) => return refused(&r),
         Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => return unavailable(e),
     };
-    answered(ctx, id, user, lang, true, &words).await
+    super::battle::follow_up(ctx, id, &record);
+    answered(ctx, id, user, lang, true, &words, Some((&record, version))).await
 }
 
 fn json_reply(v: serde_json::Value) -> Response<Body> {
@@ -430,8 +445,8 @@ fn try_again(what: &str, id: GameId, e: &StoreError) -> Response<Body> {
     text(StatusCode::SERVICE_UNAVAILABLE, "try again")
 }
 
-/// The answer to a change made on the page: its words, and the state after it, so the page
-/// need not wait for the stream.
+/// The answer to a change made on the page: its words, and the state after it (of the
+/// record the change saved, when given), so the page need not wait for the stream.
 async fn answered(
     ctx: &Ctx,
     id: GameId,
@@ -439,9 +454,14 @@ async fn answered(
     lang: Lang,
     ok: bool,
     words: &str,
+    saved: Option<(&GameRecord, u64)>,
 ) -> Response<Body> {
-    let now = match seen(ctx, id, user, lang).await {
-        Ok(Some(now)) => serde_json::from_str::<serde_json::Value>(&now.json).unwrap_or_default(),
+    let now = match saved {
+        Some((rec, version)) => seen_in(ctx, id, rec, version, user, lang).await.map(Some),
+        None => seen(ctx, id, user, lang).await,
+    };
+    let now = match now {
+        Ok(Some(now)) => now.json,
         Ok(None) => serde_json::Value::Null,
         Err(e) => return try_again("answer", id, &e),
     };
