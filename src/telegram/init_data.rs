@@ -1,8 +1,9 @@
 //! A Mini App's `initData` (issue 31), checked as Telegram documents it: the query string the
 //! client hands the page, signed by Telegram with a key derived from the bot's token.
 //!
-//! - The data-check string is every `key=value` pair but `hash` (and `signature`), decoded,
-//!   sorted by key and joined by `\n`.
+//! - The data-check string is every `key=value` pair but `hash`, decoded, sorted by key and
+//!   joined by `\n`. That includes `signature` (Telegram's Ed25519 signature for third
+//!   parties, sent since Bot API 8.0) and any field Telegram adds later: the HMAC covers them.
 //! - The secret key is `HMAC-SHA256(key = "WebAppData", message = token)`.
 //! - `hash` must be the hex of `HMAC-SHA256(key = secret, message = data-check string)`.
 //! - `auth_date` (Unix seconds) must be at most [`MAX_AGE`] old, and not from the future.
@@ -107,7 +108,7 @@ fn check_string(pairs: &[(String, String)]) -> Option<(String, String)> {
     let hash = pairs.iter().find(|(k, _)| k == "hash")?.1.clone();
     let mut signed: Vec<&(String, String)> = pairs
         .iter()
-        .filter(|(k, _)| k != "hash" && k != "signature")
+        .filter(|(k, _)| k != "hash")
         .collect();
     signed.sort_by(|a, b| a.0.cmp(&b.0));
     let text = signed
@@ -177,23 +178,25 @@ pub fn signed(pairs: &[(&str, &str)], token: &str) -> String {
         .collect();
     let (check, _) = check_string(&owned).unwrap_or_default();
     let hash = sign(token, &check);
-    let encode = |s: &str| {
-        s.bytes()
-            .map(|b| {
-                if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                    (b as char).to_string()
-                } else {
-                    format!("%{b:02X}")
-                }
-            })
-            .collect::<String>()
-    };
     pairs
         .iter()
         .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
         .chain([format!("hash={hash}")])
         .collect::<Vec<_>>()
         .join("&")
+}
+
+/// `s` percent-encoded as a query's value (RFC 3986's unreserved characters kept).
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
 }
 
 /// Game `id`'s name in the Mini App's links (`startapp=`, `?game=`): its number and a MAC of
@@ -310,6 +313,137 @@ mod tests {
         // Signed, but without a user: nothing to trust.
         let nobody = signed(&[("auth_date", &NOW.to_string())], TOKEN);
         assert_eq!(validate(&nobody, TOKEN, NOW), Err(InitDataError::Malformed));
+    }
+
+    /// `initData` as Telegram signs it today (Bot API 8.0 and later): a `signature` field
+    /// (Ed25519, for third parties) beside `hash`, and `hash` the HMAC over every other field,
+    /// `signature` included. A check that leaves `signature` out refuses every real client.
+    #[test]
+    fn init_data_with_a_signature_is_checked_with_the_signature_under_the_hmac() {
+        let auth = NOW.to_string();
+        let fields = [
+            ("query_id", "AAHdF6IQAAAAAN0XohDhrOrc"),
+            ("user", ANNA),
+            ("auth_date", auth.as_str()),
+            ("signature", "TYJxVcisqbWjtodPepiJ6ghziUL94-KNpG8Pau-X7oNNLNBM72APCpi_RKiUlBvcqo5L-LAxIc3dnTzcZX_PDg"),
+            ("chat_instance", "-8134722200314281151"),
+            ("chat_type", "group"),
+        ];
+        // The HMAC as Telegram computes it: every pair but `hash`, sorted, joined by "\n".
+        let mut check: Vec<String> = fields.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        check.sort();
+        let hash = sign(TOKEN, &check.join("\n"));
+        let raw = |fields: &[(&str, &str)], hash: &str| {
+            let mut q: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("{k}={}", encode(v)))
+                .collect();
+            q.push(format!("hash={hash}"));
+            q.join("&")
+        };
+        let data = validate(&raw(&fields, &hash), TOKEN, NOW + 5).expect("accepted");
+        assert_eq!(data.user.id, 42);
+        // `signature` is under the HMAC: changed or taken away, the hash no longer matches.
+        let mut changed = fields;
+        changed[3].1 = "AAAA";
+        assert_eq!(
+            validate(&raw(&changed, &hash), TOKEN, NOW),
+            Err(InitDataError::BadHash)
+        );
+        assert_eq!(
+            validate(&raw(&fields[..3], &hash), TOKEN, NOW),
+            Err(InitDataError::BadHash)
+        );
+        // A field Telegram may add later is covered too, and needs no change here.
+        let mut more = fields.to_vec();
+        more.push(("new_field", "{\"a\":1}"));
+        let mut check: Vec<String> = more.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        check.sort();
+        let hash = sign(TOKEN, &check.join("\n"));
+        assert!(validate(&raw(&more, &hash), TOKEN, NOW).is_ok());
+        // The helper the tests and the fake Telegram sign with agrees.
+        assert!(validate(&signed(&fields, TOKEN), TOKEN, NOW).is_ok());
+    }
+
+    /// Published `initData` vectors, each checked at its own date (the clock is `now`): the
+    /// Telegram docs' example as init-data-golang and the telegram-apps docs carry it (with
+    /// `signature`), aiogram's (with `+` for spaces), and init-data-node's (more fields,
+    /// `auth_date=1`). All four validate with "every pair but `hash`".
+    #[test]
+    fn the_published_vectors_validate_at_their_dates() {
+        struct Vector {
+            name: &'static str,
+            token: &'static str,
+            data: &'static str,
+            user: Option<u64>,
+        }
+        let vectors = [
+            Vector {
+                name: "Telegram docs' example (init-data-golang)",
+                token: "5768337691:AAH5YkoiEuPk8-FZa32hStHTqXiLPtAEhx8",
+                data: "query_id=AAHdF6IQAAAAAN0XohDhrOrc&user=%7B%22id%22%3A279058397%2C%22first_name%22%3A%22Vladislav%22%2C%22last_name%22%3A%22Kibenko%22%2C%22username%22%3A%22vdkfrost%22%2C%22language_code%22%3A%22ru%22%2C%22is_premium%22%3Atrue%7D&auth_date=1662771648&hash=c501b71e775f74ce10e377dea85a7ea24ecd640b223ea86dfe453e0eaed2e2b2",
+                user: Some(279_058_397),
+            },
+            Vector {
+                name: "telegram-apps docs (with signature)",
+                token: "7342037359:AAHI25ES9xCOMPokpYoz-p8XVrZUdygo2J4",
+                data: "user=%7B%22id%22%3A279058397%2C%22first_name%22%3A%22Vladislav%20%2B%20-%20%3F%20%5C%2F%22%2C%22last_name%22%3A%22Kibenko%22%2C%22username%22%3A%22vdkfrost%22%2C%22language_code%22%3A%22ru%22%2C%22is_premium%22%3Atrue%2C%22allows_write_to_pm%22%3Atrue%2C%22photo_url%22%3A%22https%3A%5C%2F%5C%2Ft.me%5C%2Fi%5C%2Fuserpic%5C%2F320%5C%2F4FPEE4tmP3ATHa57u6MqTDih13LTOiMoKoLDRG4PnSA.svg%22%7D&chat_instance=8134722200314281151&chat_type=private&auth_date=1733509682&signature=TYJxVcisqbWjtodPepiJ6ghziUL94-KNpG8Pau-X7oNNLNBM72APCpi_RKiUlBvcqo5L-LAxIc3dnTzcZX_PDg&hash=a433d8f9847bd6addcc563bff7cc82c89e97ea0d90c11fe5729cae6796a36d73",
+                user: Some(279_058_397),
+            },
+            Vector {
+                name: "aiogram",
+                token: "42:TEST",
+                data: "auth_date=1650385342&user=%7B%22id%22%3A42%2C%22first_name%22%3A%22Test%22%7D&query_id=test&hash=46d2ea5e32911ec8d30999b56247654460c0d20949b6277af519e76271182803",
+                user: Some(42),
+            },
+            Vector {
+                // Its user's id is a string, which Telegram never sends: the hash is right,
+                // the user is not trusted.
+                name: "aiogram (spaces as +)",
+                token: "42:TEST",
+                data: "auth_date=1650385342&user=%7B%22id%22%3A+%22123456789%22%2C+%22first_name%22%3A+%22PlaceholderFirstName%22%2C+%22last_name%22%3A+%22PlaceholderLastName+%5Cud83c%5Cuddfa%5Cud83c%5Cudde6%22%2C+%22username%22%3A+%22Latand%22%2C+%22language_code%22%3A+%22en%22%2C+%22is_premium%22%3A+%22true%22%2C+%22allows_write_to_pm%22%3A+%22true%22%7D&query_id=test&hash=b3c8b293f14ad0f7f0abcf769aea1209a72295d30a87eb0e74df855d32e53bfe",
+                user: None,
+            },
+            Vector {
+                name: "init-data-node",
+                token: "5768337691:AAH5YkoiEuPk8-FZa32hStHTqXiLPtAEhx8",
+                data: "auth_date=1&can_send_after=10000&chat=%7B%22id%22%3A1%2C%22type%22%3A%22group%22%2C%22title%22%3A%22chat-title%22%2C%22photo_url%22%3A%22group%22%2C%22username%22%3A%22my-chat%22%7D&chat_instance=888&chat_type=sender&hash=47cfa22e72b887cba90c9cb833c5ea0f599975b6ce7193741844b5c4a4228b40&query_id=QUERY&receiver=%7B%22added_to_attachment_menu%22%3Afalse%2C%22allows_write_to_pm%22%3Atrue%2C%22first_name%22%3A%22receiver-first-name%22%2C%22id%22%3A991%2C%22is_bot%22%3Afalse%2C%22is_premium%22%3Atrue%2C%22language_code%22%3A%22ru%22%2C%22last_name%22%3A%22receiver-last-name%22%2C%22photo_url%22%3A%22receiver-photo%22%2C%22username%22%3A%22receiver-username%22%7D&start_param=debug&user=%7B%22added_to_attachment_menu%22%3Afalse%2C%22allows_write_to_pm%22%3Afalse%2C%22first_name%22%3A%22user-first-name%22%2C%22id%22%3A222%2C%22is_bot%22%3Atrue%2C%22is_premium%22%3Afalse%2C%22language_code%22%3A%22en%22%2C%22last_name%22%3A%22user-last-name%22%2C%22photo_url%22%3A%22user-photo%22%2C%22username%22%3A%22user-username%22%7D",
+                user: Some(222),
+            },
+        ];
+        for v in &vectors {
+            let auth_date: u64 = v
+                .data
+                .split('&')
+                .find_map(|p| p.strip_prefix("auth_date="))
+                .and_then(|d| d.parse().ok())
+                .unwrap();
+            // An hour after it was signed, as the vector's own clock would say.
+            let at = auth_date + 3600;
+            match (validate(v.data, v.token, at), v.user) {
+                (Ok(data), Some(id)) => assert_eq!(data.user.id, id, "{}", v.name),
+                (Err(InitDataError::Malformed), None) => {}
+                (got, want) => panic!("{}: {got:?}, wanted the user {want:?}", v.name),
+            }
+            // The same vector is refused for another bot, a changed field, and years on.
+            let other = format!("{}x", v.token);
+            assert_eq!(
+                validate(v.data, &other, at),
+                Err(InitDataError::BadHash),
+                "{}",
+                v.name
+            );
+            let altered = v.data.replacen("auth_date=", "auth_date=9", 1);
+            assert!(validate(&altered, v.token, at).is_err(), "{}", v.name);
+            if v.user.is_some() {
+                assert_eq!(
+                    validate(v.data, v.token, at + 2 * MAX_AGE),
+                    Err(InitDataError::Expired),
+                    "{}",
+                    v.name
+                );
+            }
+        }
     }
 
     #[test]

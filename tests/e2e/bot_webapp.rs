@@ -94,11 +94,19 @@ fn init_data(token: &str, id: u64, name: &str, age: u64, game: u64) -> String {
         .unwrap()
         .as_secs();
     let user = format!(r#"{{"id":{id},"first_name":"{name}","language_code":"en"}}"#);
+    // As Telegram signs it today: a `signature` (Ed25519, for third parties) and the chat's
+    // fields beside the user, all under the HMAC.
     signed(
         &[
             ("user", &user),
+            ("chat_instance", "-4213077617253961536"),
+            ("chat_type", "group"),
             ("auth_date", &(now - age).to_string()),
             ("start_param", &format!("g{game}")),
+            (
+                "signature",
+                "kdb9S3JdZ8pYBLMJWq8h3Hc_GK5LFwQyBdWbq_P5_nJdVvzUyKYtp_Nwd86pQd1N3Dpf7PWUZuvO6qXP6BD2Aw",
+            ),
         ],
         token,
     )
