@@ -44,6 +44,8 @@ pub struct Metrics {
     games_started: IntCounter,
     games_finished: IntCounter,
     shots: IntCounterVec,
+    webapp_streams: IntGauge,
+    webapp_watchers: IntGauge,
 }
 
 fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
@@ -92,7 +94,22 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         .expect("registered once");
     r.register(Box::new(ProcessCpu::new()))
         .expect("registered once");
+    let gauge = |name: &str, help: &str| {
+        let g = IntGauge::new(name, help).expect("a valid metric");
+        r.register(Box::new(g.clone())).expect("registered once");
+        g
+    };
+    let webapp_streams = gauge(
+        "mb_webapp_streams",
+        "The Mini App's live streams open on this replica.",
+    );
+    let webapp_watchers = gauge(
+        "mb_webapp_watchers",
+        "Games watched for the Mini App's live streams on this replica (one each, however many streams).",
+    );
     Metrics {
+        webapp_streams,
+        webapp_watchers,
         updates: counter_vec(
             &r,
             "mb_updates_total",
@@ -157,6 +174,16 @@ pub fn render() -> String {
         log::warn!("metrics: {e}");
     }
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// A live stream of the Mini App opened (`1`) or closed (`-1`).
+pub fn webapp_streams(change: i64) {
+    get().webapp_streams.add(change);
+}
+
+/// A watcher of a game for the Mini App's streams started (`1`) or ended (`-1`).
+pub fn webapp_watchers(change: i64) {
+    get().webapp_watchers.add(change);
 }
 
 /// The content type of [`render`]'s text.

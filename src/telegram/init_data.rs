@@ -106,10 +106,7 @@ pub fn decode(s: &str) -> Option<String> {
 /// The data-check string of decoded `pairs` and the hash they carry.
 fn check_string(pairs: &[(String, String)]) -> Option<(String, String)> {
     let hash = pairs.iter().find(|(k, _)| k == "hash")?.1.clone();
-    let mut signed: Vec<&(String, String)> = pairs
-        .iter()
-        .filter(|(k, _)| k != "hash")
-        .collect();
+    let mut signed: Vec<&(String, String)> = pairs.iter().filter(|(k, _)| k != "hash").collect();
     signed.sort_by(|a, b| a.0.cmp(&b.0));
     let text = signed
         .iter()

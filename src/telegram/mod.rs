@@ -42,6 +42,7 @@ pub mod start;
 pub mod stats;
 pub mod timer;
 pub mod webapp;
+pub mod webapp_live;
 pub mod webhook;
 
 pub use start::run;

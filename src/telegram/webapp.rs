@@ -8,9 +8,9 @@
 //!   (`view::webapp::state`, `riga_state`): a player gets their seat's view (and, placing,
 //!   their own editor), anyone else the public's.
 //! - `GET /app/api/events?game=<token>` — the same state as server-sent events: now, then
-//!   each newer version as the store has it, whichever replica made the change (the game's
-//!   and the viewer's draft's versions are looked at four times a second, the record read
-//!   only when one changed).
+//!   each newer version as the store has it, whichever replica made the change. The streams
+//!   of one game share one watcher on a replica, and a user holds at most four
+//!   (`webapp_live.rs`).
 //! - `POST /app/api/shot?game=<token>&generation=<g>&target=<seat>&cell=<index>` — a tap on
 //!   a cell: the very transition a cell's button goes through (`game::battle::press_cell`),
 //!   with the same refusals and the same answer in words (`{"ok": …, "answer": …}`), and the
@@ -20,6 +20,9 @@
 //!   Ready: the private editor's own transitions (`placement::change_draft`, `lock_fleet`).
 //! - `POST /app/api/riga?game=<token>&data=<a button's data>` — a tap on the Riga board: the
 //!   transition of that chat button (`riga::riga_move`, `riga_setup`).
+//!
+//! Words are in the viewer's language: their `/lang`, else their `initData`'s
+//! `language_code`, else the game's chat's.
 //!
 //! The caller is whoever Telegram's `initData` (header `Authorization: tma <initData>`, or the
 //! query's `auth` for the live stream) says, checked with the bot's token (`init_data.rs`): a
@@ -31,7 +34,8 @@
 use super::context::{now, Ctx};
 use super::init_data;
 use super::placement;
-use super::send::{edit_dm, user_lang_by_id};
+use super::send::edit_dm;
+use super::webapp_live::{self as live, Streams};
 use crate::game::battle as rules;
 use crate::game::lang::Lang;
 use crate::game::placement::{Change, Edit, EditOp};
@@ -58,8 +62,8 @@ const PAGE: &str = include_str!("../../assets/webapp/index.html");
 /// Every response's body: whole, or the live stream's events.
 type Body = BoxBody<Bytes, Infallible>;
 
-/// How often the live stream looks at the game.
-const LOOK_EVERY: std::time::Duration = std::time::Duration::from_millis(250);
+/// After how long a quiet live stream gets a comment, so proxies keep it open.
+const QUIET: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// Requests a user may make in one second, on one replica.
 pub const PER_SECOND: u32 = 20;
@@ -124,6 +128,41 @@ fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
     init_data::validate(&data, token, crate::telegram::sender::now_ms() / 1000).ok()
 }
 
+/// Whoever opened the page, and the language they read it in unless the game's chat's is
+/// taken: their own choice (`/lang`), else the `language_code` of their `initData`, else
+/// the one Telegram last told for them (see [`crate::view::webapp::page_lang`]). A member
+/// who never wrote to the bot comes from the group's link with only their `initData`.
+struct Viewer {
+    id: u64,
+    lang: Option<Lang>,
+}
+
+impl Viewer {
+    /// The caller `who`, with their stored settings.
+    async fn of(ctx: &Ctx, who: &init_data::InitData) -> Viewer {
+        let settings = ctx.store.user_settings(who.user.id).await.ok();
+        let lang = crate::view::webapp::viewer_lang(
+            settings.as_ref().and_then(|s| s.lang),
+            who.user.language_code.as_deref(),
+            settings.as_ref().and_then(|s| s.detected),
+        );
+        Viewer {
+            id: who.user.id,
+            lang,
+        }
+    }
+
+    /// Their language in a game of `rec`'s chat.
+    fn lang_in(&self, rec: &GameRecord) -> Lang {
+        self.lang.unwrap_or(rec.lang)
+    }
+
+    /// Their language where no game is at hand.
+    fn lang(&self) -> Lang {
+        self.lang.unwrap_or_default()
+    }
+}
+
 /// What one look at a game gave: its state for the viewer as JSON, the versions of the game
 /// and of the viewer's draft it was made from, and whether the game is over.
 struct Seen {
@@ -133,11 +172,16 @@ struct Seen {
     over: bool,
 }
 
-/// Game `id` as `user` may see it (in `lang`): a seat still placing gets its editor too;
-/// `Ok(None)` for no such game.
-async fn seen(ctx: &Ctx, id: GameId, user: u64, lang: Lang) -> Result<Option<Seen>, StoreError> {
+/// Game `id` as `who` may see it: a seat still placing gets its editor too; `Ok(None)` for
+/// no such game.
+async fn seen(ctx: &Ctx, id: GameId, who: &Viewer) -> Result<Option<Seen>, StoreError> {
     match ctx.store.load_game(id).await {
-        Ok((rec, version)) => seen_in(ctx, id, &rec, version, user, lang).await.map(Some),
+        Ok((rec, version)) => {
+            let lang = who.lang_in(&rec);
+            seen_in(ctx, id, &rec, version, who.id, lang)
+                .await
+                .map(Some)
+        }
         Err(StoreError::NotFound) => Ok(None),
         Err(e) => Err(e),
     }
@@ -184,10 +228,9 @@ async fn seen_in(
     })
 }
 
-/// The state of game `id` for `user`, as JSON.
-async fn state(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
-    let lang = user_lang_by_id(ctx, user).await;
-    match seen(ctx, id, user, lang).await {
+/// The state of game `id` for `who`, as JSON.
+async fn state(ctx: &Ctx, id: GameId, who: &Viewer) -> Response<Body> {
+    match seen(ctx, id, who).await {
         Ok(Some(seen)) => json_reply(seen.json),
         Ok(None) => text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
@@ -197,27 +240,13 @@ async fn state(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
     }
 }
 
-/// Whether game `id` (or the draft `seen` came with) has a newer version than `seen`'s: the
-/// versions alone are read, a few bytes each.
-async fn changed_since(ctx: &Ctx, id: GameId, seen: &Seen) -> Result<Option<bool>, StoreError> {
-    let Some(v) = ctx.store.game_version(id).await? else {
-        return Ok(None);
-    };
-    if v > seen.version {
-        return Ok(Some(true));
-    }
-    Ok(Some(match seen.draft {
-        Some((seat, dv)) => ctx.store.draft_version(id, seat).await?.unwrap_or(0) != dv,
-        None => false,
-    }))
-}
-
-/// The live stream of game `game` for `user` (server-sent events): its state now, then each
-/// newer one as the store has it, whichever replica changed it (or the chat's editor the
-/// draft); it ends after the end.
-async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
-    let lang = user_lang_by_id(ctx, user).await;
-    let first = match seen(ctx, id, user, lang).await {
+/// The live stream of game `id` for `who` (server-sent events): its state now, then each
+/// newer one as this replica's watcher of the game sees it (`webapp_live.rs`: one watcher
+/// a game, whatever the number of streams), whichever replica changed it (or the chat's
+/// editor the draft); it ends after the end, or when a fifth stream of the same user
+/// opens ([`live::PER_USER`]).
+async fn events(ctx: &Ctx, streams: &Arc<Streams>, id: GameId, who: Viewer) -> Response<Body> {
+    let first = match seen(ctx, id, &who).await {
         Ok(Some(first)) => first,
         Ok(None) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
@@ -225,6 +254,10 @@ async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
             return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
         }
     };
+    let place = streams.open(who.id);
+    let mut watch = streams.watch(ctx, id);
+    // What the watcher saw before this stream subscribed is looked at too.
+    watch.mark_changed();
     let (tx, rx) = tokio::sync::mpsc::channel::<Bytes>(4);
     let ctx = ctx.clone();
     tokio::spawn(async move {
@@ -233,34 +266,48 @@ async fn events(ctx: &Ctx, id: GameId, user: u64) -> Response<Body> {
         if tx.send(event(&last.json.to_string())).await.is_err() {
             return;
         }
-        let mut quiet = 0u32;
         while !last.over {
-            tokio::time::sleep(LOOK_EVERY).await;
-            // The versions alone first: the whole record only once one has changed.
-            let looked = match changed_since(&ctx, id, &last).await {
-                Ok(Some(true)) => seen(&ctx, id, user, lang).await.map(|s| s.map(Some)),
-                Ok(Some(false)) => Ok(Some(None)),
-                Ok(None) => Ok(None),
-                Err(e) => Err(e),
+            let next = tokio::select! {
+                () = place.closed() => return,
+                () = tx.closed() => return,
+                next = tokio::time::timeout(QUIET, watch.changed()) => next,
             };
-            match looked {
-                Ok(Some(Some(now))) => {
+            match next {
+                // A comment now and then keeps proxies from closing a quiet stream.
+                Err(_) => {
+                    if tx.send(Bytes::from(": quiet\n\n")).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                Ok(Err(_)) => return,
+                Ok(Ok(())) => {}
+            }
+            let seen_now = watch.borrow_and_update().clone();
+            let (rec, version, drafts) = match seen_now {
+                None => continue,
+                Some(live::Seen::Gone) => return,
+                Some(live::Seen::Game {
+                    rec,
+                    version,
+                    drafts,
+                }) => (rec, version, drafts),
+            };
+            let draft_moved = last
+                .draft
+                .is_some_and(|(s, v)| drafts.get(s.index()).is_some_and(|&d| d != v));
+            if version <= last.version && !draft_moved {
+                continue;
+            }
+            let lang = who.lang_in(&rec);
+            match seen_in(&ctx, id, &rec, version, who.id, lang).await {
+                Ok(now) => {
                     last = now;
                     if tx.send(event(&last.json.to_string())).await.is_err() {
                         return;
                     }
-                    quiet = 0;
                 }
-                Ok(Some(None)) | Err(_) => {
-                    quiet += 1;
-                    // A comment now and then keeps proxies from closing a quiet stream.
-                    if quiet.is_multiple_of(60)
-                        && tx.send(Bytes::from(": quiet\n\n")).await.is_err()
-                    {
-                        return;
-                    }
-                }
-                Ok(None) => return,
+                Err(e) => log::debug!("webapp events of {id}: {e}"),
             }
         }
     });
@@ -317,15 +364,8 @@ fn page_change(req: &Request<Incoming>, size: engine::Size) -> Option<Change> {
 /// ([`placement::change_draft`], and Ready its [`placement::lock_fleet`]), with the same
 /// refusals and words; the chat's editor message is redrawn to match. The answer carries
 /// the state after it, so the page need not wait for the stream.
-async fn edit(
-    ctx: &Ctx,
-    req: &Request<Incoming>,
-    id: GameId,
-    who: &init_data::InitData,
-) -> Response<Body> {
-    let user = who.user.id;
-    let player = PlayerId(user);
-    let lang = user_lang_by_id(ctx, user).await;
+async fn edit(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> Response<Body> {
+    let player = PlayerId(who.id);
     let rec = match ctx.store.load_game(id).await {
         Ok((rec, _)) if !rec.is_riga() => rec,
         Ok(_) | Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
@@ -334,6 +374,7 @@ async fn edit(
             return text(StatusCode::SERVICE_UNAVAILABLE, "try again");
         }
     };
+    let lang = who.lang_in(&rec);
     let Some(change) = page_change(req, rec.game.ruleset().size()) else {
         return text(StatusCode::BAD_REQUEST, "op (and its cells) wanted");
     };
@@ -349,7 +390,7 @@ async fn edit(
                 super::battle::follow_up(ctx, id, &done.record);
                 let words = t(lang, "editor-ready-done");
                 let saved = Some((&done.record, done.version));
-                return answered(ctx, id, user, lang, true, &words, saved).await;
+                return answered(ctx, id, who, true, &words, saved).await;
             }
             Ok(Err(r)) => return refused(&r),
             Err(e) => return unavailable(e),
@@ -371,12 +412,12 @@ async fn edit(
                 editor_text(&rec, lang, &ed),
                 super::send::editor_markup(ctx, &rec, id, lang, &ed),
             );
-            edit_dm(ctx, user, m, text, Some(kb)).await;
+            edit_dm(ctx, who.id, m, text, Some(kb)).await;
         }
         (!alert, words)
     };
     // The draft's new version is in the store only: the state is read again.
-    answered(ctx, id, user, lang, ok, &words, None).await
+    answered(ctx, id, who, ok, &words, None).await
 }
 
 /// A tap on the Riga board: the data of one of the chat's buttons the page was given (a
@@ -386,14 +427,13 @@ async fn riga_press(
     ctx: &Ctx,
     req: &Request<Incoming>,
     id: GameId,
-    who: &init_data::InitData,
+    who: &Viewer,
 ) -> Response<Body> {
     use super::riga::{riga_move, riga_setup, setup_words};
     use crate::game::riga::SetupTap;
     use crate::view::buttons::Button;
-    let user = who.user.id;
-    let player = PlayerId(user);
-    let lang = user_lang_by_id(ctx, user).await;
+    let player = PlayerId(who.id);
+    let lang = who.lang();
     let data = query(req, "data")
         .and_then(init_data::decode)
         .unwrap_or_default();
@@ -403,7 +443,12 @@ async fn riga_press(
         Some(Button::RigaMove(g, drawn_at, mv)) if g == id => {
             riga_move(ctx, id, player, drawn_at, mv, None)
                 .await
-                .map(|d| d.map(|c| (c.record, c.version, t(lang, "rg-move-done"))))
+                .map(|d| {
+                    d.map(|c| {
+                        let words = t(who.lang_in(&c.record), "rg-move-done");
+                        (c.record, c.version, words)
+                    })
+                })
         }
         Some(b @ (Button::RigaTap(g, _) | Button::RigaShuffle(g) | Button::RigaLock(g)))
             if g == id =>
@@ -413,9 +458,12 @@ async fn riga_press(
                 Button::RigaShuffle(_) => SetupTap::Shuffle,
                 _ => SetupTap::Lock,
             };
-            riga_setup(ctx, id, player, tap, None)
-                .await
-                .map(|d| d.map(|c| (c.record, c.version, setup_words(lang, c.value))))
+            riga_setup(ctx, id, player, tap, None).await.map(|d| {
+                d.map(|c| {
+                    let words = setup_words(who.lang_in(&c.record), c.value);
+                    (c.record, c.version, words)
+                })
+            })
         }
         _ => return text(StatusCode::BAD_REQUEST, "a button of this game wanted"),
     };
@@ -426,7 +474,7 @@ async fn riga_press(
         Err(e) => return unavailable(e),
     };
     super::battle::follow_up(ctx, id, &record);
-    answered(ctx, id, user, lang, true, &words, Some((&record, version))).await
+    answered(ctx, id, who, true, &words, Some((&record, version))).await
 }
 
 fn json_reply(v: serde_json::Value) -> Response<Body> {
@@ -450,15 +498,16 @@ fn try_again(what: &str, id: GameId, e: &StoreError) -> Response<Body> {
 async fn answered(
     ctx: &Ctx,
     id: GameId,
-    user: u64,
-    lang: Lang,
+    who: &Viewer,
     ok: bool,
     words: &str,
     saved: Option<(&GameRecord, u64)>,
 ) -> Response<Body> {
     let now = match saved {
-        Some((rec, version)) => seen_in(ctx, id, rec, version, user, lang).await.map(Some),
-        None => seen(ctx, id, user, lang).await,
+        Some((rec, version)) => seen_in(ctx, id, rec, version, who.id, who.lang_in(rec))
+            .await
+            .map(Some),
+        None => seen(ctx, id, who).await,
     };
     let now = match now {
         Ok(Some(now)) => now.json,
@@ -469,12 +518,7 @@ async fn answered(
 }
 
 /// A tap on a cell from the page: `press_cell`, as a cell's button.
-async fn shot(
-    ctx: &Ctx,
-    req: &Request<Incoming>,
-    id: GameId,
-    who: &init_data::InitData,
-) -> Response<Body> {
+async fn shot(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> Response<Body> {
     let number = |name: &str| query(req, name).and_then(|v| v.parse::<u64>().ok());
     let (Some(generation), Some(target), Some(cell)) = (
         number("generation").and_then(|g| u32::try_from(g).ok()),
@@ -486,8 +530,7 @@ async fn shot(
             "generation, target and cell wanted",
         );
     };
-    let lang = user_lang_by_id(ctx, who.user.id).await;
-    let player = PlayerId(who.user.id);
+    let player = PlayerId(who.id);
     let rng = ctx.fork();
     let due = super::battle::due(ctx);
     let done = ctx
@@ -503,18 +546,23 @@ async fn shot(
             if let rules::Cell::Shot(_) = done.value {
                 super::battle::shot_taken(ctx, &done.record);
             }
-            let words = cell_answer(lang, &done.record, &done.value);
+            let words = cell_answer(who.lang_in(&done.record), &done.record, &done.value);
             super::battle::follow_up(ctx, id, &done.record);
             words
         }
-        Ok(Err(r)) => return refused_reply(lang, &r),
+        Ok(Err(r)) => return refused_reply(who.lang(), &r),
         Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => return try_again("shot", id, &e),
     };
     json_reply(serde_json::json!({ "ok": true, "answer": unescape(&words) }))
 }
 
-async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Response<Body> {
+async fn answer(
+    ctx: Ctx,
+    token: Arc<String>,
+    streams: Arc<Streams>,
+    req: Request<Incoming>,
+) -> Response<Body> {
     let path = req.uri().path();
     if path == "/app" || path == "/app/" {
         return reply(StatusCode::OK, "text/html; charset=utf-8", PAGE);
@@ -542,9 +590,10 @@ async fn answer(ctx: Ctx, token: Arc<String>, req: Request<Incoming>) -> Respons
     else {
         return text(StatusCode::NOT_FOUND, "no such game");
     };
+    let who = Viewer::of(&ctx, &who).await;
     match (req.method(), path) {
-        (&Method::GET, "/app/api/state") => state(&ctx, id, who.user.id).await,
-        (&Method::GET, "/app/api/events") => events(&ctx, id, who.user.id).await,
+        (&Method::GET, "/app/api/state") => state(&ctx, id, &who).await,
+        (&Method::GET, "/app/api/events") => events(&ctx, &streams, id, who).await,
         (&Method::POST, "/app/api/shot") => shot(&ctx, &req, id, &who).await,
         (&Method::POST, "/app/api/edit") => edit(&ctx, &req, id, &who).await,
         (&Method::POST, "/app/api/riga") => riga_press(&ctx, &req, id, &who).await,
@@ -563,15 +612,16 @@ pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
     };
     log::info!("the Mini App is served at http://{addr}/app");
     let token = Arc::new(token);
+    let streams = Arc::new(Streams::default());
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
         };
-        let (ctx, token) = (ctx.clone(), Arc::clone(&token));
+        let (ctx, token, streams) = (ctx.clone(), Arc::clone(&token), Arc::clone(&streams));
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |req| {
-                let (ctx, token) = (ctx.clone(), Arc::clone(&token));
-                async move { Ok::<_, Infallible>(answer(ctx, token, req).await) }
+                let (ctx, token, streams) = (ctx.clone(), Arc::clone(&token), Arc::clone(&streams));
+                async move { Ok::<_, Infallible>(answer(ctx, token, streams, req).await) }
             });
             let io = hyper_util::rt::TokioIo::new(stream);
             if let Err(e) = hyper::server::conn::http1::Builder::new()

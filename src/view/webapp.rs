@@ -437,12 +437,50 @@ pub fn riga_state(
     })
 }
 
+/// The language a page is shown in, unless it is the game's chat's (`None`): the viewer's
+/// own choice (`/lang`), else the `language_code` their Telegram puts in `initData`, else
+/// the one Telegram last told the bot for them. A member who arrives by the group's link
+/// and never wrote to the bot reads their own language, not the chat's.
+pub fn viewer_lang(
+    chosen: Option<Lang>,
+    init_data_code: Option<&str>,
+    detected: Option<Lang>,
+) -> Option<Lang> {
+    chosen
+        .or_else(|| {
+            init_data_code
+                .filter(|c| !c.is_empty())
+                .map(|c| Lang::from_telegram(Some(c)))
+        })
+        .or(detected)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use engine::{random_fleet, Action, Game, PlayerId, Ruleset};
     use rand::rngs::StdRng;
     use rand::SeedableRng;
+
+    #[test]
+    fn a_page_speaks_the_viewers_choice_else_their_telegrams_else_the_chats() {
+        // Chosen with /lang: that, whatever Telegram says.
+        assert_eq!(
+            viewer_lang(Some(Lang::Bg), Some("ru"), Some(Lang::En)),
+            Some(Lang::Bg)
+        );
+        // Never wrote to the bot, arrived by the group's link: their initData's language.
+        assert_eq!(viewer_lang(None, Some("ru"), None), Some(Lang::Ru));
+        assert_eq!(
+            viewer_lang(None, Some("bg"), Some(Lang::En)),
+            Some(Lang::Bg)
+        );
+        assert_eq!(viewer_lang(None, Some("de"), None), Some(Lang::En));
+        // No language in initData: the one Telegram told before, else the chat's (None).
+        assert_eq!(viewer_lang(None, None, Some(Lang::Ru)), Some(Lang::Ru));
+        assert_eq!(viewer_lang(None, Some(""), None), None);
+        assert_eq!(viewer_lang(None, None, None), None);
+    }
 
     /// A game of `ruleset` among `seats` people, placed at random and in battle.
     fn battle(ruleset: Ruleset, seats: u8, seed: u64) -> (GameRecord, StdRng) {

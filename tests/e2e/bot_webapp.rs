@@ -9,6 +9,11 @@ use serde_json::Value;
 /// A world whose bot serves the page (`MB_WEBAPP_LISTEN`), with its address and its battle
 /// links set (`MB_WEBAPP_URL`, `MB_WEBAPP_NAME`): the world and the page's base address.
 pub(crate) async fn app_with_page() -> (App, String) {
+    app_with_page_and(&[]).await
+}
+
+/// [`app_with_page`] with `more` environment.
+async fn app_with_page_and(more: &[(&str, String)]) -> (App, String) {
     let mut app = App::world(150, Some(100_000)).await;
     let listen = free_port();
     app.env.extend([
@@ -16,6 +21,8 @@ pub(crate) async fn app_with_page() -> (App, String) {
         ("MB_WEBAPP_URL".into(), "https://mb.example.org/app".into()),
         ("MB_WEBAPP_NAME".into(), "board".into()),
     ]);
+    app.env
+        .extend(more.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
     app.start_bot().await;
     (app, format!("http://{listen}"))
 }
@@ -89,16 +96,21 @@ pub(crate) async fn group_heard(
 
 /// `initData` for `user` (id, name) signed with `token`, `age` seconds old, for game `game`.
 fn init_data(token: &str, id: u64, name: &str, age: u64, game: u64) -> String {
+    let user = format!(r#"{{"id":{id},"first_name":"{name}","language_code":"en"}}"#);
+    init_data_of(token, &user, age, game)
+}
+
+/// [`init_data`] for the `user` field `user` (JSON).
+fn init_data_of(token: &str, user: &str, age: u64, game: u64) -> String {
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs();
-    let user = format!(r#"{{"id":{id},"first_name":"{name}","language_code":"en"}}"#);
     // As Telegram signs it today: a `signature` (Ed25519, for third parties) and the chat's
     // fields beside the user, all under the HMAC.
     signed(
         &[
-            ("user", &user),
+            ("user", user),
             ("chat_instance", "-4213077617253961536"),
             ("chat_type", "group"),
             ("auth_date", &(now - age).to_string()),
@@ -358,6 +370,18 @@ impl Events {
         Events {
             stream,
             buffer: String::new(),
+        }
+    }
+
+    /// Whether the server ends the stream within 5 s (states it sends meanwhile are skipped).
+    async fn ended(&mut self) -> bool {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            match tokio::time::timeout_at(deadline, self.stream.chunk()).await {
+                Err(_) => return false,
+                Ok(Ok(Some(_))) => continue,
+                Ok(Ok(None) | Err(_)) => return true,
+            }
         }
     }
 
@@ -759,4 +783,141 @@ async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secr
     let again = riga_press(&base, &game, &auths[mover], &data).await;
     assert_eq!(again["ok"], false, "{again}");
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+/// A member of the group who never wrote to the bot opens the live board from the group's
+/// link: the page speaks the language their Telegram puts in `initData`, not the chat's; with
+/// none there, the chat's; a language chosen with /lang wins over both.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_speaks_the_viewers_language_from_init_data_before_the_chats() {
+    let (app, base) = app_with_page().await;
+    let a = app.player(42_101, "Anna", "en");
+    let b = app.player(42_102, "Boris", "en");
+    let d = duel(&app, -42_101, a.clone(), b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(d.game, &token);
+    let status_for = |user: String| {
+        let (base, game, token) = (base.clone(), game.clone(), token.clone());
+        async move {
+            let auth = init_data_of(&token, &user, 5, d.game);
+            let (code, s) = state(&base, &game, Some(&auth)).await;
+            assert_eq!(code, 200);
+            s.unwrap()["status"].as_str().unwrap().to_owned()
+        }
+    };
+    let carol = |lang: Option<&str>| match lang {
+        Some(l) => format!(r#"{{"id":42103,"first_name":"Carol","language_code":"{l}"}}"#),
+        None => r#"{"id":42103,"first_name":"Carol"}"#.to_owned(),
+    };
+    let ru = status_for(carol(Some("ru"))).await;
+    assert!(ru.starts_with("Стреляет "), "{ru}");
+    let bg = status_for(carol(Some("bg"))).await;
+    assert!(bg.starts_with("Стреля "), "{bg}");
+    // No language in initData: the chat's (English here).
+    let none = status_for(carol(None)).await;
+    assert!(none.ends_with(" is shooting."), "{none}");
+    // Anna chose Bulgarian with /lang: that, though her Telegram says Russian.
+    let chat = a.id.0 as i64;
+    app.tg.send_command(chat, &a, "/lang");
+    let choose = app.message_with_button(chat, "l:").await;
+    app.press(chat, &a, choose.message_id, "l:bg").await;
+    let anna = r#"{"id":42101,"first_name":"Anna","language_code":"ru"}"#.to_owned();
+    let mut chosen = String::new();
+    for _ in 0..50 {
+        chosen = status_for(anna.clone()).await;
+        if !chosen.is_ascii() && !chosen.contains("Стреляет") && !chosen.contains("Ваш ход")
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    assert!(
+        chosen.starts_with("Стреля ") || chosen.starts_with("Ваш ред"),
+        "{chosen}"
+    );
+}
+
+/// The open streams of the bot's metrics at `addr`: (streams, watchers, Redis round trips).
+async fn stream_figures(addr: std::net::SocketAddr) -> (f64, f64, f64) {
+    let (code, text) = scrape(addr).await;
+    assert_eq!(code, 200);
+    (
+        metric(&text, "mb_webapp_streams", &[]),
+        metric(&text, "mb_webapp_watchers", &[]),
+        metric(&text, "mb_redis_round_trips_total", &[]),
+    )
+}
+
+/// At most four live streams per user on a replica: a fifth closes the oldest, the others go
+/// on. The streams of one game share one watcher: eight open streams cost Redis what one
+/// costs, not eight times four reads a second.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_user_holds_at_most_four_streams_and_the_streams_of_a_game_share_one_watcher() {
+    let health = free_port();
+    let (app, base) = app_with_page_and(&[("MB_HEALTH_ADDR", health.to_string())]).await;
+    let a = app.player(42_201, "Anna", "en");
+    let b = app.player(42_202, "Boris", "en");
+    let d = duel(&app, -42_201, a, b).await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(d.game, &token);
+    let anna = init_data(&token, 42_201, "Anna", 5, d.game);
+    let carol = init_data(&token, 42_203, "Carol", 5, d.game);
+
+    // One stream: the Redis round trips of two idle seconds.
+    let mut one = Events::open(&base, &game, &anna).await;
+    one.next().await;
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let (streams, watchers, before) = stream_figures(health).await;
+    assert_eq!((streams, watchers), (1.0, 1.0));
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let (_, _, after) = stream_figures(health).await;
+    let alone = after - before;
+
+    // Four more of Anna's: the oldest (`one`) is closed, four stay open.
+    let mut annas = Vec::new();
+    for _ in 0..4 {
+        let mut s = Events::open(&base, &game, &anna).await;
+        s.next().await;
+        annas.push(s);
+    }
+    assert!(one.ended().await, "the oldest stream of five is closed");
+    // Carol's four: nobody else's stream is closed by them.
+    let mut carols = Vec::new();
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    for _ in 0..4 {
+        let mut s = Events::open(&base, &game, &carol).await;
+        s.next().await;
+        carols.push(s);
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let (streams, watchers, before) = stream_figures(health).await;
+    assert_eq!(streams, 8.0, "four of Anna's and four of Carol's");
+    assert_eq!(watchers, 1.0, "one watcher for the game's eight streams");
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let (_, _, after) = stream_figures(health).await;
+    let eight = after - before;
+    // Seven more streams, each reading four times a second on its own, would add 56 round
+    // trips in two seconds; shared, they add none (a margin for the bot's own ticks).
+    assert!(
+        eight - alone < 20.0,
+        "eight streams cost {eight} round trips in 2 s, one cost {alone}"
+    );
+    // Every open stream still gets the next state: a move in the group.
+    let mut d = d;
+    d.shoot_button(&app).await;
+    for s in annas.iter_mut().chain(carols.iter_mut()) {
+        s.next().await;
+    }
+    drop(annas);
+    drop(carols);
+    // Closed by their pages: the streams and then the watcher are gone.
+    let mut figures = (0.0, 0.0, 0.0);
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        figures = stream_figures(health).await;
+        if figures.0 == 0.0 && figures.1 == 0.0 {
+            break;
+        }
+    }
+    assert_eq!((figures.0, figures.1), (0.0, 0.0), "closed streams let go");
 }
