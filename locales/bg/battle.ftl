@@ -3,7 +3,7 @@
 ## Съобщението на боя в групата
 battle-turn-at = На ход: <b>{ $name }</b>, по полето на { $target } — натиснете клетка или отговорете с клетка (напр. в6).
 battle-field-of-team = Поле на { $name } (отбор { $team })
-battle-legend = · нестреляно  • промах  - празно около потопен  X попадение  # потопен
+battle-legend = · нестреляно  • промах  - сигурно празно  X попадение  # потопен
 battle-legend-mine = * мина
 battle-legend-salvo = + изстрел от залп
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }

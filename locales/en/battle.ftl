@@ -3,7 +3,7 @@
 ## The group's battle message
 battle-turn-at = Turn: <b>{ $name }</b>, at the field of { $target } — tap a cell or reply with one (e.g. b6).
 battle-field-of-team = Field of { $name } (team { $team })
-battle-legend = · not shot  • miss  - empty by a sunk ship  X hit  # sunk
+battle-legend = · not shot  • miss  - known empty  X hit  # sunk
 battle-legend-mine = * mine
 battle-legend-salvo = + shot in a salvo
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }

@@ -3,7 +3,7 @@
 ## Сообщение боя в группе
 battle-turn-at = Ход: <b>{ $name }</b>, по полю игрока { $target } — нажмите клетку или ответьте клеткой (например, в6).
 battle-field-of-team = Поле игрока { $name } (команда { $team })
-battle-legend = · не стреляли  • мимо  - пусто у убитого  X ранен  # убит
+battle-legend = · не стреляли  • мимо  - точно пусто  X ранен  # убит
 battle-legend-mine = * мина
 battle-legend-salvo = + выстрел залпа
 battle-log-shot-at = { $name } → { $target }: { $cell } — { $result }

@@ -376,8 +376,12 @@ pub async fn acknowledge(ctx: &Ctx, m: &Message) {
 }
 
 /// A typed move that was refused: the words go to the player's private chat, as the group's
-/// budget of about 20 messages a minute is for the battle.
+/// budget of about 20 messages a minute is for the battle; in a private game they answer the
+/// move typed there.
 pub async fn refuse_typed(ctx: &Ctx, m: &Message, text: String) -> HandlerResult {
+    if m.chat.is_private() {
+        return reply(ctx, m, escape(&text)).await;
+    }
     let to = m.from.as_ref().map_or(m.chat.id, |u| ChatId(u.id.0 as i64));
     ctx.bot
         .send_message(to, escape(&text))
@@ -400,8 +404,10 @@ pub fn is_battle_message(rec: &GameRecord, id: GameId, replied: &Message) -> boo
     rec.delivery.message == Some(replied.id.0) || fires_here
 }
 
-/// Plain text in a group whose game (`rec`, as the dispatcher loaded it) is Sea Battle: a
-/// typed cell (a salvo's cells in a row: "b6 c7 d8") in reply to the battle message shoots.
+/// A reply in a chat whose game (`rec`, as the dispatcher loaded it) is Sea Battle, in a
+/// group or in the private chat of a game against the bot: a typed cell (a salvo's cells in
+/// a row: "b6 c7 d8") or weapon ("радар д5") in reply to the battle message plays it, by the
+/// same transitions as the buttons; a reply to another message is let be.
 pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> HandlerResult {
     let (Some(user), Some(text), Some(replied)) =
         (msg.from.as_ref(), msg.text(), msg.reply_to_message())

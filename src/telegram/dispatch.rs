@@ -158,7 +158,7 @@ async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
 }
 
 /// Answers an update that cannot be handled now (Redis is away) with the polite words a
-/// press gets: a press, a command, a move typed in reply in a group. Sent at once, outside
+/// press gets: a press, a command, a move typed in reply ([`may_be_typed_move`]). Sent at once, outside
 /// the group's budget, which lives in Redis.
 pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
     crate::metrics::mark(crate::metrics::Outcome::TryAgain);
@@ -170,8 +170,7 @@ pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
         }
         teloxide::types::UpdateKind::Message(msg) => {
             let Some(text) = msg.text() else { return };
-            let typed_move = !msg.chat.is_private() && msg.reply_to_message().is_some();
-            if !text.starts_with('/') && !typed_move {
+            if !text.starts_with('/') && !may_be_typed_move(msg) {
                 return;
             }
             let lang = match &msg.from {
@@ -292,11 +291,25 @@ async fn on_topic_closed(ctx: &Ctx, msg: &Message) -> HandlerResult {
     Ok(())
 }
 
-/// A reply in a group: perhaps a move typed in reply to the battle's message. The chat's game
-/// is loaded once here, and its flow (the Riga game's or Sea Battle's) takes it.
+/// Whether a message may be a move typed in reply to a battle message: text from a person,
+/// in reply to a message. In a group, any reply (with privacy mode on, the bot sees only the
+/// replies to its own messages); in a private chat, where every message reaches the bot, only
+/// a reply to one of the bot's messages: the player's notes to themselves stay theirs.
+fn may_be_typed_move(msg: &Message) -> bool {
+    let Some(replied) = msg.reply_to_message() else {
+        return false;
+    };
+    let to_the_bot = replied.from.as_ref().is_some_and(|u| u.is_bot);
+    msg.from.is_some() && msg.text().is_some() && (!msg.chat.is_private() || to_the_bot)
+}
+
+/// A reply, in a group or in a private chat: perhaps a move typed in reply to the battle's
+/// message of the chat's game (a private chat's game is a game against the bot). The chat's
+/// game is loaded once here, and its flow (the Riga game's or Sea Battle's) takes it, with
+/// the same checks, answers and refusals in both kinds of chat: a reply to any other
+/// message is let be, in silence.
 async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
-    let typed = msg.from.is_some() && msg.text().is_some() && msg.reply_to_message().is_some();
-    if !typed || msg.chat.is_private() {
+    if !may_be_typed_move(msg) {
         return Ok(());
     }
     let Ok(Some(id)) = ctx.store.chat_game(msg.chat.id.0, topic_of(msg)).await else {

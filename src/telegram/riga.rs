@@ -148,8 +148,9 @@ pub async fn riga_setup(
     done
 }
 
-/// A reply in a group whose game (`rec`, as the dispatcher loaded it) is a Riga game: a
-/// typed move when it answers the battle's message.
+/// A reply in a group, or in the private chat of a game against the bot, whose game (`rec`,
+/// as the dispatcher loaded it) is a Riga game: a typed move when it answers the battle's
+/// message.
 pub async fn on_reply(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> HandlerResult {
     let (Some(text), Some(replied)) = (msg.text(), msg.reply_to_message()) else {
         return Ok(());

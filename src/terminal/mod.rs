@@ -253,11 +253,7 @@ fn titled(
 ) -> Vec<String> {
     let afloat = ruleset.fleet().len().saturating_sub(field.sunk.len());
     let mut lines = vec![title.to_owned()];
-    lines.extend(
-        field_text(field, ruleset, alphabet)
-            .lines()
-            .map(str::to_owned),
-    );
+    lines.extend(field_text(field, alphabet).lines().map(str::to_owned));
     lines.push(ta(lang, "term-afloat", &[("ships", afloat.into())]));
     lines
 }

@@ -8,11 +8,10 @@
 
 use super::group::{battle_caption, battle_keyboard, live_message_shown, Shown};
 use super::keyboard::Keyboard;
-use super::render::ruled_out;
 use crate::game::record::{Board, GameRecord};
 use crate::game::GameId;
 use crate::view::picture::{render_png, Panel};
-use engine::{Alphabet, Coord, Event, FieldView, Mark, Phase, SeatId};
+use engine::{Alphabet, Coord, Event, FieldView, Phase, SeatId};
 use std::hash::{Hash, Hasher};
 
 /// What the live message shows.
@@ -180,24 +179,8 @@ pub fn shows_picture(rec: &GameRecord) -> bool {
 
 /// The fields as the group sees them, each titled with its owner's name.
 pub fn battle_picture(rec: &GameRecord) -> Picture {
-    let view = rec.game.public_view();
-    let ruleset = rec.game.ruleset();
-    let fields: Vec<FieldView> = view
-        .fields
-        .into_iter()
-        .map(|mut f| {
-            let out: Vec<Coord> = f
-                .size
-                .cells()
-                .filter(|&c| ruled_out(&f, ruleset, c))
-                .collect();
-            for c in out {
-                let i = f.size.index(c);
-                f.marks[i] = Mark::Halo;
-            }
-            f
-        })
-        .collect();
+    // The engine marks what is known empty (a hit's corners too) as everyone sees it.
+    let fields = rec.game.public_view().fields;
     let titles = (0..fields.len())
         .map(|i| rec.names.get(i).cloned().unwrap_or_else(|| "?".into()))
         .collect();

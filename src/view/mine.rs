@@ -74,6 +74,6 @@ pub fn question(text: &mut String, lang: Lang, rec: &GameRecord, m: MineChoice) 
     let view = rec.game.view_for(m.seat);
     text.push_str(&format!(
         "\n<pre>{}</pre>",
-        field_text(view.field(m.seat), rec.game.ruleset(), rec.alphabet)
+        field_text(view.field(m.seat), rec.alphabet)
     ));
 }

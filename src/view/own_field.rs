@@ -16,13 +16,13 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
     let mut text = format!(
         "<b>{}</b>\n<pre>{}</pre>",
         t(lang, "own-field-title"),
-        field_text(field, rec.game.ruleset(), rec.alphabet)
+        field_text(field, rec.alphabet)
     );
     for mate in teammates(rec, seat) {
         text.push_str(&format!(
             "\n\n<b>{}</b>\n<pre>{}</pre>",
             mate_title(rec, lang, mate, true),
-            field_text(view.field(mate), rec.game.ruleset(), rec.alphabet)
+            field_text(view.field(mate), rec.alphabet)
         ));
     }
     text.push_str(&format!("\n{}", status(rec, lang, seat)));

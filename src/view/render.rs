@@ -116,38 +116,19 @@ pub fn grid_text(size: Size, alphabet: Alphabet, cell: impl Fn(Coord) -> char) -
     out
 }
 
-/// A field as a viewer sees it; land shows as `,` where the viewer sees the border, and a
-/// cell no ship can hold (see [`ruled_out`]) as the halo of a sunk ship.
-pub fn field_text(field: &FieldView, ruleset: &Ruleset, alphabet: Alphabet) -> String {
+/// A field as a viewer sees it; land shows as `,` where the viewer sees the border. A cell
+/// known empty ([`engine::Game::known_empty`]: a sunk ship's halo, a hit's corners where
+/// ships never touch) is `-`, as the engine marks it: what a press there is refused for.
+pub fn field_text(field: &FieldView, alphabet: Alphabet) -> String {
     grid_text(field.size, alphabet, |c| {
         let mark = field.mark(c);
         let land = field.border.as_ref().is_some_and(|b| b.is_land(c));
         if land && mark == Mark::Unknown {
             ','
-        } else if ruled_out(field, ruleset, c) {
-            symbol(Mark::Halo)
         } else {
             symbol(mark)
         }
     })
-}
-
-/// Whether a cell not shot at can hold nothing the shooter looks for: where ships are
-/// straight, never touch and there are no mines, the corner neighbours of a hit are empty
-/// (the hit ship runs along a row or a column; no other ship may touch it). Shown to those
-/// who do not see the whole field.
-pub fn ruled_out(field: &FieldView, ruleset: &Ruleset, c: Coord) -> bool {
-    let applies = ruleset.touching == Touching::None
-        && ruleset.shapes == Shapes::Straight
-        && ruleset.mines == 0
-        && matches!(
-            ruleset.field,
-            Field::Classic | Field::Big | Field::Custom { .. }
-        );
-    applies
-        && !field.full
-        && field.mark(c) == Mark::Unknown
-        && c.corners(field.size).any(|d| field.mark(d) == Mark::Hit)
 }
 
 /// How a field is cut into blocks for the keyboard: any cell is at most two taps away
@@ -733,59 +714,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_corners_of_a_hit_are_ruled_out_only_where_the_rules_say_so() {
-        let size = Size::new(10, 10);
-        let mut marks = vec![Mark::Unknown; size.area()];
-        marks[size.index(Coord::new(4, 4))] = Mark::Hit;
-        marks[size.index(Coord::new(5, 5))] = Mark::Miss;
-        let field = FieldView {
-            seat: engine::SeatId(1),
-            size,
-            marks,
-            full: false,
-            border: None,
-            sunk: Vec::new(),
-            afloat: true,
-            retired: false,
-            scans: Vec::new(),
-            runs: Vec::new(),
-            weapons: [0; 3],
-        };
-        let classic = Ruleset::default();
-        let out = |r: &Ruleset, f: &FieldView| -> Vec<Coord> {
-            size.cells().filter(|&c| ruled_out(f, r, c)).collect()
-        };
-        // Three free corners (the fourth was a miss); the sides may hold the rest of the ship.
-        assert_eq!(
-            out(&classic, &field),
-            vec![Coord::new(3, 3), Coord::new(5, 3), Coord::new(3, 5)]
-        );
-        assert!(field_text(&field, &classic, Alphabet::Latin).contains('-'));
-        for other in [
-            Ruleset {
-                touching: Touching::Corners,
-                ..Ruleset::default()
-            },
-            Ruleset {
-                shapes: Shapes::Bent,
-                ..Ruleset::default()
-            },
-            Ruleset {
-                mines: 1,
-                ..Ruleset::default()
-            },
-        ] {
-            assert!(out(&other, &field).is_empty(), "{other}");
-        }
-        // Whoever sees the whole field needs no help.
-        let own = FieldView {
-            full: true,
-            ..field
-        };
-        assert!(out(&classic, &own).is_empty());
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub fn replay_view(
         text.push_str(&format!(
             "\n\n<b>{}</b>\n<pre>{}</pre>",
             name(*s),
-            field_text(field, ruleset, rec.alphabet)
+            field_text(field, rec.alphabet)
         ));
     }
     let aimed = seats.len() > 2;

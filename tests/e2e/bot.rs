@@ -510,6 +510,71 @@ async fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes(
     assert!(!shown.text.contains('O'), "{}", shown.text);
 }
 
+/// The private `/help` tells the arsenal (docs/rules.md §3.8) in each language: its three
+/// weapons, where it is turned on, and how a weapon is tapped or typed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_private_help_tells_the_arsenal_and_how_to_turn_it_on_in_three_languages() {
+    let app = App::spawn().await;
+    for (id, name, code, words) in [
+        (
+            9111,
+            "Иван",
+            "ru",
+            [
+                "Арсенал",
+                "радар",
+                "авиаудар",
+                "торпеда",
+                "/settings",
+                "радар д5",
+            ],
+        ),
+        (
+            9112,
+            "Мария",
+            "bg",
+            [
+                "Арсенал",
+                "радар",
+                "въздушен удар",
+                "торпедо",
+                "/settings",
+                "радар д5",
+            ],
+        ),
+        (
+            9113,
+            "Alice",
+            "en",
+            [
+                "arsenal",
+                "radar",
+                "air strike",
+                "torpedo",
+                "/settings",
+                "radar e5",
+            ],
+        ),
+    ] {
+        let user = app.player(id, name, code);
+        app.welcomed(&user).await;
+        let last = app.tg.last_message(id).map_or(0, |m| m.message_id);
+        app.tg.send_command(id, &user, "/help");
+        let help = app
+            .tg
+            .wait_for(id, |m| m.message_id > last, wait())
+            .await
+            .unwrap_or_else(|| panic!("{code}: no help"));
+        for w in words {
+            assert!(
+                help.text.contains(w),
+                "{code}: the help lacks {w:?}: {}",
+                help.text
+            );
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_chat_speaks_its_language_and_lang_changes_it() {
     let app = App::spawn().await;

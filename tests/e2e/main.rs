@@ -33,6 +33,7 @@ mod bot_riga;
 mod bot_settings;
 mod bot_stats;
 mod bot_topics;
+mod bot_typed;
 mod bot_variants;
 mod bot_webapp;
 mod bot_webapp_browser;

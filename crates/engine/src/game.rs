@@ -382,10 +382,47 @@ impl Game {
             .unwrap_or_default()
     }
 
-    /// Whether `c` of the seat's field is already shot at or known empty.
+    /// Whether `c` of the seat's field is already shot at or known empty: a cell the shooter
+    /// may not shoot at.
     pub fn is_known(&self, seat: SeatId, c: Coord) -> bool {
         let size = self.ruleset.size();
-        self.seat(seat)
-            .is_some_and(|s| s.shots.contains(size, c) || s.halo.contains(size, c))
+        self.seat(seat).is_some_and(|s| s.shots.contains(size, c)) || self.known_empty(seat, c)
+    }
+
+    /// Whether `c` of the seat's field, not shot at, is known to hold nothing the shooter
+    /// looks for: marked empty (the halo of a sunk ship, a torpedo's run, a radar's empty
+    /// square), or a corner of a hit where the rules say it is empty
+    /// ([`Ruleset::corners_of_a_hit_are_empty`]). What everyone else sees as
+    /// [`crate::Mark::Halo`] on this field, and what a shot there is refused for
+    /// ([`crate::ActionError::AlreadyKnown`]): the one rule of both.
+    pub fn known_empty(&self, seat: SeatId, c: Coord) -> bool {
+        let size = self.ruleset.size();
+        let Some(s) = self.seat(seat) else {
+            return false;
+        };
+        if s.shots.contains(size, c) {
+            return false;
+        }
+        s.halo.contains(size, c)
+            || (self.ruleset.corners_of_a_hit_are_empty()
+                && c.corners(size).any(|d| self.open_hit(s, d)))
+    }
+
+    /// Whether `c` of seat `s`'s field is a hit on a ship still afloat.
+    fn open_hit(&self, s: &Seat, c: Coord) -> bool {
+        let size = self.ruleset.size();
+        if !s.shots.contains(size, c) {
+            return false;
+        }
+        let Some(fleet) = s.fleet.as_ref() else {
+            return false;
+        };
+        fleet.ship_at(c).is_some_and(|id| {
+            !fleet
+                .ship(id)
+                .cells
+                .iter()
+                .all(|&x| s.shots.contains(size, x))
+        })
     }
 }

@@ -208,6 +208,19 @@ impl Ruleset {
         }
     }
 
+    /// Whether the corner neighbours of a hit are known to be empty water: ships are
+    /// straight and never touch, even at corners, so a hit ship runs along a row or a column
+    /// and no other ship may touch it; there are no mines (which may lie there) and shots
+    /// are told one by one (a salvo's are not). The land-sea-air field's units are of other
+    /// shapes, and are left out.
+    pub fn corners_of_a_hit_are_empty(&self) -> bool {
+        !self.has_terrain()
+            && self.touching() == Touching::None
+            && self.shapes() == Shapes::Straight
+            && self.mines == 0
+            && self.salvo.is_none()
+    }
+
     /// Number of seats.
     pub fn seats(&self) -> usize {
         self.players.seats()

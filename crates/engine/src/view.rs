@@ -18,7 +18,9 @@ pub enum Mark {
     Shot,
     /// Shot at: nothing there.
     Miss,
-    /// Marked empty around a sunk ship.
+    /// Not shot at, known empty ([`Game::known_empty`]): around a sunk ship, a corner of a
+    /// hit where ships never touch, a torpedo's run, a radar's empty square. Shown to those
+    /// who do not see the whole field (an own field shows only what was marked).
     Halo,
     /// A hit on a ship still afloat.
     Hit,
@@ -188,7 +190,7 @@ impl Game {
                         (_, None, true) => Mark::Mine,
                         _ => Mark::Miss,
                     }
-                } else if s.halo.contains(size, c) {
+                } else if s.halo.contains(size, c) || (!full && self.known_empty(seat, c)) {
                     Mark::Halo
                 } else if full && ship.is_some() {
                     Mark::Ship
