@@ -10,6 +10,74 @@
 use engine::Event;
 use serde::{Deserialize, Serialize};
 
+/// Which message an edit on its way changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "kebab-case")]
+pub enum EditOf {
+    /// The game's live message.
+    Live,
+    /// A seat's private message (its editor or own field, text or picture).
+    Dm {
+        /// The seat.
+        seat: u8,
+    },
+    /// The message an effect edits (an old live message retired).
+    Effect {
+        /// The effect's number.
+        n: u64,
+    },
+}
+
+/// An edit on its way (see [`Delivery::in_flight`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlight {
+    /// The message.
+    pub to: EditOf,
+    /// A hash of what the edit shows (its variant aside).
+    pub hash: u64,
+    /// The lease token of the sender that made it.
+    pub token: String,
+    /// How many invisible marks its text carried: an edit sent again after one of unknown
+    /// fate carries one more, so it differs from whatever the message shows.
+    #[serde(default)]
+    pub variant: u8,
+}
+
+/// `text` as variant `variant` of itself: as many word joiners (U+2060, invisible, not
+/// whitespace) at its end. Two variants of one text always differ.
+pub fn variant_of(text: &str, variant: u8) -> String {
+    let mut out = String::with_capacity(text.len() + 3 * usize::from(variant));
+    out.push_str(text);
+    out.extend(std::iter::repeat_n('\u{2060}', usize::from(variant)));
+    out
+}
+
+impl Delivery {
+    /// The variant an edit of `to` showing `hash` must be sent as, and marks it on its way
+    /// for the sender holding `token`: the plain text (0), unless an edit of the same
+    /// content is on its way unacknowledged (its fate unknown), then one more than it.
+    pub fn edit_on_its_way(&mut self, to: EditOf, hash: u64, token: &str) -> u8 {
+        let variant = self
+            .in_flight
+            .iter()
+            .find(|f| f.to == to && f.hash == hash)
+            .map_or(0, |f| f.variant.saturating_add(1));
+        self.in_flight.retain(|f| f.to != to);
+        self.in_flight.push(InFlight {
+            to,
+            hash,
+            token: token.to_owned(),
+            variant,
+        });
+        variant
+    }
+
+    /// The edit of `to` was acknowledged (or needs no more care).
+    pub fn edit_landed(&mut self, to: EditOf) {
+        self.in_flight.retain(|f| f.to != to);
+    }
+}
+
 /// One thing to send.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "kebab-case")]
@@ -162,12 +230,14 @@ pub struct Delivery {
     /// When each seat's own field was last drawn as a picture (Unix milliseconds), for the
     /// gap between its redraws.
     pub dm_drawn_at: Vec<u64>,
-    /// An edit of the live message on its way: the hash of what it shows, and the sender's
-    /// lease token. Stored just before the request, cleared when it is acknowledged: a sender
-    /// that takes over a dead one's game and finds it editing to what it would draw itself
-    /// takes that edit as landed rather than send it again (Telegram would call a repeat
-    /// "not modified").
-    pub editing: Option<(u64, String)>,
+    /// Edits on their way (of the live message, a seat's private message, an old message
+    /// retired): stored just before each request, cleared when it is acknowledged. A sender
+    /// that finds one unacknowledged for the very content it would send cannot know whether
+    /// it landed (the process died between Telegram's answer and the acknowledgement, or
+    /// before the request went): it sends it again as a variant that differs from it
+    /// ([`InFlight::variant`]), so the edit is never lost and Telegram never finds it
+    /// "not modified".
+    pub in_flight: Vec<InFlight>,
     /// The game's chat is gone (the bot was removed from the group), or its forum topic
     /// (closed or deleted): nothing more is sent there.
     pub chat_gone: bool,
@@ -234,6 +304,31 @@ mod tests {
     use crate::game::record::GameRecord;
     use engine::{random_fleet, Action, Game, PlayerId, Ruleset, SeatId};
     use rand::SeedableRng;
+
+    /// An edit whose fate is unknown (marked on its way, never acknowledged) is sent again as
+    /// a variant that differs from it, and from the one before it: never "not modified",
+    /// never lost. An acknowledged edit leaves no mark.
+    #[test]
+    fn an_edit_of_unknown_fate_is_sent_again_as_another_variant() {
+        let mut d = Delivery::default();
+        assert_eq!(d.edit_on_its_way(EditOf::Live, 7, "a/1"), 0);
+        // The sender died before the acknowledgement: the next one sends variant 1, then 2.
+        assert_eq!(d.edit_on_its_way(EditOf::Live, 7, "b/1"), 1);
+        assert_eq!(d.edit_on_its_way(EditOf::Live, 7, "c/1"), 2);
+        let texts: Vec<String> = (0..3).map(|v| variant_of("<b>A1</b> — miss", v)).collect();
+        assert_eq!(texts[0], "<b>A1</b> — miss");
+        assert!(texts[1] != texts[0] && texts[2] != texts[1] && texts[2] != texts[0]);
+        assert_eq!(texts[2].trim_end(), texts[2], "the marks are no whitespace");
+        // Another content, or another message, starts again from the plain text.
+        assert_eq!(d.edit_on_its_way(EditOf::Live, 8, "c/1"), 0);
+        assert_eq!(d.edit_on_its_way(EditOf::Dm { seat: 1 }, 8, "c/1"), 0);
+        assert_eq!(d.in_flight.len(), 2);
+        d.edit_landed(EditOf::Live);
+        assert_eq!(d.edit_on_its_way(EditOf::Live, 8, "c/1"), 0);
+        d.edit_landed(EditOf::Live);
+        d.edit_landed(EditOf::Dm { seat: 1 });
+        assert!(d.in_flight.is_empty());
+    }
 
     fn placing() -> (GameRecord, rand::rngs::StdRng) {
         let mut rng = rand::rngs::StdRng::seed_from_u64(1);

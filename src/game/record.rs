@@ -179,8 +179,12 @@ struct Stored<'a> {
     dm_picture_drawn: Cow<'a, [u64]>,
     #[serde(default, skip_serializing_if = "is_empty")]
     dm_drawn_at: Cow<'a, [u64]>,
+    /// Written before the in-flight list (read, never written: an older record's edit on
+    /// its way, of the live message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     editing: Option<Cow<'a, (u64, String)>>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    in_flight: Cow<'a, [crate::game::delivery::InFlight]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -263,7 +267,8 @@ impl Serialize for GameRecord {
             dm_pictures: Cow::Borrowed(&d.dm_pictures),
             dm_picture_drawn: Cow::Borrowed(&d.dm_picture_drawn),
             dm_drawn_at: Cow::Borrowed(&d.dm_drawn_at),
-            editing: d.editing.as_ref().map(Cow::Borrowed),
+            editing: None,
+            in_flight: Cow::Borrowed(&d.in_flight),
             rematch: self.rematch,
             riga,
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
@@ -326,7 +331,19 @@ impl<'de> Deserialize<'de> for GameRecord {
                 dm_pictures: w.dm_pictures.into_owned(),
                 dm_picture_drawn: w.dm_picture_drawn.into_owned(),
                 dm_drawn_at: w.dm_drawn_at.into_owned(),
-                editing: w.editing.map(Cow::into_owned),
+                in_flight: {
+                    let mut list = w.in_flight.into_owned();
+                    if let Some(old) = w.editing {
+                        let (hash, token) = old.into_owned();
+                        list.push(crate::game::delivery::InFlight {
+                            to: crate::game::delivery::EditOf::Live,
+                            hash,
+                            token,
+                            variant: 0,
+                        });
+                    }
+                    list
+                },
                 chat_gone: w.chat_gone,
                 topic_gone: w.topic_gone,
             },

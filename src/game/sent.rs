@@ -3,7 +3,7 @@
 //! question. The sender delivers an effect, then acknowledges it here, in a transition
 //! fenced by its lease.
 
-use super::delivery::{Effect, Shown};
+use super::delivery::{EditOf, Effect, Shown};
 use super::record::{GameRecord, Settlement};
 
 /// A delivered effect, as the record keeps it.
@@ -40,6 +40,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             drawn(r, hash, version, shown, now_ms);
         }
         Sent::Dm(seat, message, hash) => {
+            r.delivery.edit_landed(EditOf::Dm { seat });
             let i = usize::from(seat);
             if let Some(m) = message {
                 put(&mut r.delivery.dms, i, Some(m));
@@ -47,6 +48,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             put(&mut r.delivery.dm_drawn, i, hash);
         }
         Sent::DmPicture(seat, message, hash, picture) => {
+            r.delivery.edit_landed(EditOf::Dm { seat });
             let i = usize::from(seat);
             if let Some(m) = message {
                 put(&mut r.delivery.dm_pictures, i, Some(m));
@@ -70,6 +72,7 @@ pub fn acknowledge(r: &mut GameRecord, sent: &Sent, version: u64, n: u64, now_ms
             return;
         }
     }
+    r.delivery.edit_landed(EditOf::Effect { n });
     r.delivery.remove(n);
 }
 
@@ -119,26 +122,17 @@ fn place_gone(r: &mut GameRecord, why: &str) {
 /// The live message was redrawn from the record at `version`: the hash of what it shows now,
 /// and the results it shows.
 pub fn drawn(r: &mut GameRecord, hash: u64, version: u64, shown: Shown, now_ms: u64) {
-    r.delivery.editing = None;
+    r.delivery.edit_landed(EditOf::Live);
     r.delivery.drawn = hash;
     r.delivery.drawn_version = r.delivery.drawn_version.max(version);
     r.delivery.drawn_at = now_ms;
     r.mark_drawn(shown);
 }
 
-/// The sender holding `token` is about to edit the live message to show `hash`.
-pub fn editing(r: &mut GameRecord, hash: u64, token: &str) {
-    r.delivery.editing = Some((hash, token.to_owned()));
-}
-
-/// The token of another sender than the one holding `token` that was editing the live
-/// message to show `hash` (and has not acknowledged it), if any.
-pub fn edited_by_another<'a>(r: &'a GameRecord, hash: u64, token: &str) -> Option<&'a str> {
-    r.delivery
-        .editing
-        .as_ref()
-        .filter(|(h, t)| *h == hash && t != token)
-        .map(|(_, t)| t.as_str())
+/// The sender holding `token` is about to edit `to` to show `hash`: the variant to send it
+/// as (see [`crate::game::delivery::Delivery::edit_on_its_way`]).
+pub fn editing(r: &mut GameRecord, to: EditOf, hash: u64, token: &str) -> u8 {
+    r.delivery.edit_on_its_way(to, hash, token)
 }
 
 /// The mine question went to the shooter's private chat as `message`.

@@ -18,7 +18,7 @@
 use super::context::{crash_point, BotError, Ctx};
 use super::metered::Metered;
 use super::send::{group_gone, in_topic, topic_gone, user_lang_by_id};
-use crate::game::delivery::{Effect, Outgoing};
+use crate::game::delivery::{variant_of, EditOf, Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
 use crate::game::settle;
@@ -244,17 +244,31 @@ async fn drain(ctx: &Ctx, id: GameId) {
     }
 }
 
-/// Whether a sender of another process, now dead, was editing the live message to show
-/// `hash` when it died. One that lives (or one of this process) may have failed: its edit is
-/// made again.
-async fn died_editing(ctx: &Ctx, rec: &GameRecord, hash: u64, token: &str) -> bool {
-    use crate::store::life::holder;
-    match sent::edited_by_another(rec, hash, token) {
-        Some(other) if holder(other) != holder(token) => {
-            matches!(ctx.store.alive(holder(other)).await, Ok(false))
-        }
-        _ => false,
+/// Marks an edit of `to` showing `hash` on its way, fenced by the lease `token`, just before
+/// its request: the variant to send it as. An edit of the same content whose fate nobody
+/// knows (its sender died, or its answer was lost, before it was acknowledged) makes this
+/// one a variant of it, so that it differs from whatever the message shows now: it is never
+/// lost, and Telegram never finds it "not modified".
+async fn mark_editing(
+    ctx: &Ctx,
+    id: GameId,
+    token: &str,
+    to: EditOf,
+    hash: u64,
+) -> Result<u8, StoreError> {
+    let marked = ctx
+        .store
+        .transition_fenced(id, token, |r| {
+            Ok::<_, ()>(sent::editing(r, to, hash, token))
+        })
+        .await?;
+    let variant = marked.map_or(0, |c| c.value);
+    if variant > 0 {
+        log::info!(
+            "game {id}: an edit of {to:?} whose fate is unknown is sent again as variant {variant}"
+        );
     }
+    Ok(variant)
 }
 
 /// Unix milliseconds.
@@ -310,12 +324,17 @@ async fn photo_media(drawing: &Drawing) -> Option<(InputFile, String)> {
     ))
 }
 
-/// Edits an inline message to show `drawing`: its text (a game in an inline message is
-/// drawn as text: an edit of an inline message cannot upload a picture).
-async fn edit_inline(ctx: &Ctx, inline: &str, drawing: Drawing) -> Result<(), RequestError> {
+/// Edits an inline message to show `drawing` (as `variant` of its text): its text (a game in
+/// an inline message is drawn as text: an edit of an inline message cannot upload a picture).
+async fn edit_inline(
+    ctx: &Ctx,
+    inline: &str,
+    drawing: Drawing,
+    variant: u8,
+) -> Result<(), RequestError> {
     let mut req = ctx
         .bot
-        .edit_message_text_inline(inline, drawing.text)
+        .edit_message_text_inline(inline, variant_of(&drawing.text, variant))
         .parse_mode(ParseMode::Html);
     if let Some(kb) = drawing.keyboard {
         req = req.reply_markup(super::send::markup(kb));
@@ -326,14 +345,18 @@ async fn edit_inline(ctx: &Ctx, inline: &str, drawing: Drawing) -> Result<(), Re
     }
 }
 
-/// Edits the live message to show `drawing`: its text, or its picture and caption.
+/// Edits a message to show `drawing`: its picture and caption (`media`, drawn beforehand by
+/// [`photo_media`]: a new upload, which Telegram never finds "not modified"), or else its
+/// text as `variant` of it.
 async fn edit_live(
     ctx: &Ctx,
     chat: ChatId,
     message: MessageId,
     drawing: Drawing,
+    media: Option<(InputFile, String)>,
+    variant: u8,
 ) -> Result<(), RequestError> {
-    let done = if let Some((file, caption)) = photo_media(&drawing).await {
+    let done = if let Some((file, caption)) = media {
         let media = InputMedia::Photo(
             InputMediaPhoto::new(file)
                 .caption(caption)
@@ -347,7 +370,7 @@ async fn edit_live(
     } else {
         let mut req = ctx
             .bot
-            .edit_message_text(chat, message, drawing.text)
+            .edit_message_text(chat, message, variant_of(&drawing.text, variant))
             .parse_mode(ParseMode::Html);
         if let Some(kb) = drawing.keyboard {
             req = req.reply_markup(super::send::markup(kb));
@@ -446,22 +469,20 @@ async fn step(
             let shown = drawing.shown;
             if lease.edited == hash {
                 // Edited already; only the acknowledgement failed (Redis went away).
-            } else if died_editing(ctx, &rec, hash, &lease.token).await {
-                // A sender that died had this very edit on its way: it landed (or Telegram
-                // would call a repeat "not modified"); only its acknowledgement is missing.
-                log::info!("live message of {id}: the edit of a sender that died is taken as made");
             } else {
-                let token = lease.token.clone();
-                ctx.store
-                    .transition_fenced(id, &token, |r| {
-                        sent::editing(r, hash, &token);
-                        Ok::<_, ()>(())
-                    })
-                    .await?
-                    .ok();
+                // The picture is drawn before the edit is marked on its way, so that a crash
+                // leaves an edit's fate unknown only while its request is out.
+                let media = match &rec.inline {
+                    Some(_) => None,
+                    None => photo_media(&drawing).await,
+                };
+                let variant = mark_editing(ctx, id, &lease.token, EditOf::Live, hash).await?;
                 let edited = match &rec.inline {
-                    Some(inline) => edit_inline(ctx, inline, drawing).await,
-                    None => edit_live(ctx, ChatId(rec.chat), MessageId(message), drawing).await,
+                    Some(inline) => edit_inline(ctx, inline, drawing, variant).await,
+                    None => {
+                        let (chat, message) = (ChatId(rec.chat), MessageId(message));
+                        edit_live(ctx, chat, message, drawing, media, variant).await
+                    }
                 };
                 match edited {
                     Ok(()) => {
@@ -514,7 +535,7 @@ async fn step(
     };
     lease.keep(ctx, id).await?;
     let n = first.n;
-    let ack = match deliver(ctx, id, &rec, &first).await {
+    let ack = match deliver(ctx, id, &rec, &first, &lease.token).await {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
             crash_point(ctx, "delivered");
@@ -647,7 +668,13 @@ fn target_chat(rec: &GameRecord, effect: &Effect) -> Option<i64> {
 
 /// Sends one effect. `Err` with a wait when Telegram asks to wait (the effect stays);
 /// an effect Telegram refuses for good is given up (logged) and acknowledged.
-async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Result<Sent, Duration> {
+async fn deliver(
+    ctx: &Ctx,
+    id: GameId,
+    rec: &GameRecord,
+    o: &Outgoing,
+    token: &str,
+) -> Result<Sent, Duration> {
     let chat = ChatId(rec.chat);
     let to_group = o.effect.in_chat(rec.chat);
     let given_up = |e: RequestError| -> Result<Sent, Duration> {
@@ -698,9 +725,19 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
             }
         }
         Effect::Retire { message, key } => {
-            let req = ctx
-                .bot
-                .edit_message_text(chat, MessageId(*message), t(rec.lang, key));
+            let words = t(rec.lang, key);
+            let to = EditOf::Effect { n: o.n };
+            let variant = match mark_editing(ctx, id, token, to, drawing_hash(&words, &None)).await
+            {
+                Ok(v) => v,
+                Err(e) => {
+                    log::warn!("effect {} of {id}: {e}", o.n);
+                    return Err(Duration::from_secs(1));
+                }
+            };
+            let req =
+                ctx.bot
+                    .edit_message_text(chat, MessageId(*message), variant_of(&words, variant));
             match req.metered().await {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => Ok(Sent::Done),
                 Err(e) => given_up(e),
@@ -717,7 +754,7 @@ async fn deliver(ctx: &Ctx, id: GameId, rec: &GameRecord, o: &Outgoing) -> Resul
                 Err(e) => given_up(e),
             }
         }
-        Effect::Dm { seat } => dm(ctx, id, rec, *seat).await.or_else(given_up),
+        Effect::Dm { seat } => dm(ctx, id, rec, *seat, token).await.or_else(given_up),
         Effect::NameTopic | Effect::CloseTopic => {
             let Some(thread) = rec.topic else {
                 return Ok(Sent::Done);
@@ -846,8 +883,16 @@ async fn log_to_players(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<Sent,
     }
 }
 
-/// A seat's private message: the editor while it places, then its own field.
-async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, RequestError> {
+/// A seat's private message: the editor while it places, then its own field. Its edits are
+/// marked on their way under the lease `token` ([`mark_editing`]).
+async fn dm(
+    ctx: &Ctx,
+    id: GameId,
+    rec: &GameRecord,
+    seat: u8,
+    token: &str,
+) -> Result<Sent, RequestError> {
+    let edit = Marker { ctx, id, token };
     let s = SeatId(seat);
     let Some(player) = rec.game.seats().get(usize::from(seat)) else {
         return Ok(Sent::Done);
@@ -864,7 +909,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, R
         if message.is_none() && rec.game.is_finished() {
             return Ok(Sent::Done);
         }
-        return send_or_edit(ctx, seat, user, message, rec, text, kb).await;
+        return send_or_edit(&edit, seat, user, message, rec, text, kb).await;
     }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
     // From the battle on, the private chat's own choice of board, else the game's (read only
@@ -875,7 +920,7 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, R
             Err(_) => rec.board,
         };
         if board == Board::Picture {
-            return dm_picture(ctx, rec, seat, user, lang, message).await;
+            return dm_picture(&edit, rec, seat, user, lang, message).await;
         }
     }
     let (text, kb) = match (placing, message) {
@@ -894,13 +939,30 @@ async fn dm(ctx: &Ctx, id: GameId, rec: &GameRecord, seat: u8) -> Result<Sent, R
         (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Sent::Done),
         (false, Some(_)) => (crate::view::own_field::own_field_text(rec, lang, s), None),
     };
-    send_or_edit(ctx, seat, user, message, rec, text, kb).await
+    send_or_edit(&edit, seat, user, message, rec, text, kb).await
+}
+
+/// What a private message's edit is marked on its way with: the game and the lease.
+struct Marker<'a> {
+    ctx: &'a Ctx,
+    id: GameId,
+    token: &'a str,
+}
+
+impl Marker<'_> {
+    /// [`mark_editing`] of seat `seat`'s private message showing `hash`; a store away is a
+    /// failure of the edit, tried again later.
+    async fn mark(&self, seat: u8, hash: u64) -> Result<u8, RequestError> {
+        mark_editing(self.ctx, self.id, self.token, EditOf::Dm { seat }, hash)
+            .await
+            .map_err(|e| RequestError::Io(std::io::Error::other(e.to_string()).into()))
+    }
 }
 
 /// A seat's own field as a picture, in a game whose fields are pictures: sent when the battle
 /// begins (the placement's message, a text, then points to it), edited after.
 async fn dm_picture(
-    ctx: &Ctx,
+    edit: &Marker<'_>,
     rec: &GameRecord,
     seat: u8,
     user: u64,
@@ -915,6 +977,7 @@ async fn dm_picture(
         picture: Some(picture),
         shown: Default::default(),
     };
+    let ctx = edit.ctx;
     let hash = drawing.hash();
     let pic = drawing.picture_hash();
     let chat = ChatId(user as i64);
@@ -923,10 +986,11 @@ async fn dm_picture(
         // Only the words under it changed (whose turn it is): the caption is edited, and
         // the picture is neither drawn nor uploaded again.
         Some(m) if rec.delivery.dm_picture_drawn.get(i) == Some(&pic) => {
+            let variant = edit.mark(seat, hash).await?;
             let done = ctx
                 .bot
                 .edit_message_caption(chat, MessageId(m))
-                .caption(drawing.text)
+                .caption(variant_of(&drawing.text, variant))
                 .parse_mode(ParseMode::Html)
                 .metered()
                 .await;
@@ -937,13 +1001,17 @@ async fn dm_picture(
             Ok(Sent::DmPicture(seat, None, hash, pic))
         }
         Some(m) => {
-            edit_live(ctx, chat, MessageId(m), drawing).await?;
+            let media = photo_media(&drawing).await;
+            let variant = edit.mark(seat, hash).await?;
+            edit_live(ctx, chat, MessageId(m), drawing, media, variant).await?;
             Ok(Sent::DmPicture(seat, None, hash, pic))
         }
         // A player who never had the placement's message (never started the bot) gets none.
         None if placement.is_none() => Ok(Sent::Done),
         None => {
             let sent = send_live(ctx, chat, None, drawing).await?;
+            // (A crash before this send is acknowledged sends it again; a send is never
+            // "not modified". The placement's message below is edited once, after it.)
             if let Some(old) = placement {
                 // The placement's message points to the picture instead of showing the fleet
                 // as it was before the battle (a failure leaves it as it was).
@@ -961,7 +1029,7 @@ async fn dm_picture(
 
 /// Sends a seat's private message, or edits it when it is already there and changed.
 async fn send_or_edit(
-    ctx: &Ctx,
+    edit: &Marker<'_>,
     seat: u8,
     user: u64,
     message: Option<i32>,
@@ -969,14 +1037,16 @@ async fn send_or_edit(
     text: String,
     kb: Option<Keyboard>,
 ) -> Result<Sent, RequestError> {
+    let ctx = edit.ctx;
     let hash = drawing_hash(&text, &kb);
     let chat = ChatId(user as i64);
     match message {
         Some(_) if rec.delivery.dm_drawn.get(usize::from(seat)) == Some(&hash) => Ok(Sent::Done),
         Some(m) => {
+            let variant = edit.mark(seat, hash).await?;
             let mut req = ctx
                 .bot
-                .edit_message_text(chat, MessageId(m), text)
+                .edit_message_text(chat, MessageId(m), variant_of(&text, variant))
                 .parse_mode(ParseMode::Html);
             if let Some(kb) = kb {
                 req = req.reply_markup(super::send::markup(kb));

@@ -583,3 +583,77 @@ async fn a_game_killed_at_ten_points_is_sent_once_with_no_edit_telegram_finds_un
     assert_sent_once(&app, &d);
     assert_no_4xx(&app);
 }
+
+/// The cells of `seat`'s fleet in game `d`, as the store has them (10×10 indices).
+async fn fleet_cells(app: &App, d: &Duel, seat: usize) -> Vec<usize> {
+    let store = app.store().await;
+    let (rec, _) = store
+        .load_game(morskoy_boy::store::GameId(d.game))
+        .await
+        .expect("the game");
+    let fleet = rec
+        .game
+        .fleet(engine::SeatId(seat as u8))
+        .expect("a placed fleet");
+    fleet
+        .ship_cells()
+        .map(|c| usize::from(c.y) * 10 + usize::from(c.x))
+        .collect()
+}
+
+/// A rated group game whose final shot's press is followed, `delay` after it, by kill -9 of
+/// the bot (whatever it is doing then: storing the shot, answering, editing the board, the
+/// own fields, settling, announcing), then the bot started again: the press is answered,
+/// every message is sent once, and no edit is sent again that had landed (Telegram would
+/// call it "not modified"), nor any other 4xx.
+async fn the_final_shot_killed_after(delay: Duration, group: i64) {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.start_bot().await;
+    let a = app.player(group * -10, "Alice", "en");
+    let b = app.player(group * -10 + 1, "Bob", "en");
+    let mut d = duel(&app, group, a, b).await;
+    // Whoever moves first hits every cell of the other's fleet: hits keep the turn.
+    let seat = d.turn;
+    let targets = fleet_cells(&app, &d, 1 - seat).await;
+    let (last, before) = targets.split_last().unwrap();
+    for &cell in before {
+        let data = d.fire_data(seat, cell);
+        let answer = app.press(group, &d.players[seat], d.battle, &data).await;
+        let shot = read_answer(&said(&answer));
+        assert!(matches!(shot, Shot::Hit | Shot::Sunk), "{shot:?}");
+        d.follow(seat, cell, shot);
+    }
+    // The board shows the shots so far before the final one (the kill hits the final
+    // shot's own work).
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let data = d.fire_data(seat, *last);
+    let query = app.tg.press_stale(group, &d.players[seat], d.battle, &data);
+    tokio::time::sleep(delay).await;
+    app.kill_bot();
+    app.start_bot().await;
+    let answer = app
+        .tg
+        .wait_answer(&query, wait())
+        .await
+        .expect("the final press is answered after the kill");
+    assert_eq!(read_answer(&said(&answer)), Shot::Sunk, "{answer:?}");
+    wait_for_the_end(&app, &d).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_sent_once(&app, &d);
+    assert_no_4xx(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_final_shot_killed_at_once_repeats_no_edit() {
+    the_final_shot_killed_after(Duration::ZERO, -42_701).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_final_shot_killed_after_50_ms_repeats_no_edit() {
+    the_final_shot_killed_after(Duration::from_millis(50), -42_702).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_final_shot_killed_after_300_ms_repeats_no_edit() {
+    the_final_shot_killed_after(Duration::from_millis(300), -42_703).await;
+}
