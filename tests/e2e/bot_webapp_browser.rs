@@ -8,7 +8,9 @@
 use crate::bot_webapp::{api, app_with_page, encode, group_heard, web_app_url};
 use crate::helpers::*;
 use crate::webdriver::{Browser, Pointer};
+use morskoy_boy::game::lang::Lang;
 use morskoy_boy::telegram::init_data::{game_token, signed};
+use morskoy_boy::view::i18n::t;
 use serde_json::{json, Value};
 
 /// Telegram's light and dark themes, as it hands them to a Mini App.
@@ -711,4 +713,37 @@ async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
     );
     scan_received(&browser).await;
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_init_data_is_refused_says_so_in_words_and_to_open_it_again_from_the_chat() {
+    let (app, base) = app_with_page().await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(1, &token);
+    let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
+    // A forged initData (another user's id under Anna's hash) that claims Russian.
+    let forged = init_data(&token, 31_801, "Анна", "ru").replace("31801", "31802");
+    browser.goto(&page_url(&base, &game, &forged, DARK)).await;
+    let shown = browser
+        .wait_for(
+            "const r = document.getElementById('refused'); \
+             return r && r.offsetHeight > 0 && r.textContent;",
+            wait(),
+        )
+        .await;
+    assert_eq!(shown, json!(t(Lang::Ru, "webapp-unauthorized")));
+    assert!(shown.as_str().unwrap().contains("из чата"), "{shown}");
+    photograph(&browser, "refused-ru-dark").await;
+    // No initData at all (the address opened outside Telegram): the browser's language,
+    // English here.
+    browser.goto(&format!("{base}/app?game={game}")).await;
+    let shown = browser
+        .wait_for(
+            "const r = document.getElementById('refused'); \
+             return r && r.offsetHeight > 0 && r.textContent;",
+            wait(),
+        )
+        .await;
+    assert_eq!(shown, json!(t(Lang::En, "webapp-unauthorized")));
 }
