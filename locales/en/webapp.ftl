@@ -12,3 +12,4 @@ webapp-open-editor = 📱 Place by dragging
 webapp-conflict = Too close to another ship: move it away.
 webapp-riga-order = Your order: tap two start points to swap their ships, then Ready.
 webapp-riga-your-turn = Your move: tap one of your ships, then its move.
+webapp-unauthorized = This page cannot tell who you are: Telegram's sign-in is missing, altered or too old. Close it and open it again from the chat.

@@ -557,6 +557,59 @@ async fn shot(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> R
     json_reply(serde_json::json!({ "ok": true, "answer": unescape(&words) }))
 }
 
+/// 401 for a caller without a valid `initData`, as JSON: what is wrong for operators
+/// (`error`), and for the person what to do (`words`, which the page shows), in the language
+/// the request claims ([`claimed_lang`]).
+fn unauthorized(req: &Request<Incoming>) -> Response<Body> {
+    let words = t(claimed_lang(req), "webapp-unauthorized");
+    let body = serde_json::json!({
+        "error": "initData missing, forged or expired",
+        "words": unescape(&words),
+    });
+    reply(
+        StatusCode::UNAUTHORIZED,
+        "application/json",
+        body.to_string(),
+    )
+}
+
+/// The language of a refused request: the `language_code` of the `user` its `initData`
+/// claims (unchecked, as the `initData` was refused, but it only picks the words), else the
+/// first language of `Accept-Language` the bot speaks, else English.
+fn claimed_lang(req: &Request<Incoming>) -> Lang {
+    let data = req
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .and_then(|h| h.strip_prefix("tma "))
+        .map(str::to_owned)
+        .or_else(|| query(req, "auth").and_then(init_data::decode));
+    let claimed = data
+        .as_deref()
+        .and_then(|d| d.split('&').find_map(|p| p.strip_prefix("user=")))
+        .and_then(init_data::decode)
+        .and_then(|u| serde_json::from_str::<serde_json::Value>(&u).ok())
+        .and_then(|u| u["language_code"].as_str().map(str::to_owned));
+    if let Some(code) = claimed {
+        return Lang::from_telegram(Some(&code));
+    }
+    let accepted = req
+        .headers()
+        .get(hyper::header::ACCEPT_LANGUAGE)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    accepted
+        .split(',')
+        .map(|l| l.split(';').next().unwrap_or("").trim())
+        .find(|l| {
+            matches!(
+                l.split(['-', '_']).next(),
+                Some("ru" | "uk" | "be" | "bg" | "en")
+            )
+        })
+        .map_or(Lang::En, |l| Lang::from_telegram(Some(l)))
+}
+
 async fn answer(
     ctx: Ctx,
     token: Arc<String>,
@@ -571,10 +624,7 @@ async fn answer(
         return text(StatusCode::NOT_FOUND, "not here");
     }
     let Some(who) = caller(&req, &token) else {
-        return text(
-            StatusCode::UNAUTHORIZED,
-            "initData missing, forged or expired",
-        );
+        return unauthorized(&req);
     };
     if !within_rate(who.user.id, crate::telegram::sender::now_ms()) {
         let mut r = text(StatusCode::TOO_MANY_REQUESTS, "slow down");

@@ -3,7 +3,9 @@
 //! over HTTP as the page asks, with `initData` signed as Telegram signs it for the bot's token.
 
 use crate::helpers::*;
+use morskoy_boy::game::lang::Lang;
 use morskoy_boy::telegram::init_data::{game_token, signed};
+use morskoy_boy::view::i18n::t;
 use serde_json::Value;
 
 /// A world whose bot serves the page (`MB_WEBAPP_LISTEN`), with its address and its battle
@@ -150,6 +152,68 @@ fn secrets(s: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A 401's body: why, and what to do in `lang`'s words, and nothing of the game.
+fn assert_refused_in(body: Option<Value>, lang: Lang) {
+    let body = body.expect("a 401 answers in JSON");
+    let mut keys: Vec<&str> = body
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["error", "words"], "{body}");
+    assert_eq!(body["words"], t(lang, "webapp-unauthorized"), "{body}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_caller_is_told_what_to_do_in_the_language_its_request_claims() {
+    let (app, base) = app_with_page().await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(1, &token);
+    let ask = |auth: Option<String>, accept: Option<&'static str>| {
+        let url = format!("{base}/app/api/state?game={game}");
+        async move {
+            let mut req = reqwest::Client::new().get(url);
+            if let Some(a) = auth {
+                req = req.header("Authorization", format!("tma {a}"));
+            }
+            if let Some(l) = accept {
+                req = req.header("Accept-Language", l);
+            }
+            let r = req.send().await.unwrap();
+            assert_eq!(r.status().as_u16(), 401);
+            r.json::<Value>().await.ok()
+        }
+    };
+    // The `language_code` an altered initData claims picks the words, over the browser's.
+    let claims = |lang: &str| {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        let user = format!(r#"{{"id":31051,"first_name":"Анна","language_code":"{lang}"}}"#);
+        signed(&[("user", &user), ("auth_date", &now.to_string())], &token)
+            .replace("31051", "31052")
+    };
+    assert_refused_in(ask(Some(claims("ru")), Some("bg")).await, Lang::Ru);
+    assert_refused_in(ask(Some(claims("bg")), None).await, Lang::Bg);
+    assert_refused_in(ask(Some(claims("de")), Some("ru")).await, Lang::En);
+    // No initData: the first language of Accept-Language the bot speaks; else English.
+    assert_refused_in(ask(None, Some("de-DE,bg;q=0.8,ru;q=0.5")).await, Lang::Bg);
+    assert_refused_in(ask(None, Some("uk-UA")).await, Lang::Ru);
+    assert_refused_in(ask(None, Some("fr")).await, Lang::En);
+    assert_refused_in(ask(None, None).await, Lang::En);
+    // The live stream's initData comes in its query.
+    let stream = format!(
+        "{base}/app/api/events?game={game}&auth={}",
+        encode(&claims("bg"))
+    );
+    let r = reqwest::get(stream).await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert_refused_in(r.json().await.ok(), Lang::Bg);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_see() {
     let (app, base) = app_with_page().await;
@@ -223,7 +287,7 @@ async fn the_mini_app_serves_its_page_and_each_caller_only_what_their_seat_may_s
     ] {
         let (status, body) = state(&base, &game, auth).await;
         assert_eq!(status, 401, "{auth:?}");
-        assert!(body.is_none());
+        assert_refused_in(body, Lang::En);
     }
     // A game that does not exist; this one by its number alone, or by another's token.
     let other = game_token(999_999_999, &token);

@@ -2,13 +2,17 @@
 //! on the page the bot serves, as Telegram opens it (`initData` and the theme in the
 //! address's fragment). A classic fleet placed by dragging, then a whole game played from the
 //! page by one player and from the chat by the other; bent ships and land-sea-air placed on
-//! the page. Every answer and event the page received is scanned for another seat's secrets.
+//! the page. A refused `initData` told in words (issue 42); Telegram's Mini App protocol by
+//! each of its transports, with the cells' colours and the viewport's height as drawn. Every
+//! answer and event the page received is scanned for another seat's secrets.
 //! Screenshots go to `MB_SCREENSHOTS_DIR` (default `target/screenshots`); README's are made so.
 
 use crate::bot_webapp::{api, app_with_page, encode, group_heard, web_app_url};
 use crate::helpers::*;
 use crate::webdriver::{Browser, Pointer};
+use morskoy_boy::game::lang::Lang;
 use morskoy_boy::telegram::init_data::{game_token, signed};
+use morskoy_boy::view::i18n::t;
 use serde_json::{json, Value};
 
 /// Telegram's light and dark themes, as it hands them to a Mini App.
@@ -710,5 +714,281 @@ async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
         moves_before + 1
     );
     scan_received(&browser).await;
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_whose_init_data_is_refused_says_so_in_words_and_to_open_it_again_from_the_chat() {
+    let (app, base) = app_with_page().await;
+    let token = app.tg.token().to_owned();
+    let game = game_token(1, &token);
+    let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
+    // A forged initData (another user's id under Anna's hash) that claims Russian.
+    let forged = init_data(&token, 31_801, "Анна", "ru").replace("31801", "31802");
+    browser.goto(&page_url(&base, &game, &forged, DARK)).await;
+    let shown = browser
+        .wait_for(
+            "const r = document.getElementById('refused'); \
+             return r && r.offsetHeight > 0 && r.textContent;",
+            wait(),
+        )
+        .await;
+    assert_eq!(shown, json!(t(Lang::Ru, "webapp-unauthorized")));
+    assert!(shown.as_str().unwrap().contains("из чата"), "{shown}");
+    photograph(&browser, "refused-ru-dark").await;
+    // No initData at all (the address opened outside Telegram): the browser's language,
+    // English here.
+    browser.goto(&format!("{base}/app?game={game}")).await;
+    let shown = browser
+        .wait_for(
+            "const r = document.getElementById('refused'); \
+             return r && r.offsetHeight > 0 && r.textContent;",
+            wait(),
+        )
+        .await;
+    assert_eq!(shown, json!(t(Lang::En, "webapp-unauthorized")));
+}
+
+/// `#rrggbb` as the browser computes a colour.
+fn rgb(hex: &str) -> String {
+    let n = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    format!("rgb({}, {}, {})", n(1), n(3), n(5))
+}
+
+/// The page's colours now: the body's background, the colour scheme the page chose, and the
+/// backgrounds of a water cell and of a ship's cell of the viewer's own field.
+const COLOURS: &str = "
+    const f = current && current.fields && current.fields.find((f) => f.whole);
+    if (!f) return null;
+    const cell = (c) => getComputedStyle(document.querySelector(
+        `.field[data-seat='${f.seat}'] [data-cell='${f.cells.indexOf(c)}']`)).backgroundColor;
+    return [getComputedStyle(document.body).backgroundColor,
+            document.documentElement.dataset.scheme || '', cell('.'), cell('S')];";
+
+/// The page's viewport heights (`--tg-viewport-height`, `--tg-viewport-stable-height`) and
+/// the body's least height.
+const VIEWPORT: &str = "
+    const root = getComputedStyle(document.documentElement);
+    return [root.getPropertyValue('--tg-viewport-height').trim(),
+            root.getPropertyValue('--tg-viewport-stable-height').trim(),
+            getComputedStyle(document.body).minHeight];";
+
+/// The backgrounds of a miss, a hit, a sunk ship's cell, a halo's and water, as the page
+/// draws them: on an enemy field the page is made to draw with those five in its first cells
+/// (a state of its own, newer than any the server sent).
+const STATES_DRAWN: &str = "
+    if (!window.sample) {
+      window.sample = JSON.parse(JSON.stringify(current));
+      const f = sample.fields.find((f) => !f.whole);
+      f.cells = 'ox#-.' + f.cells.slice(5);
+      sample.version += 1000;
+      show(sample);
+    }
+    const f = sample.fields.find((f) => !f.whole);
+    return [0, 1, 2, 3, 4].map((i) => getComputedStyle(document.querySelector(
+        `.field[data-seat='${f.seat}'] [data-cell='${i}']`)).backgroundColor);";
+
+/// Light Telegram's colours as the page shows them, then dark's.
+fn light() -> Value {
+    json!([rgb("#ffffff"), "light", rgb("#dcecfb"), rgb("#3a6fd0")])
+}
+fn dark() -> Value {
+    json!([rgb("#17212b"), "dark", rgb("#0d1b2a"), rgb("#3a88f2")])
+}
+
+/// A game of two on, and the page's address for its first player (`id`), in `theme`.
+async fn a_battle(app: &App, id: u64, theme: &str, base: &str) -> String {
+    let a = app.player(id as i64, "Anna", "en");
+    let b = app.player(id as i64 + 1, "Boris", "en");
+    let d = duel(app, -(id as i64), a, b).await;
+    let token = app.tg.token().to_owned();
+    let auth = init_data(&token, id, "Anna", "en");
+    page_url(base, &game_token(d.game, &token), &auth, theme)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_telegram_webs_iframe_the_page_posts_ready_and_expand_and_takes_its_parents_theme() {
+    let (app, base) = app_with_page().await;
+    let url = a_battle(&app, 31_901, LIGHT, &base).await;
+    let browser = Browser::start(412, 915).await;
+    // Telegram Web's part: the page in an iframe, every message it posts up kept (the parent
+    // is any other address of the server).
+    browser.goto(&format!("{base}/telegram-web")).await;
+    browser
+        .eval(
+            "window.got = [];
+             addEventListener('message', (e) => got.push(e.data));
+             const f = document.createElement('iframe');
+             f.style.cssText = 'width: 360px; height: 700px; border: 0';
+             f.src = arguments[0];
+             document.body.append(f);
+             return true;",
+            vec![json!(url)],
+        )
+        .await;
+    let got = browser
+        .wait_for("return got.length >= 2 && got;", wait())
+        .await;
+    let events: Vec<Value> = got
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::from_str(m.as_str().expect("a JSON string")).unwrap())
+        .collect();
+    assert_eq!(
+        events[..2],
+        [
+            json!({ "eventType": "web_app_ready", "eventData": "" }),
+            json!({ "eventType": "web_app_expand", "eventData": "" }),
+        ],
+        "{events:?}"
+    );
+    browser.enter_frame(0).await;
+    assert_eq!(browser.wait_for(COLOURS, wait()).await, light());
+    // A message that is not the parent's (here the page's own) changes nothing.
+    browser
+        .eval(
+            "postMessage(JSON.stringify({ eventType: 'theme_changed',
+                 eventData: { theme_params: { bg_color: '#ff0000' } } }), '*');
+             return true;",
+            vec![],
+        )
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(browser.eval(COLOURS, vec![]).await, light());
+    browser.leave_frame().await;
+    // Telegram Web tells the frame of a dark theme and of its height.
+    browser
+        .eval(
+            "const to = document.querySelector('iframe').contentWindow;
+             const post = (eventType, eventData) =>
+                 to.postMessage(JSON.stringify({ eventType, eventData }), '*');
+             post('theme_changed', { theme_params: JSON.parse(arguments[0]) });
+             post('viewport_changed', { height: 640, is_expanded: true, is_state_stable: true });
+             return true;",
+            vec![json!(DARK)],
+        )
+        .await;
+    browser.enter_frame(0).await;
+    browser
+        .wait_for(
+            "return document.documentElement.dataset.scheme === 'dark';",
+            wait(),
+        )
+        .await;
+    assert_eq!(browser.eval(COLOURS, vec![]).await, dark());
+    assert_eq!(
+        browser.eval(VIEWPORT, vec![]).await,
+        json!(["640px", "640px", "640px"])
+    );
+    photograph(&browser, "battle-en-dark-in-iframe").await;
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_the_page_posts_through_the_webview_proxy_and_takes_events_by_receive_event() {
+    let (app, base) = app_with_page().await;
+    let url = a_battle(&app, 31_911, LIGHT, &base).await;
+    let browser = Browser::start(412, 915).await;
+    browser.phone(360, 780).await;
+    // What Telegram's Android and iOS apps put into the web view before the page runs (and
+    // Telegram Desktop's external.notify, for an address that asks for it); a Telegram
+    // object of someone else's stays.
+    browser
+        .before_every_page(
+            "window.posted = [];
+             window.Telegram = { theirs: true };
+             if (new URLSearchParams(location.search).has('desktop'))
+               window.external.notify = (m) => posted.push(m);
+             else
+               window.TelegramWebviewProxy = { postEvent: (t, d) => posted.push([t, d]) };",
+        )
+        .await;
+    browser.goto(&url).await;
+    assert_eq!(browser.wait_for(COLOURS, wait()).await, light());
+    let posted = browser.eval("return posted;", vec![]).await;
+    assert_eq!(
+        posted.as_array().unwrap()[0..2],
+        [
+            json!(["web_app_ready", "\"\""]),
+            json!(["web_app_expand", "\"\""])
+        ],
+        "{posted}"
+    );
+    let kept = browser
+        .eval(
+            "return Telegram.theirs === true && typeof Telegram.WebView.receiveEvent;",
+            vec![],
+        )
+        .await;
+    assert_eq!(kept, json!("function"));
+
+    // Telegram calls receiveEvent: a dark theme, then the sheet dragged up and let go.
+    browser
+        .eval(
+            "Telegram.WebView.receiveEvent('theme_changed', { theme_params: JSON.parse(arguments[0]) });
+             Telegram.WebView.receiveEvent('viewport_changed',
+                 { height: 500, is_expanded: false, is_state_stable: false });
+             return true;",
+            vec![json!(DARK)],
+        )
+        .await;
+    assert_eq!(browser.eval(COLOURS, vec![]).await, dark());
+    let dark_states = ["#c3d3e3", "#ffc94a", "#cc3b33", "#717171", "#0d1b2a"].map(rgb);
+    assert_eq!(browser.eval(STATES_DRAWN, vec![]).await, json!(dark_states));
+    // After the new cells' flash.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    photograph(&browser, "cells-en-dark").await;
+    let moving = browser.eval(VIEWPORT, vec![]).await;
+    assert_eq!(
+        moving.as_array().unwrap()[0..2],
+        [json!("500px"), json!("")],
+        "{moving}"
+    );
+    browser
+        .eval(
+            "Telegram.WebView.receiveEvent('viewport_changed',
+                 { height: 760, is_expanded: true, is_state_stable: true });
+             Telegram.WebView.receiveEvent('theme_changed', { theme_params: JSON.parse(arguments[0]) });
+             return true;",
+            vec![json!(LIGHT)],
+        )
+        .await;
+    assert_eq!(
+        browser.eval(VIEWPORT, vec![]).await,
+        json!(["760px", "760px", "760px"])
+    );
+    assert_eq!(browser.eval(COLOURS, vec![]).await, light());
+    let light_states = ["#0b8f76", "#e23c1c", "#1e2e44", "#80807c", "#dcecfb"].map(rgb);
+    assert_eq!(
+        browser.eval(STATES_DRAWN, vec![]).await,
+        json!(light_states)
+    );
+    // After the new cells' flash.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    photograph(&browser, "cells-en-light").await;
+
+    // Telegram Desktop: the same two events through external.notify.
+    browser
+        .goto(&url.replacen("&record", "&record&desktop", 1))
+        .await;
+    let posted = browser
+        .wait_for("return posted.length >= 2 && posted;", wait())
+        .await;
+    let events: Vec<Value> = posted
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::from_str(m.as_str().expect("a JSON string")).unwrap())
+        .collect();
+    assert_eq!(
+        events[..2],
+        [
+            json!({ "eventType": "web_app_ready", "eventData": "" }),
+            json!({ "eventType": "web_app_expand", "eventData": "" }),
+        ],
+        "{events:?}"
+    );
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

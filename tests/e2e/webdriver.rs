@@ -154,6 +154,28 @@ impl Browser {
         .await;
     }
 
+    /// Runs `js` in every page opened from now on, before the page's own scripts (Chrome's
+    /// `Page.addScriptToEvaluateOnNewDocument`): how a test stands in for what Telegram's
+    /// apps put into their web views.
+    pub async fn before_every_page(&self, js: &str) {
+        self.call(
+            "POST",
+            "/goog/cdp/execute",
+            json!({ "cmd": "Page.addScriptToEvaluateOnNewDocument", "params": { "source": js } }),
+        )
+        .await;
+    }
+
+    /// Commands from now on go to the page's `index`-th frame (an iframe).
+    pub async fn enter_frame(&self, index: u32) {
+        self.call("POST", "/frame", json!({ "id": index })).await;
+    }
+
+    /// Commands from now on go to the frame's parent.
+    pub async fn leave_frame(&self) {
+        self.call("POST", "/frame/parent", json!({})).await;
+    }
+
     /// Opens `url`.
     pub async fn goto(&self, url: &str) {
         self.call("POST", "/url", json!({ "url": url })).await;
