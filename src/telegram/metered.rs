@@ -113,11 +113,20 @@ pub trait Metered: Request<Err = RequestError> + Sized {
     /// Sends the request and counts the call with its result.
     fn metered(
         self,
-    ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send {
-        let sent = self.send();
+    ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send
+    where
+        Self: Send,
+        teloxide::requests::Output<Self>: Send,
+    {
+        let name = <Self::Payload as Payload>::NAME;
         async move {
-            let result = sent.await;
-            call(<Self::Payload as Payload>::NAME, &result);
+            // Every send and edit takes from the token's budget first (`token.rs`).
+            super::token::spend(name).await;
+            let result = self.send().await;
+            call(name, &result);
+            if let Err(RequestError::RetryAfter(s)) = &result {
+                super::token::paused(s.duration()).await;
+            }
             result
         }
     }

@@ -133,6 +133,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     let unhealthy_exit = config.unhealthy_exit;
     let username = me.username.clone().unwrap_or_default();
     let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
+    super::token::install(store.clone(), config.bot.token_per_second);
     let rng = match config.seed {
         Some(seed) => rand::SeedableRng::seed_from_u64(seed),
         None => rand::SeedableRng::from_entropy(),
