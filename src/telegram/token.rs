@@ -122,7 +122,14 @@ pub async fn spend(method: &str) {
     let tolerance = tolerance(budget.interval, p);
     let started = Instant::now();
     loop {
-        match budget.store.take_token(budget.interval, tolerance).await {
+        // Redis slow or away: the call goes after a short wait rather than hang on it.
+        let taken = tokio::time::timeout(
+            Duration::from_millis(500),
+            budget.store.take_token(budget.interval, tolerance),
+        )
+        .await
+        .unwrap_or_else(|_| Err(crate::store::StoreError::Busy));
+        match taken {
             Ok(0) => break,
             Ok(ms) => {
                 // A little spread, so that waiting callers do not all come back at once.
