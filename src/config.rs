@@ -52,6 +52,9 @@ pub struct BotConfig {
     pub tick: Duration,
     /// Sends and edits one group takes a minute: Telegram's limit is about 20.
     pub group_per_minute: u32,
+    /// `MB_TOKEN_PER_SECOND`: sends and edits the bot token takes a second, across all chats
+    /// and replicas (Telegram's limit is about 30; 25 leaves headroom).
+    pub token_per_second: u32,
     /// How long the bot "types" before its own move, so people can follow it.
     pub ai_pause: Duration,
     /// How chats that have not chosen see the fields (`MB_BOARD`: `picture` or `text`).
@@ -76,6 +79,7 @@ impl Default for BotConfig {
             group_gap: Duration::from_millis(3500),
             tick: Duration::from_secs(1),
             group_per_minute: 18,
+            token_per_second: 25,
             ai_pause: Duration::from_millis(1200),
             board: Board::Picture,
             claim_stale: Duration::from_secs(60),
@@ -207,6 +211,10 @@ pub fn redacted(url: &str) -> String {
 /// Telegram takes about this many messages a minute in one group.
 const TELEGRAM_GROUP_PER_MINUTE: u32 = 20;
 
+/// About how many sends and edits Telegram takes from one bot token a second, across all its
+/// chats (without paid broadcasts).
+const TELEGRAM_TOKEN_PER_SECOND: u32 = 30;
+
 /// A variable whose value cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
@@ -260,6 +268,9 @@ Environment:
   MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 3500)
   MB_GROUP_PER_MINUTE   sends and edits one group takes a minute (default: 18; Telegram's
                         limit is about 20, more gets a warning at start-up)
+  MB_TOKEN_PER_SECOND   sends and edits the bot token takes a second, across all chats and
+                        replicas (default: 25; Telegram's limit is about 30, more gets a
+                        warning at start-up)
   MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
@@ -406,6 +417,9 @@ impl Config {
         )? {
             bot.group_per_minute = n as u32;
         }
+        if let Some(n) = number("MB_TOKEN_PER_SECOND", "a number, 1 to 100000", (1, 100_000))? {
+            bot.token_per_second = n as u32;
+        }
         if let Some(ms) = number("MB_AI_PAUSE_MS", "milliseconds, 0 to 60000", (0, 60_000))? {
             bot.ai_pause = Duration::from_millis(ms);
         }
@@ -523,6 +537,14 @@ impl Config {
                  {TELEGRAM_GROUP_PER_MINUTE} messages a minute): groups will get 429 Too Many \
                  Requests and wait",
                 self.bot.group_per_minute
+            ));
+        }
+        if self.bot.token_per_second > TELEGRAM_TOKEN_PER_SECOND {
+            warnings.push(format!(
+                "MB_TOKEN_PER_SECOND={} is more than Telegram takes from one bot token (about \
+                 {TELEGRAM_TOKEN_PER_SECOND} messages a second): chats will get 429 Too Many \
+                 Requests and wait",
+                self.bot.token_per_second
             ));
         }
         warnings

@@ -46,6 +46,9 @@ pub struct Metrics {
     shots: IntCounterVec,
     webapp_streams: IntGauge,
     webapp_watchers: IntGauge,
+    token_calls: IntCounterVec,
+    token_wait: prometheus::HistogramVec,
+    token_pauses: IntCounter,
 }
 
 fn counter_vec(registry: &Registry, name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
@@ -107,7 +110,35 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "mb_webapp_watchers",
         "Games watched for the Mini App's live streams on this replica (one each, however many streams).",
     );
+    let token_wait = prometheus::HistogramVec::new(
+        HistogramOpts::new(
+            "mb_token_wait_seconds",
+            "How long a send or edit waited for the bot token's budget (all replicas share it), by priority.",
+        )
+        .buckets(vec![0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0]),
+        &["priority"],
+    )
+    .expect("a valid metric");
+    r.register(Box::new(token_wait.clone()))
+        .expect("registered once");
+    let token_calls = counter_vec(
+        &r,
+        "mb_token_calls_total",
+        "Sends and edits taken from the bot token's budget, by priority (board, end, own_field, other).",
+        &["priority"],
+    );
+    for p in ["board", "end", "own_field", "other"] {
+        token_calls.with_label_values(&[p]);
+        token_wait.with_label_values(&[p]);
+    }
     Metrics {
+        token_calls,
+        token_wait,
+        token_pauses: counter(
+            &r,
+            "mb_token_pauses_total",
+            "429s (retry_after) that paused every replica's sends and edits.",
+        ),
         webapp_streams,
         webapp_watchers,
         updates: counter_vec(
@@ -174,6 +205,20 @@ pub fn render() -> String {
         log::warn!("metrics: {e}");
     }
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// A send or edit of priority `priority` took from the token's budget after waiting `secs`.
+pub fn token_call(priority: &str, secs: f64) {
+    get().token_calls.with_label_values(&[priority]).inc();
+    get()
+        .token_wait
+        .with_label_values(&[priority])
+        .observe(secs);
+}
+
+/// A 429 paused the token's calls.
+pub fn token_paused() {
+    get().token_pauses.inc();
 }
 
 /// A live stream of the Mini App opened (`1`) or closed (`-1`).

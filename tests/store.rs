@@ -973,3 +973,44 @@ async fn ratings_are_written_whole_and_rankings_stay_bounded(target: Target) {
     assert_eq!(store.top(big, 10).await.unwrap().len(), 10);
 }
 on_both!(ratings_are_written_whole_and_rankings_stay_bounded);
+
+/// The bot token's budget (issue 43) is one for all replicas: a call taken on one counts on
+/// the other. A higher priority may run further ahead of the clock, so under load the lower
+/// ones wait first while the higher still go; a 429's pause stops every priority on every
+/// replica. Asking never spends.
+async fn the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses(target: Target) {
+    let config = common::config();
+    let url = common::target_url(target);
+    let a = Store::connect(&url, config.clone()).await.unwrap();
+    let b = Store::connect(&url, config).await.unwrap();
+    let i = Duration::from_secs(10);
+    let (low, high) = (i, 3 * i);
+    // A fresh bucket: the low priority's burst of two (on either replica), then it waits.
+    assert_eq!(a.take_token(i, low).await.unwrap(), 0);
+    assert_eq!(b.take_token(i, low).await.unwrap(), 0);
+    for s in [&a, &b] {
+        let wait = s.take_token(i, low).await.unwrap();
+        assert!((9_000..=10_000).contains(&wait), "{wait}");
+    }
+    // The high priority still goes, twice more, on either replica; then it waits too.
+    assert_eq!(b.take_token(i, high).await.unwrap(), 0);
+    assert_eq!(a.take_token(i, high).await.unwrap(), 0);
+    let wait = a.take_token(i, high).await.unwrap();
+    assert!((9_000..=10_000).contains(&wait), "{wait}");
+    // The low one now waits for three intervals of the high one's calls.
+    let wait = b.take_token(i, low).await.unwrap();
+    assert!((29_000..=30_000).contains(&wait), "{wait}");
+
+    // A 429 on one replica: every call of every priority on every replica waits for it.
+    let c = Store::connect(&url, common::config()).await.unwrap();
+    let long = Duration::from_secs(3600);
+    assert_eq!(c.take_token(i, long).await.unwrap(), 0);
+    c.pause_token(Duration::from_secs(7)).await.unwrap();
+    let wait = c.take_token(i, long).await.unwrap();
+    assert!((6_000..=7_000).contains(&wait), "{wait}");
+    // A shorter pause asked later does not shorten it.
+    c.pause_token(Duration::from_secs(1)).await.unwrap();
+    let wait = c.take_token(i, long).await.unwrap();
+    assert!((5_500..=7_000).contains(&wait), "{wait}");
+}
+on_both!(the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses);

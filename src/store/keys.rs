@@ -182,6 +182,15 @@ impl Keys {
         format!("{}:{{c:{chat}}}:budget", self.ns)
     }
 
+    /// The bot token's budget of sends and edits, shared by every replica: the theoretical
+    /// arrival time of a GCRA bucket, and (`:pause`) until when Telegram asked to wait.
+    pub fn token_budget(&self) -> (String, String) {
+        (
+            format!("{}:{{t}}:budget", self.ns),
+            format!("{}:{{t}}:pause", self.ns),
+        )
+    }
+
     /// A command of one person in a chat answered lately (answered once a minute at most).
     pub fn said(&self, chat: i64, user: u64, what: &str) -> String {
         format!("{}:{{c:{chat}}}:said:{user}:{what}", self.ns)

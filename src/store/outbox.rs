@@ -275,6 +275,52 @@ impl Store {
         Ok(wait.max(0) as u64)
     }
 
+    /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a
+    /// burst `tolerance` (the caller's priority's: the higher, the longer). 0 when the call may
+    /// go now, else the milliseconds to wait (a pause Telegram asked for, or the budget).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn take_token(
+        &self,
+        interval: Duration,
+        tolerance: Duration,
+    ) -> Result<u64, StoreError> {
+        let (bucket, pause) = self.keys.token_budget();
+        let wait: i64 = self
+            .run(|mut c| async move {
+                self.outbox
+                    .token
+                    .key(bucket)
+                    .key(pause)
+                    .arg(interval.as_millis() as u64)
+                    .arg(tolerance.as_millis() as u64)
+                    .invoke_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(wait.max(0) as u64)
+    }
+
+    /// Telegram answered a call with 429 and `retry_after`: every replica's calls wait `for_`.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn pause_token(&self, for_: Duration) -> Result<(), StoreError> {
+        let (_, pause) = self.keys.token_budget();
+        let _: i64 = self
+            .run(|mut c| async move {
+                self.outbox
+                    .pause
+                    .key(pause)
+                    .arg(for_.as_millis() as u64)
+                    .invoke_async(&mut c)
+                    .await
+            })
+            .await?;
+        Ok(())
+    }
+
     /// Whether `user`'s command `what` in `chat` may be answered now: once a minute at most.
     ///
     /// # Errors

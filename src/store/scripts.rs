@@ -20,6 +20,11 @@ const DROP: &str = include_str!("lua/drop.lua");
 /// the burst tolerance, in ms). 0 when a send may go now (and it is counted), else the
 /// milliseconds to wait. Never counts a send it refuses.
 const GCRA: &str = include_str!("lua/gcra.lua");
+/// The token's budget: a GCRA bucket and a pause (KEYS: the bucket, the pause; ARGV: the
+/// interval and the caller's tolerance, in ms). 0 when a call may go now, else the wait.
+const TOKEN: &str = include_str!("lua/token.lua");
+/// Pauses the token's calls for ARGV[1] ms (KEYS: the pause), keeping a longer one.
+const PAUSE: &str = include_str!("lua/pause.lua");
 
 /// The scripts of the senders, loaded once per store.
 #[derive(Clone)]
@@ -29,6 +34,8 @@ pub struct Scripts {
     pub(super) release: Script,
     pub(super) drop: Script,
     pub(super) gcra: Script,
+    pub(super) token: Script,
+    pub(super) pause: Script,
 }
 
 impl Scripts {
@@ -39,6 +46,8 @@ impl Scripts {
             release: Script::new(RELEASE),
             drop: Script::new(DROP),
             gcra: Script::new(GCRA),
+            token: Script::new(TOKEN),
+            pause: Script::new(PAUSE),
         }
     }
 }

@@ -113,12 +113,31 @@ pub trait Metered: Request<Err = RequestError> + Sized {
     /// Sends the request and counts the call with its result.
     fn metered(
         self,
-    ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send {
-        let sent = self.send();
+    ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send
+    where
+        Self: Send + Sync,
+        teloxide::requests::Output<Self>: Send,
+    {
+        let name = <Self::Payload as Payload>::NAME;
         async move {
-            let result = sent.await;
-            call(<Self::Payload as Payload>::NAME, &result);
-            result
+            let mut tries = 0;
+            loop {
+                // Every send and edit takes from the token's budget first (`token.rs`); a
+                // pause a 429 asked for is in it.
+                super::token::spend(name).await;
+                let result = self.send_ref().await;
+                call(name, &result);
+                if let Err(RequestError::RetryAfter(s)) = &result {
+                    // Every replica pauses, and this call goes again after the pause (twice
+                    // at most; then its caller hears of it).
+                    super::token::paused(s.duration()).await;
+                    tries += 1;
+                    if tries <= 2 {
+                        continue;
+                    }
+                }
+                return result;
+            }
         }
     }
 }

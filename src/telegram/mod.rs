@@ -41,6 +41,7 @@ pub mod settings;
 pub mod start;
 pub mod stats;
 pub mod timer;
+pub mod token;
 pub mod webapp;
 pub mod webapp_live;
 pub mod webhook;

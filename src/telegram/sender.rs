@@ -18,6 +18,7 @@
 use super::context::{crash_point, BotError, Ctx};
 use super::metered::Metered;
 use super::send::{group_gone, in_topic, topic_gone, user_lang_by_id};
+use super::token::{with_priority, Priority};
 use crate::game::delivery::{variant_of, EditOf, Effect, Outgoing};
 use crate::game::record::{Board, Editor, GameRecord, Settlement};
 use crate::game::sent::{self, Sent};
@@ -413,6 +414,20 @@ async fn send_live(
     req.metered().await.map(|m| m.id.0)
 }
 
+/// Who goes first with an effect's calls when the token's budget is short (`token.rs`).
+fn priority(effect: &Effect) -> Priority {
+    match effect {
+        Effect::LiveMessage => Priority::Board,
+        Effect::Retire { .. }
+        | Effect::Announce
+        | Effect::Settle
+        | Effect::NameTopic
+        | Effect::CloseTopic => Priority::End,
+        Effect::Dm { .. } | Effect::Tell { .. } | Effect::Mine { .. } => Priority::OwnField,
+        Effect::Notice { .. } => Priority::Other,
+    }
+}
+
 /// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
 async fn budget(ctx: &Ctx, chat: i64) -> Result<Option<Duration>, BotError> {
     let (interval, tolerance) = ctx.config.budget(chat);
@@ -477,13 +492,16 @@ async fn step(
                     None => photo_media(&drawing).await,
                 };
                 let variant = mark_editing(ctx, id, &lease.token, EditOf::Live, hash).await?;
-                let edited = match &rec.inline {
-                    Some(inline) => edit_inline(ctx, inline, drawing, variant).await,
-                    None => {
-                        let (chat, message) = (ChatId(rec.chat), MessageId(message));
-                        edit_live(ctx, chat, message, drawing, media, variant).await
+                let edit = async {
+                    match &rec.inline {
+                        Some(inline) => edit_inline(ctx, inline, drawing, variant).await,
+                        None => {
+                            let (chat, message) = (ChatId(rec.chat), MessageId(message));
+                            edit_live(ctx, chat, message, drawing, media, variant).await
+                        }
                     }
                 };
+                let edited = with_priority(Priority::Board, edit).await;
                 match edited {
                     Ok(()) => {
                         lease.made_edit(hash);
@@ -535,7 +553,8 @@ async fn step(
     };
     lease.keep(ctx, id).await?;
     let n = first.n;
-    let ack = match deliver(ctx, id, &rec, &first, &lease.token).await {
+    let delivery = deliver(ctx, id, &rec, &first, &lease.token);
+    let ack = match with_priority(priority(&first.effect), delivery).await {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
             crash_point(ctx, "delivered");

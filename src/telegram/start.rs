@@ -132,7 +132,13 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     }
     let unhealthy_exit = config.unhealthy_exit;
     let username = me.username.clone().unwrap_or_default();
-    let bot = bot.throttle(teloxide::adaptors::throttle::Limits::default());
+    // Telegram's limits within this process as teloxide knows them; a 429 is not retried
+    // there but in `.metered()`, which pauses every replica first (`token.rs`).
+    let bot = teloxide::adaptors::Throttle::spawn_with_settings(
+        bot,
+        teloxide::adaptors::throttle::Settings::default().no_retry(),
+    );
+    super::token::install(store.clone(), config.bot.token_per_second);
     let rng = match config.seed {
         Some(seed) => rand::SeedableRng::seed_from_u64(seed),
         None => rand::SeedableRng::from_entropy(),

@@ -249,6 +249,17 @@ impl App {
                 self.per_minute
                     .map_or_else(|| "18".to_owned(), |n| n.to_string()),
             )
+            // A world without Telegram's pace per group (fast tests) has none for the token
+            // either; one at Telegram's pace has the token's production budget.
+            .env(
+                "MB_TOKEN_PER_SECOND",
+                self.env
+                    .iter()
+                    .find(|(k, _)| k == "MB_TOKEN_PER_SECOND")
+                    .map(|(_, v)| v.clone())
+                    .or_else(|| self.per_minute.map(|n| n.max(25).to_string()))
+                    .unwrap_or_else(|| "25".to_owned()),
+            )
             .env(
                 "RUST_LOG",
                 std::env::var("MB_TEST_LOG").unwrap_or_else(|_| "warn".into()),

@@ -32,6 +32,7 @@ mod bot_replay;
 mod bot_riga;
 mod bot_settings;
 mod bot_stats;
+mod bot_token;
 mod bot_topics;
 mod bot_typed;
 mod bot_variants;

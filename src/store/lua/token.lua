@@ -1,0 +1,18 @@
+-- The bot token's budget of sends and edits, shared by every replica: a GCRA bucket on the
+-- server's clock (KEYS[1]: its theoretical arrival time) and a pause Telegram asked for with
+-- a 429 (KEYS[2]: until when, Unix ms). ARGV: the emission interval and the burst tolerance
+-- of the caller's priority, in ms. 0 when a call may go now (and it is counted), else the
+-- milliseconds to wait; a refused call is not counted.
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+if paused > now then return paused - now end
+local interval = tonumber(ARGV[1])
+local tolerance = tonumber(ARGV[2])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local allowed_at = tat - tolerance
+if now < allowed_at then return allowed_at - now end
+local new_tat = tat + interval
+redis.call('SET', KEYS[1], new_tat, 'PX', new_tat - now + 1000)
+return 0
