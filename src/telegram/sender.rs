@@ -414,10 +414,27 @@ async fn send_live(
     req.metered().await.map(|m| m.id.0)
 }
 
+/// The priority of the live message's calls: the battle's board goes first; a lobby waits
+/// with the rest.
+fn board_priority(rec: &GameRecord) -> Priority {
+    if let Some(riga) = rec.riga() {
+        // A Riga game keeps the engine's lobby phase: its own game tells the battle.
+        return if riga.game.is_some() {
+            Priority::Board
+        } else {
+            Priority::Other
+        };
+    }
+    match rec.game.phase() {
+        Phase::Battle | Phase::Finished { .. } => Priority::Board,
+        Phase::Lobby | Phase::Placement => Priority::Other,
+    }
+}
+
 /// Who goes first with an effect's calls when the token's budget is short (`token.rs`).
-fn priority(effect: &Effect) -> Priority {
+fn priority(rec: &GameRecord, effect: &Effect) -> Priority {
     match effect {
-        Effect::LiveMessage => Priority::Board,
+        Effect::LiveMessage => board_priority(rec),
         Effect::Retire { .. }
         | Effect::Announce
         | Effect::Settle
@@ -501,7 +518,7 @@ async fn step(
                         }
                     }
                 };
-                let edited = with_priority(Priority::Board, edit).await;
+                let edited = with_priority(board_priority(&rec), edit).await;
                 match edited {
                     Ok(()) => {
                         lease.made_edit(hash);
@@ -554,7 +571,7 @@ async fn step(
     lease.keep(ctx, id).await?;
     let n = first.n;
     let delivery = deliver(ctx, id, &rec, &first, &lease.token);
-    let ack = match with_priority(priority(&first.effect), delivery).await {
+    let ack = match with_priority(priority(&rec, &first.effect), delivery).await {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
             crash_point(ctx, "delivered");

@@ -127,3 +127,79 @@ async fn a_429_on_one_replica_pauses_both() {
         "a lobby went {first:?} after the start, though a 429 at {paused_at:?} asked for 3 s"
     );
 }
+
+/// When the token's budget is short, the battle's board goes before lobbies: a shot in a
+/// duel while twenty groups open games at once (through two replicas, 2 calls a second) is on
+/// the duel's board before most of the lobbies are out, though its press came last.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_battle_board_goes_before_lobbies_when_the_budget_is_short() {
+    let mut app = App::world(150, None).await;
+    app.start_bot().await;
+    let a = app.player(433_001, "Alice", "en");
+    let b = app.player(433_002, "Bob", "en");
+    let mut d = duel(&app, -43_300, a, b).await;
+    let groups: Vec<i64> = (1..=20).map(|g| -43_300 - g).collect();
+    let people: Vec<_> = (0..20)
+        .map(|i| app.player(433_100 + i, "Carol", "en"))
+        .collect();
+    for p in &people {
+        app.welcomed(p).await;
+    }
+    for g in &groups {
+        app.tg.group(*g, "Sea dogs");
+    }
+    // Now the budget is short: two calls a second for the token (both replicas).
+    app.kill_bot();
+    app.env.push(("MB_TOKEN_PER_SECOND".into(), "2".into()));
+    app.webhook_listen = vec![free_port(), free_port()];
+    app.start_bot().await;
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for (g, p) in groups.iter().zip(&people) {
+        app.tg.send_command(*g, p, "/newgame");
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let seat = d.turn;
+    let cell = d.next_cell(seat).unwrap();
+    let name = cell_name(cell);
+    let shooter = d.players[seat].first_name.clone();
+    let pressed = Instant::now();
+    let shot = d.shoot_button(&app).await;
+    assert!(
+        matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk),
+        "{shot:?}"
+    );
+    let battle = d.battle;
+    let shown = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && m.versions.iter().any(|v| v.contains(&name)),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("the shot reaches the board");
+    let board_at = shown
+        .history
+        .iter()
+        .find(|s| s.text.contains(&name) && s.text.contains(&shooter))
+        .map_or_else(Instant::now, |s| s.at);
+    for g in &groups {
+        app.message_with_button(*g, "j:").await;
+    }
+    let lobbies = instants(&app, &groups);
+    // Between the press and the board, at most the lobbies already on their way: the board
+    // waited for none of the others (at the same priority it would wait its turn among
+    // them, two a second).
+    let between = lobbies
+        .iter()
+        .filter(|&&t| t > pressed && t < board_at)
+        .count();
+    let after = lobbies.iter().filter(|&&t| t > board_at).count();
+    assert!(
+        between <= 2 && after >= 10,
+        "{between} lobbies went between the press and the board ({:?}), {after} after",
+        board_at.duration_since(pressed)
+    );
+}
