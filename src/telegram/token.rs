@@ -128,7 +128,7 @@ pub async fn spend(method: &str) {
             budget.store.take_token(budget.interval, tolerance),
         )
         .await
-        .unwrap_or_else(|_| Err(crate::store::StoreError::Busy));
+        .unwrap_or(Err(crate::store::StoreError::Busy));
         match taken {
             Ok(0) => break,
             Ok(ms) => {
