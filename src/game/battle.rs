@@ -6,7 +6,7 @@ use super::delivery::Effect;
 use super::press::{pressed, seat_for_button, Press};
 use super::record::{AiSalvo, Aim, GameRecord};
 use super::refused::Refused;
-use engine::{Action, ActionError, Coord, Event, Phase, PlayerId, SeatId};
+use engine::{Action, ActionError, Coord, Event, Phase, PlayerId, SeatId, ShotResult};
 use rand::rngs::StdRng;
 
 /// Plays `action` on the record: the game's events, the shooter's aim, the log, what the bot
@@ -92,11 +92,15 @@ pub fn play_pressed(
 /// fields it brought up to date, and the mine question it asked or answered. `turn_before`
 /// is whose turn it was before the move.
 ///
-/// A private own field is not redrawn after every shot on it: the shots mark it behind
+/// A private own field is not redrawn after every shot on it. What only it shows is the
+/// player's fleet (every shot at it is on the battle message, which all see), so the shots
+/// that matter are the ones that strike a ship or a mine: they mark it behind
 /// ([`SeaBattle::fields_behind`](super::record::SeaBattle)), and it is redrawn once, with
 /// the enemy's whole turn, when the turn passes to its seat (when the player looks at it
-/// again); the end redraws every field ([`GameRecord::derive_effects`]). A cell given up
-/// after a mine is the player's own choice on their own field, shown at once.
+/// again). Misses alone wait for its next redraw: a hit's, the end's (which redraws every
+/// field, [`GameRecord::derive_effects`]) or the player's own ask ([`refresh_own_field`]).
+/// A cell given up after a mine is the player's own choice on their own field, shown at
+/// once.
 fn queue_effects(rec: &mut GameRecord, turn_before: SeatId, events: &[Event]) {
     let mut turn = turn_before;
     for e in events {
@@ -112,7 +116,7 @@ fn queue_effects(rec: &mut GameRecord, turn_before: SeatId, events: &[Event]) {
                 }
             }
             _ => {
-                if let Some(target) = target_of(e) {
+                if let Some(target) = struck(e) {
                     mark_behind(rec, target);
                 }
             }
@@ -125,6 +129,26 @@ fn queue_effects(rec: &mut GameRecord, turn_before: SeatId, events: &[Event]) {
         rec.push_effect(Effect::Mine {
             events: events.to_vec(),
         });
+    }
+}
+
+/// The player asks for their own field now (its button in their private chat): it is
+/// queued for a redraw, whatever the turn (the sender draws it from the latest record, and
+/// sends nothing when it shows that already).
+///
+/// # Errors
+/// [`Refused::NotAPlayer`]; [`Refused::GameOver`] once the game is over (the end redrew
+/// it); [`Refused::OutOfDate`] outside the battle.
+pub fn refresh_own_field(rec: &mut GameRecord, player: PlayerId) -> Result<(), Refused> {
+    let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
+    match rec.game.phase() {
+        _ if rec.sea().is_none() => Err(Refused::OutOfDate),
+        Phase::Battle => {
+            show_own_field(rec, seat);
+            Ok(())
+        }
+        Phase::Finished { .. } => Err(Refused::GameOver),
+        _ => Err(Refused::OutOfDate),
     }
 }
 
@@ -156,14 +180,25 @@ fn mark_behind(rec: &mut GameRecord, field: SeatId) {
     }
 }
 
-/// The field a shot (or a weapon) went to.
-fn target_of(e: &Event) -> Option<SeatId> {
-    match *e {
-        Event::Shot { target, .. }
-        | Event::Salvo { target, .. }
-        | Event::Radar { target, .. }
-        | Event::AirStrike { target, .. }
-        | Event::Torpedo { target, .. } => Some(target),
+/// The field a shot (or a weapon) struck a ship or a mine on; none for a miss, or a radar's
+/// look, which change nothing of the fleet.
+fn struck(e: &Event) -> Option<SeatId> {
+    let strikes = |r: &ShotResult| *r != ShotResult::Miss;
+    match e {
+        Event::Shot { target, result, .. } => strikes(result).then_some(*target),
+        Event::Salvo {
+            target,
+            hits,
+            mines,
+            ..
+        } => (*hits > 0 || *mines > 0).then_some(*target),
+        Event::AirStrike { target, cells, .. } => {
+            cells.iter().any(|(_, r)| strikes(r)).then_some(*target)
+        }
+        Event::Torpedo { target, hit, .. } => hit
+            .as_ref()
+            .is_some_and(|(_, r)| strikes(r))
+            .then_some(*target),
         _ => None,
     }
 }
@@ -757,6 +792,11 @@ mod tests {
         // is when the turn comes back after the enemy's shots.
         assert_eq!(shot(&mut rec, 0, true), Vec::<u8>::new());
         assert_eq!(shot(&mut rec, 0, false), vec![0]);
+        // A turn of a miss alone: the miss is on the battle message, and waits for the
+        // field's next redraw.
+        assert_eq!(shot(&mut rec, 1, false), Vec::<u8>::new());
+        assert_eq!(shot(&mut rec, 0, true), Vec::<u8>::new());
+        assert_eq!(shot(&mut rec, 0, false), vec![0]);
         // Stored and read back, nothing is behind (both were just queued).
         let stored: GameRecord =
             serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
@@ -766,6 +806,7 @@ mod tests {
     #[test]
     fn a_field_shot_at_is_kept_behind_through_storage_until_its_turn() {
         let mut rec = battle(Ruleset::default(), &[false, false]);
+        assert_eq!(rec.game.turn(), SeatId(0), "seat 0 begins (seeded)");
         shot(&mut rec, 1, true);
         let stored: GameRecord =
             serde_json::from_str(&serde_json::to_string(&rec).unwrap()).unwrap();
@@ -805,9 +846,20 @@ mod tests {
             ..Ruleset::default()
         };
         let mut rec = battle(ruleset, &[false, false]);
-        let cells: Vec<Coord> = rec.game.ruleset().size().cells().take(3).collect();
-        let seats = queued(&mut rec, Action::Salvo(SeatId(0), SeatId(1), cells));
-        assert_eq!(seats, vec![1]);
+        let first = rec.game.turn();
+        let other = SeatId(1 - first.0);
+        let size = rec.game.ruleset().size();
+        let ships: Vec<Coord> = rec.game.fleet(other).unwrap().ship_cells().collect();
+        let water: Vec<Coord> = size.cells().filter(|c| !ships.contains(c)).collect();
+        // Three misses: nothing of the fleet changed.
+        let seats = queued(&mut rec, Action::Salvo(first, other, water[..3].to_vec()));
+        assert_eq!(seats, Vec::<u8>::new());
+        // A salvo back, then one with a hit: the field it struck, once.
+        let back: Vec<Coord> = size.cells().take(3).collect();
+        queued(&mut rec, Action::Salvo(other, first, back));
+        let cells = vec![ships[0], water[3], water[4]];
+        let seats = queued(&mut rec, Action::Salvo(first, other, cells));
+        assert_eq!(seats, vec![other.0]);
     }
 
     #[test]
@@ -820,11 +872,14 @@ mod tests {
         // The seats in turn order from the first.
         let first = rec.game.turn().0;
         let [a, b, c] = [0, 1, 2].map(|k| (first + k) % 3);
-        // a misses at c: the turn goes to b, whose field nobody shot.
+        // a hits c, then misses at c: the turn goes to b, whose field nobody struck.
+        assert_eq!(shot(&mut rec, c, true), Vec::<u8>::new());
         assert_eq!(shot(&mut rec, c, false), Vec::<u8>::new());
-        // b misses at c: the turn goes to c, shot twice.
-        assert_eq!(shot(&mut rec, c, false), vec![c]);
-        // c hits b, then misses at b: the turn goes to a, not shot; b waits for its turn.
+        assert_eq!(rec.sea().unwrap().fields_behind, vec![c]);
+        // b misses at a: the turn goes to c, struck before.
+        assert_eq!(shot(&mut rec, a, false), vec![c]);
+        // c hits b, then misses at b: the turn goes to a, whose field only a miss reached;
+        // b waits for its turn.
         assert_eq!(shot(&mut rec, b, true), Vec::<u8>::new());
         assert_eq!(shot(&mut rec, b, false), Vec::<u8>::new());
         assert_eq!(rec.sea().unwrap().fields_behind, vec![b]);
@@ -832,7 +887,7 @@ mod tests {
     }
 
     #[test]
-    fn in_teams_a_field_shot_at_is_behind_for_the_teammate_who_sees_it_too() {
+    fn in_teams_a_field_struck_is_behind_for_the_teammate_who_sees_it_too() {
         let ruleset = Ruleset {
             players: Players::Teams,
             ..Ruleset::default()
@@ -841,24 +896,83 @@ mod tests {
         // The seats in turn order from the first: a and c against b and d.
         let first = rec.game.turn().0;
         let [a, b, c, d] = [0, 1, 2, 3].map(|k| (first + k) % 4);
+        let sorted = |mut v: Vec<u8>| {
+            v.sort_unstable();
+            v
+        };
+        shot(&mut rec, b, true);
         assert_eq!(shot(&mut rec, b, false), vec![b]);
         assert_eq!(rec.sea().unwrap().fields_behind, vec![d]);
+        shot(&mut rec, a, true);
         assert_eq!(
             shot(&mut rec, a, false),
             vec![c],
             "c sees its teammate's field"
         );
-        // d's own field shows b's, which a shot: b waits for its turn, as a does.
+        assert_eq!(rec.sea().unwrap().fields_behind, sorted(vec![a, d]));
+        shot(&mut rec, d, true);
         assert_eq!(shot(&mut rec, d, false), vec![d]);
-        let mut behind = vec![a, b];
-        behind.sort_unstable();
-        assert_eq!(rec.sea().unwrap().fields_behind, behind);
+        // d's own field shows b's too, which a struck: b waits for its turn, as a does.
+        assert_eq!(rec.sea().unwrap().fields_behind, sorted(vec![a, b]));
+    }
+
+    #[test]
+    fn a_cell_given_up_after_a_mine_is_shown_on_the_own_field_at_once() {
+        let ruleset = Ruleset {
+            mines: 1,
+            ..Ruleset::default()
+        };
+        let mut rec = battle(ruleset, &[false, false]);
+        let shooter = rec.game.turn();
+        let target = SeatId(1 - shooter.0);
+        let mine = rec.game.fleet(target).unwrap().mines()[0];
+        // The mine struck is the target's: its field is behind; the shooter is asked.
+        queued(&mut rec, Action::Fire(shooter, target, mine));
+        assert!(rec.sea().unwrap().fields_behind.contains(&target.0));
+        let own = rec
+            .game
+            .fleet(shooter)
+            .unwrap()
+            .ship_cells()
+            .next()
+            .unwrap();
+        let mut rng = StdRng::seed_from_u64(1);
+        play(&mut rec, Action::GiveUp(shooter, own), 0, &mut rng).unwrap();
+        // The giver's own field at once; then the turn passes to the target, whose mine
+        // went off.
+        assert_eq!(own_fields(&rec), vec![shooter.0, target.0]);
+        assert!(rec
+            .delivery
+            .outbox
+            .iter()
+            .any(|o| matches!(o.effect, Effect::Mine { .. })));
+    }
+
+    #[test]
+    fn a_player_may_ask_for_their_own_field_in_the_battle_only() {
+        let mut rec = battle(Ruleset::default(), &[false, false]);
+        let player = rec.game.seats()[1].player;
+        shot(&mut rec, 1, true);
+        assert_eq!(refresh_own_field(&mut rec, player), Ok(()));
+        assert_eq!(own_fields(&rec), vec![1]);
+        assert!(
+            rec.sea().unwrap().fields_behind.is_empty(),
+            "no longer behind"
+        );
+        assert_eq!(
+            refresh_own_field(&mut rec, PlayerId(1)),
+            Err(Refused::NotAPlayer)
+        );
+        let mut rng = StdRng::seed_from_u64(1);
+        play(&mut rec, Action::Surrender(SeatId(0)), 0, &mut rng).unwrap();
+        assert_eq!(refresh_own_field(&mut rec, player), Err(Refused::GameOver));
     }
 
     #[test]
     fn the_bots_seat_has_no_own_field_to_redraw() {
         let mut rec = battle(Ruleset::default(), &[false, true]);
         assert_eq!(rec.game.turn(), SeatId(0), "the player begins (seeded)");
+        shot(&mut rec, 1, true);
         assert_eq!(shot(&mut rec, 1, false), Vec::<u8>::new());
         assert!(rec.sea().unwrap().fields_behind.is_empty());
         // The bot's turn of hits and a miss: the player's field when the turn comes back.

@@ -1,11 +1,14 @@
 //! Each player's own field in their private chat: their fleet with every shot the others
 //! took at it, their teammates' fields in teams, and where the player shoots.
 
+use super::buttons::Button;
+use super::keyboard::{Key, Keyboard};
 use super::live::Picture;
 use super::render::{escape, field_text};
 use crate::game::battle::teammates;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
+use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use engine::{Event, Phase, SeatId};
 
@@ -63,6 +66,17 @@ pub fn own_field_picture(rec: &GameRecord, lang: Lang, seat: SeatId) -> (Picture
         status(rec, lang)
     );
     (picture, caption)
+}
+
+/// The button under the own field in the battle that brings it up to date now (it is
+/// otherwise redrawn when the turn comes to its seat); none before or after the battle.
+pub fn own_field_keyboard(rec: &GameRecord, id: GameId, lang: Lang) -> Option<Keyboard> {
+    (*rec.game.phase() == Phase::Battle).then(|| Keyboard {
+        inline_keyboard: vec![vec![Key::callback(
+            t(lang, "own-field-refresh"),
+            Button::OwnField(id).to_string(),
+        )]],
+    })
 }
 
 fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String {
