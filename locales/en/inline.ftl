@@ -18,5 +18,5 @@ salvo-turn-tap = Turn: <b>{ $name }</b>, at the field of { $target } — pick { 
        *[other] { $count } cells
     }, then press Fire.
 rg-turn-tap = <b>{ $side }</b> to move — { $name }. Tap a move under this message. Moves in a row with no loss: { $quiet } of { $limit }.
-own-field-your-turn-inline = Your turn: shoot in the chat the game was sent to.
+own-field-shoot-inline = You shoot in the chat the game was sent to.
 rg-dm-battle-inline = The battle is on in the message the game was sent as. You are { $side }.

@@ -19,5 +19,5 @@ salvo-turn-tap = Ход: <b>{ $name }</b>, по полю игрока { $target 
        *[many] { $count } клеток
     } и нажмите «Огонь».
 rg-turn-tap = Ходит <b>{ $side }</b> — { $name }. Нажмите ход под сообщением. Без потерь подряд: { $quiet } из { $limit } ходов.
-own-field-your-turn-inline = Ваш ход: стреляйте в чате, куда отправлена игра.
+own-field-shoot-inline = Стреляйте в чате, куда отправлена игра.
 rg-dm-battle-inline = Бой идёт в сообщении, которым отправлена игра. Вы — { $side }.

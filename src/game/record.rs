@@ -97,6 +97,10 @@ pub struct SeaBattle {
     /// The shooter's aim in the battle message: the field chosen (free-for-all, teams) and
     /// the cells picked for a salvo. See [`GameRecord::current_aim`].
     pub aim: Option<Aim>,
+    /// The seats whose private own field is behind the game (a field it shows was shot at
+    /// since it was last queued for a redraw): redrawn when the turn passes to them, at the
+    /// end, or when the player asks (see `battle.rs`), not after every shot on it.
+    pub fields_behind: Vec<u8>,
 }
 
 /// A game record as stored: one flat object, new fields with defaults so that records of an
@@ -153,6 +157,8 @@ struct Stored<'a> {
     ai_salvos: Cow<'a, [AiSalvo]>,
     #[serde(default)]
     aim: Option<Cow<'a, Aim>>,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    fields_behind: Cow<'a, [u8]>,
     #[serde(default)]
     mine_dm: Option<i32>,
     #[serde(default = "begun_before")]
@@ -254,6 +260,7 @@ impl Serialize for GameRecord {
             ai_level: self.ai_level,
             ai_salvos: Cow::Borrowed(&sea.ai_salvos),
             aim: sea.aim.as_ref().map(Cow::Borrowed),
+            fields_behind: Cow::Borrowed(&sea.fields_behind),
             mine_dm: d.mine_dm,
             begun: d.begun,
             panel: self.panel,
@@ -289,6 +296,7 @@ impl<'de> Deserialize<'de> for GameRecord {
                 block: w.block,
                 ai_salvos: w.ai_salvos.into_owned(),
                 aim: w.aim.map(Cow::into_owned),
+                fields_behind: w.fields_behind.into_owned(),
             }),
         };
         Ok(GameRecord {

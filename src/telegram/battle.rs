@@ -325,6 +325,21 @@ pub async fn on_salvo(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) 
     .await
 }
 
+/// The button under a player's own field in their private chat: the field is brought up to
+/// date now rather than when the turn comes to them.
+pub async fn on_own_field(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) -> HandlerResult {
+    let player = PlayerId(q.from.id.0);
+    let done = ctx
+        .store
+        .transition(id, |r| rules::refresh_own_field(r, player))
+        .await;
+    if pressed(ctx, q, lang, done).await?.is_some() {
+        answer(ctx, q, t(lang, "own-field-refreshed"), false).await?;
+        sender::kick(ctx, id);
+    }
+    Ok(())
+}
+
 /// The button of a cell given up after a mine, in the shooter's private chat.
 pub async fn on_give_up(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -> HandlerResult {
     let Button::GiveUp(id, deadline, index) = button else {

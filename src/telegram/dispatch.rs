@@ -51,6 +51,7 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         Button::Arm(..) => battle::on_arm(&ctx, &q, lang, button).await,
         Button::Heading(..) => battle::on_heading(&ctx, &q, lang, button).await,
         Button::GiveUp(..) => battle::on_give_up(&ctx, &q, lang, button).await,
+        Button::OwnField(id) => battle::on_own_field(&ctx, &q, lang, id).await,
         Button::Cell(..) | Button::Block(..) | Button::Edit(..) => {
             placement::on_button(&ctx, &q, lang, button).await
         }

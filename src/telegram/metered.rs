@@ -53,6 +53,7 @@ fn button_kind(button: &Button) -> &'static str {
         Button::Heading(..) => "heading",
         Button::GiveUp(..) => "give_up",
         Button::Rematch(..) => "rematch",
+        Button::OwnField(..) => "own_field",
         Button::Cell(..) => "placement_cell",
         Button::Block(..) => "placement_block",
         Button::Edit(..) => "placement_edit",

@@ -973,7 +973,10 @@ async fn dm(
         }
         (false, None) => return Ok(Sent::Done),
         (false, Some(_)) if *rec.game.phase() == Phase::Lobby => return Ok(Sent::Done),
-        (false, Some(_)) => (crate::view::own_field::own_field_text(rec, lang, s), None),
+        (false, Some(_)) => (
+            crate::view::own_field::own_field_text(rec, lang, s),
+            crate::view::own_field::own_field_keyboard(rec, id, lang),
+        ),
     };
     send_or_edit(&edit, seat, user, message, rec, text, kb).await
 }
@@ -1009,7 +1012,8 @@ async fn dm_picture(
     let (picture, caption) = crate::view::own_field::own_field_picture(rec, lang, SeatId(seat));
     let drawing = Drawing {
         text: caption,
-        keyboard: None,
+        // Its 🔄 button in the battle; none at the end (an edit without it takes it off).
+        keyboard: crate::view::own_field::own_field_keyboard(rec, edit.id, lang),
         picture: Some(picture),
         shown: Default::default(),
     };
@@ -1019,17 +1023,20 @@ async fn dm_picture(
     let chat = ChatId(user as i64);
     match rec.delivery.dm_pictures.get(i).copied().flatten() {
         Some(_) if rec.delivery.dm_drawn.get(i) == Some(&hash) => Ok(Sent::Done),
-        // Only the words under it changed (whose turn it is): the caption is edited, and
-        // the picture is neither drawn nor uploaded again.
+        // Only the words under it changed (the game's end on a field the last turn did not
+        // shoot at): the caption is edited, with the keyboard it keeps or loses, and the
+        // picture is neither drawn nor uploaded again.
         Some(m) if rec.delivery.dm_picture_drawn.get(i) == Some(&pic) => {
             let variant = edit.mark(seat, hash).await?;
-            let done = ctx
+            let mut req = ctx
                 .bot
                 .edit_message_caption(chat, MessageId(m))
                 .caption(variant_of(&drawing.text, variant))
-                .parse_mode(ParseMode::Html)
-                .metered()
-                .await;
+                .parse_mode(ParseMode::Html);
+            if let Some(kb) = drawing.keyboard {
+                req = req.reply_markup(super::send::markup(kb));
+            }
+            let done = req.metered().await;
             match done {
                 Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
                 Err(e) => return Err(e),

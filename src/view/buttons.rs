@@ -41,6 +41,8 @@ pub enum Button {
     /// the own fleet; the choice is named by its deadline, so a button of an earlier choice
     /// is out of date.
     GiveUp(GameId, u64, u16),
+    /// Battle, under a player's own field in their private chat: bring it up to date now.
+    OwnField(GameId),
     /// Finished game: a new game with the same players.
     Rematch(GameId),
     /// Placement editor: tap a cell.
@@ -92,6 +94,8 @@ pub enum Surface {
     Placement(GameId),
     /// The question after a mine, in the shooter's private chat.
     Mine(GameId),
+    /// A player's own field in their private chat, in the battle.
+    OwnField(GameId),
     /// The end's announcement.
     End(GameId),
     /// A `/settings` panel of a chat's defaults.
@@ -368,6 +372,7 @@ impl fmt::Display for Button {
             Button::Salvo(g, n, s) => write!(f, "sv:{g}:{n}:{s}"),
             Button::GiveUp(g, d, c) => write!(f, "g:{g}:{d}:{c}"),
             Button::Rematch(g) => write!(f, "r:{g}"),
+            Button::OwnField(g) => write!(f, "of:{g}"),
             Button::Cell(g, c) => write!(f, "pt:{g}:{c}"),
             Button::Block(g, b) => write!(f, "pv:{g}:{b}"),
             Button::Edit(g, op) => write!(f, "pe:{g}:{}", op.code()),
@@ -415,6 +420,7 @@ impl Button {
             | Button::RigaLock(g) => Surface::Placement(g),
             Button::GiveUp(g, ..) => Surface::Mine(g),
             Button::Rematch(g) => Surface::End(g),
+            Button::OwnField(g) => Surface::OwnField(g),
             Button::Set(Panel::Chat, _) | Button::Alphabet(_) | Button::AiLevel(_) => {
                 Surface::ChatPanel
             }
@@ -477,6 +483,7 @@ impl Button {
             ("sv", 4) => Button::Salvo(game()?, small(2)?, tiny(3)?),
             ("g", 4) => Button::GiveUp(game()?, num(2)?, cell(3)?),
             ("r", 2) => Button::Rematch(game()?),
+            ("of", 2) => Button::OwnField(game()?),
             ("pt", 3) => Button::Cell(game()?, cell(2)?),
             ("pv", 3) => Button::Block(game()?, tiny(2)?),
             ("pe", 3) => Button::Edit(game()?, EditOp::from_code(parts[2])?),
@@ -592,6 +599,7 @@ mod tests {
             Button::Salvo(g, u32::MAX, u8::MAX),
             Button::GiveUp(g, u64::MAX, u16::MAX),
             Button::Rematch(g),
+            Button::OwnField(g),
             Button::Cell(g, u16::MAX),
             Button::Block(g, u8::MAX),
             Button::Edit(g, EditOp::Perelman),

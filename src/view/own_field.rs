@@ -1,11 +1,14 @@
 //! Each player's own field in their private chat: their fleet with every shot the others
-//! took at it, their teammates' fields in teams, and whose turn it is.
+//! took at it, their teammates' fields in teams, and where the player shoots.
 
+use super::buttons::Button;
+use super::keyboard::{Key, Keyboard};
 use super::live::Picture;
 use super::render::{escape, field_text};
 use crate::game::battle::teammates;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
+use crate::game::GameId;
 use crate::view::i18n::{t, ta};
 use engine::{Event, Phase, SeatId};
 
@@ -25,7 +28,7 @@ pub fn own_field_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
             field_text(view.field(mate), rec.alphabet)
         ));
     }
-    text.push_str(&format!("\n{}", status(rec, lang, seat)));
+    text.push_str(&format!("\n{}", status(rec, lang)));
     text
 }
 
@@ -60,9 +63,20 @@ pub fn own_field_picture(rec: &GameRecord, lang: Lang, seat: SeatId) -> (Picture
     let caption = format!(
         "<b>{}</b>\n{}",
         t(lang, "own-field-title"),
-        status(rec, lang, seat)
+        status(rec, lang)
     );
     (picture, caption)
+}
+
+/// The button under the own field in the battle that brings it up to date now (it is
+/// otherwise redrawn when the turn comes to its seat); none before or after the battle.
+pub fn own_field_keyboard(rec: &GameRecord, id: GameId, lang: Lang) -> Option<Keyboard> {
+    (*rec.game.phase() == Phase::Battle).then(|| Keyboard {
+        inline_keyboard: vec![vec![Key::callback(
+            t(lang, "own-field-refresh"),
+            Button::OwnField(id).to_string(),
+        )]],
+    })
 }
 
 fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String {
@@ -71,17 +85,19 @@ fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String 
     ta(lang, "battle-teammate-field", &[("name", name.into())])
 }
 
-/// Whose turn it is, from the player's side.
-fn status(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
+/// Where the player shoots, and that this field is brought up to date when their turn comes.
+/// It names no turn: the field is redrawn when the turn passes to its seat, not when it
+/// passes away (whose turn it is is told by the battle message and the answer to a shot).
+fn status(rec: &GameRecord, lang: Lang) -> String {
     let key = match rec.game.phase() {
         Phase::Placement => "own-field-waiting",
-        Phase::Battle if rec.game.turn() == seat && rec.inline.is_some() => {
-            "own-field-your-turn-inline"
-        }
-        Phase::Battle if rec.game.turn() == seat && rec.chat >= 0 => "own-field-your-turn-here",
-        Phase::Battle if rec.game.turn() == seat => "own-field-your-turn",
-        Phase::Battle => "own-field-their-turn",
-        _ => "own-field-over",
+        Phase::Battle if rec.inline.is_some() => "own-field-shoot-inline",
+        Phase::Battle if rec.chat >= 0 => "own-field-shoot-here",
+        Phase::Battle => "own-field-shoot-group",
+        _ => return t(lang, "own-field-over"),
     };
-    t(lang, key)
+    match rec.game.phase() {
+        Phase::Battle => format!("{}\n{}", t(lang, key), t(lang, "own-field-when")),
+        _ => t(lang, key),
+    }
 }

@@ -310,8 +310,8 @@ async fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
     assert_eq!(mine[0].split(' ').count(), 10, "a whole classic fleet");
 }
 
-/// The shots at the player's own field their private chat `chat` shows now, and its last line (whose
-/// turn): from the newest message titled "Your fleet".
+/// The shots at the player's own field their private chat `chat` shows now, and its words:
+/// from the newest message titled "Your fleet".
 pub(crate) fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
     let own = app
         .tg
@@ -324,15 +324,16 @@ pub(crate) fn own_field_shown(app: &App, chat: i64) -> Option<(usize, String)> {
         .chars()
         .filter(|c| matches!(c, '•' | 'X' | '#'))
         .count();
-    Some((shots, own.text.lines().last()?.trim().to_owned()))
+    Some((shots, own.text.clone()))
 }
 
-/// How many cells of seat 0's field have been shot, as the stored game says, and whether
-/// it is seat 0's turn (`None` while the game is over).
+/// How many cells of seat 0's field have been shot and how many of them struck a ship or a
+/// mine, as the stored game says, and whether it is seat 0's turn (`None` while the game is
+/// over).
 pub(crate) async fn shot_at_the_player(
     store: &morskoy_boy::store::Store,
     game: u64,
-) -> Option<(usize, bool)> {
+) -> Option<(usize, usize, bool)> {
     let (rec, _) = store
         .load_game(morskoy_boy::store::GameId(game))
         .await
@@ -342,36 +343,57 @@ pub(crate) async fn shot_at_the_player(
     }
     let view = rec.game.view_for(engine::SeatId(0));
     let field = view.field(engine::SeatId(0));
-    let shot = field
-        .size
-        .cells()
-        .filter(|&c| {
-            matches!(
-                field.mark(c),
-                engine::Mark::Miss | engine::Mark::Hit | engine::Mark::Sunk
-            )
-        })
-        .count();
-    Some((shot, rec.game.turn() == engine::SeatId(0)))
+    let count = |marks: &[engine::Mark]| {
+        field
+            .size
+            .cells()
+            .filter(|&c| marks.contains(&field.mark(c)))
+            .count()
+    };
+    use engine::Mark::{Hit, Mine, Miss, Sunk};
+    let shot = count(&[Miss, Hit, Sunk]);
+    let struck = count(&[Hit, Sunk, Mine]);
+    Some((shot, struck, rec.game.turn() == engine::SeatId(0)))
 }
 
 /// At the production pause (1.2 s), the player shoots at the bot's field cell by cell; after
-/// each of the bot's first `turns` turns, once the stored game says it is the player's turn
-/// again, the player's own field in the private chat must show every cell the bot shot and
-/// say it is the player's turn (`your_turn`), within a few seconds.
+/// each of the bot's turns (at least `turns` of them, and one that struck the fleet), once the
+/// stored game says it is the player's turn again: after a turn that struck a ship or a
+/// mine, the player's own field in the private chat must show every cell the bot shot, and
+/// say where the player shoots (`shoot_where`), within a few seconds; after a turn of misses
+/// alone it is left as it was (issue 43: those misses are on the battle message, and wait
+/// for the field's next redraw).
 async fn own_field_follows_the_bots_turns(
     app: &App,
     chat: i64,
     player: &User,
     battle: &SentMessage,
-    your_turn: &str,
+    shoot_where: &str,
     turns: usize,
 ) {
     let (game, generation) = fire_target(battle);
     let store = app.store().await;
     let id: u64 = game.parse().unwrap();
     let (mut next, mut seen) = (0usize, 0usize);
-    while seen < turns {
+    // What the field showed when it was last brought up to date, and the turns that struck:
+    // from the player's first turn (the bot may have begun, and struck).
+    let (mut shown_before, mut struck_before) = loop {
+        match shot_at_the_player(&store, id).await {
+            Some((shot, struck, true)) => break (if struck > 0 { shot } else { 0 }, struck),
+            Some(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            None => return,
+        }
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while own_field_shown(app, player.id.0 as i64).map(|(n, _)| n) != Some(shown_before) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the own field does not show the bot's first turn"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut struck_turns = 0usize;
+    while seen < turns || struck_turns == 0 {
         assert!(next < 100, "the bot's field ran out of cells");
         let data = format!("f:{game}:{generation}:1:{next}");
         let answer = app.press(chat, player, battle.message_id, &data).await;
@@ -383,10 +405,10 @@ async fn own_field_follows_the_bots_turns(
                 next += 1;
                 // The bot's turn: until the stored game gives the turn back.
                 let deadline = std::time::Instant::now() + wait() * 2;
-                let shot = loop {
+                let (shot, struck) = loop {
                     match shot_at_the_player(&store, id).await {
                         None => return,
-                        Some((shot, true)) => break shot,
+                        Some((shot, struck, true)) => break (shot, struck),
                         Some(_) => {
                             assert!(
                                 std::time::Instant::now() < deadline,
@@ -397,22 +419,35 @@ async fn own_field_follows_the_bots_turns(
                     }
                 };
                 seen += 1;
+                if struck == struck_before {
+                    // Misses alone: the field is not redrawn (given the time it would take).
+                    tokio::time::sleep(Duration::from_millis(1500)).await;
+                    let shown = own_field_shown(app, player.id.0 as i64).map(|(n, _)| n);
+                    assert_eq!(
+                        shown,
+                        Some(shown_before),
+                        "after the bot's turn {seen} of misses alone the own field was redrawn"
+                    );
+                    continue;
+                }
+                struck_turns += 1;
                 let deadline = std::time::Instant::now() + Duration::from_secs(10);
                 loop {
                     let shown = own_field_shown(app, player.id.0 as i64);
                     if shown
                         .as_ref()
-                        .is_some_and(|(n, line)| *n == shot && line == your_turn)
+                        .is_some_and(|(n, text)| *n == shot && text.contains(shoot_where))
                     {
                         break;
                     }
                     assert!(
                         std::time::Instant::now() < deadline,
                         "after the bot's turn {seen} the own field shows {shown:?}, \
-                         not {shot} shots and \"{your_turn}\""
+                         not {shot} shots and \"{shoot_where}\""
                     );
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
+                (shown_before, struck_before) = (shot, struck);
             }
         }
     }
@@ -433,7 +468,7 @@ async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_privat
         chat,
         &alice,
         &battle,
-        "Your turn: shoot in the message with the fields.",
+        "You shoot in the message with the fields.",
         4,
     )
     .await;
@@ -458,15 +493,8 @@ async fn at_the_real_pause_the_own_field_shows_every_shot_of_the_bot_in_a_group_
     assert!(!started.show_alert, "{started:?}");
     place_and_ready(&app, &alice).await;
     let battle = app.message_with_button(group, "f:").await;
-    own_field_follows_the_bots_turns(
-        &app,
-        group,
-        &alice,
-        &battle,
-        "Your turn: shoot in the group.",
-        4,
-    )
-    .await;
+    own_field_follows_the_bots_turns(&app, group, &alice, &battle, "You shoot in the group.", 4)
+        .await;
 }
 
 /// The bot's first shot at seat 0's field, as the stored game's log has it, once it has

@@ -22,7 +22,7 @@ struct Words {
     full: &'static str,
     join_done: &'static str,
     reveal: &'static str,
-    your_turn: &'static str,
+    shoot_where: &'static str,
 }
 
 const RU: Words = Words {
@@ -35,7 +35,7 @@ const RU: Words = Words {
     full: "мест",
     join_done: "вы в игре",
     reveal: "Расстановки",
-    your_turn: "стреляйте в чате, куда отправлена игра",
+    shoot_where: "Стреляйте в чате, куда отправлена игра",
 };
 
 const BG: Words = Words {
@@ -48,7 +48,7 @@ const BG: Words = Words {
     full: "места",
     join_done: "в играта",
     reveal: "Подрежданията",
-    your_turn: "стреляйте в чата, където е изпратена играта",
+    shoot_where: "Стреляйте в чата, където е изпратена играта",
 };
 
 const EN: Words = Words {
@@ -61,7 +61,7 @@ const EN: Words = Words {
     full: "seats are taken",
     join_done: "in the game",
     reveal: "The fleets.",
-    your_turn: "shoot in the chat the game was sent to",
+    shoot_where: "You shoot in the chat the game was sent to",
 };
 
 /// Presses a button of an inline message (perhaps one the client has not redrawn yet) and
@@ -187,7 +187,7 @@ async fn inline_duel(w: &Words, production: bool, base: i64) {
     let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], 0);
     let shooter = d.players[d.turn].id.0 as i64;
     app.tg
-        .wait_for(shooter, |m| m.text.contains(w.your_turn), wait())
+        .wait_for(shooter, |m| m.text.contains(w.shoot_where), wait())
         .await
         .expect("the shooter's own field says where to shoot");
 

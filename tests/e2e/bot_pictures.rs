@@ -373,68 +373,63 @@ async fn a_game_at_full_speed_shows_every_result_and_the_final_board_before_the_
     }
 }
 
-/// A player's own field whose picture did not change (its owner shot and missed: only whose
-/// turn it is changed) gets its caption edited: the picture is neither drawn nor uploaded
-/// again. Its next change of picture (a shot at it) is uploaded.
+/// A player's own field whose picture did not change gets its caption edited alone: the
+/// picture is neither drawn nor uploaded again. Since issue 43 the caption no longer names
+/// whose turn it is, so in the battle the caption never changes without the picture; the end
+/// does (the game is over, and the 🔄 button goes): a surrender before any shot ends the game
+/// on fields nobody shot, and each is edited by its caption alone, once. The next change of
+/// a picture (in another game, a shot that struck) is an upload: see
+/// `over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_own_field_whose_picture_did_not_change_gets_only_its_caption_edited() {
     let app = App::spawn().await;
     let a = app.player(14_011, "Alice", "en");
     let b = app.player(14_012, "Bob", "en");
-    let mut d = duel(&app, -14_011, a, b).await;
-    let seat = d.turn;
-    let chat = d.players[seat].id.0 as i64;
-    let own = |app: &App| -> SentMessage {
-        app.tg
-            .messages(chat)
-            .into_iter()
-            .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
-            .expect("the shooter's own field")
-    };
-    let shown = app
-        .tg
-        .wait_for(
-            chat,
-            |m| m.photo.is_some() && m.text.contains("Your turn"),
-            wait(),
-        )
-        .await
-        .expect("the shooter's own field says it is their turn");
-    let uploads = shown.photos.len();
-    let captions = app.tg.calls("editMessageCaption");
-    // The shooter shoots until a miss: nothing hit their own field meanwhile.
-    while d.turn == seat {
-        let shot = d.shoot_button(&app).await;
-        assert_ne!(shot, Shot::Over, "the game ended before a miss");
+    let d = duel(&app, -14_011, a, b).await;
+    let chats = d.players.clone().map(|p| p.id.0 as i64);
+    let mut shown = Vec::new();
+    for chat in chats {
+        let own = app
+            .tg
+            .wait_for(
+                chat,
+                |m| m.photo.is_some() && m.text.contains("You shoot in the group."),
+                wait(),
+            )
+            .await
+            .expect("the own field says where to shoot");
+        assert!(own.callback_data().iter().any(|c| c.starts_with("of:")));
+        shown.push(own);
     }
-    let message = shown.message_id;
-    let now = app
-        .tg
-        .wait_for(
-            chat,
-            |m| m.message_id == message && m.text.contains("The enemy is shooting"),
-            wait(),
-        )
-        .await
-        .expect("the own field says the enemy is shooting");
-    assert_eq!(now.photos.len(), uploads, "the same picture uploaded again");
-    assert!(app.tg.calls("editMessageCaption") > captions);
-    // The enemy's shot changes the picture: a new one is uploaded.
-    d.shoot_button(&app).await;
-    let deadline = std::time::Instant::now() + wait();
-    while own(&app).photos.len() == uploads {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the shot at the field is not drawn"
+    app.tg
+        .send_command(d.group, &d.players[0].clone(), "/surrender");
+    for (chat, before) in chats.into_iter().zip(&shown) {
+        let message = before.message_id;
+        let now = app
+            .tg
+            .wait_for(
+                chat,
+                |m| m.message_id == message && m.text.contains("The game is over"),
+                wait(),
+            )
+            .await
+            .expect("the own field says the game is over");
+        assert_eq!(
+            now.photos.len(),
+            before.photos.len(),
+            "the picture uploaded again"
         );
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert_eq!(now.edits, before.edits + 1, "more than the caption's edit");
+        assert!(now.callback_data().is_empty(), "the 🔄 stays after the end");
     }
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
 /// At the production pace (3.5 s between edits of the battle message), a player's own field
-/// under fire is uploaded at most every 2 s, and once the shooting stops it shows the last
-/// shot: the gap delays a redraw, never drops it.
+/// under fire is uploaded at most every 2 s, and once the turn passes to its player it shows
+/// the last shot that struck it: the gap delays a redraw, never drops it. (Since issue 43 a
+/// field is redrawn when the turn comes to its player after a hit on it, not after every
+/// shot: the last miss at it may wait for the next redraw, as the battle message shows it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_up_current() {
     use std::time::{Duration, Instant};
@@ -472,7 +467,7 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
     // Shooting a shot every quarter of a second or so (faster than the gap) until each field
     // was redrawn three times during the battle.
     let started = Instant::now();
-    let mut last_shot_at = [started; 2];
+    let mut last_struck_at = [started; 2];
     while (0..2).any(|seat| uploads(&app, seat).len() < 3) {
         assert!(
             started.elapsed() < Duration::from_secs(90) && !d.is_over(&app),
@@ -481,16 +476,24 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
         tokio::time::sleep(Duration::from_millis(250)).await;
         let target = 1 - d.turn;
         let pressed = Instant::now();
-        if matches!(
-            d.shoot_button(&app).await,
-            Shot::Miss | Shot::Hit | Shot::Sunk
-        ) {
-            last_shot_at[target] = pressed;
+        if matches!(d.shoot_button(&app).await, Shot::Hit | Shot::Sunk) {
+            last_struck_at[target] = pressed;
         }
     }
-    for (seat, shot_at) in last_shot_at.into_iter().enumerate() {
+    // The shooter goes on until the turn passes: the field they struck is then redrawn.
+    let shooter = d.turn;
+    while d.turn == shooter && !d.is_over(&app) {
+        let target = 1 - d.turn;
+        let pressed = Instant::now();
+        match d.shoot_button(&app).await {
+            Shot::Hit | Shot::Sunk => last_struck_at[target] = pressed,
+            Shot::Over => break,
+            _ => {}
+        }
+    }
+    for (seat, shot_at) in last_struck_at.into_iter().enumerate() {
         let name = &d.players[seat].first_name;
-        // The last shot at the field is drawn, after the gap at most (a loaded machine may
+        // The last strike at the field is drawn, after the gap at most (a loaded machine may
         // take longer).
         let deadline = Instant::now() + wait();
         loop {
@@ -502,7 +505,7 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
             }
             assert!(
                 Instant::now() < deadline,
-                "{name}'s field does not show the last shot at it"
+                "{name}'s field does not show the last strike at it"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
@@ -530,4 +533,159 @@ async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_u
             );
         }
     }
+}
+
+/// A player's own field in their private chat: the photo titled "Your fleet".
+fn own_field_of(app: &App, chat: i64) -> Option<SentMessage> {
+    app.tg
+        .messages(chat)
+        .into_iter()
+        .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
+}
+
+/// Issue 43: over a whole duel with pictures, the players' own fields are redrawn when the
+/// turn comes back to them after a hit on their fleet, and once at the end; not after every
+/// shot, and never by a caption-only edit before a media edit. The shots go a little slower
+/// than the own field's gap, so no redraw is saved by the pace alone: before this rule the
+/// same duel cost 1.55 edits a shot in the private chats (120 editMessageMedia and 67
+/// editMessageCaption over 121 shots, measured with this test on the code before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot() {
+    use std::time::Duration;
+    let app = App::spawn().await;
+    let a = app.player(14_031, "Alice", "en");
+    let b = app.player(14_032, "Bob", "en");
+    let mut d = duel(&app, -14_031, a, b).await;
+    let chats = d.players.clone().map(|p| p.id.0 as i64);
+    for chat in chats {
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.photo.is_some() && m.text.contains("Your fleet"),
+                wait(),
+            )
+            .await
+            .expect("the own field is sent when the battle begins");
+    }
+    let mut accepted = 0usize;
+    loop {
+        match d.shoot_button(&app).await {
+            Shot::Miss | Shot::Hit | Shot::Sunk => accepted += 1,
+            Shot::Over => break,
+            // A cell the helper took for unknown that the game marked around a sunk ship.
+            Shot::Known => {}
+            Shot::NotYourTurn => panic!("the turn's player was refused"),
+        }
+        assert!(accepted < 300, "the game does not end");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    for chat in chats {
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.photo.is_some() && m.text.contains("The game is over"),
+                wait(),
+            )
+            .await
+            .expect("the own field shows the end");
+    }
+    // Anything still on its way.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (mut media, mut captions) = (0, 0);
+    for chat in chats {
+        let own = own_field_of(&app, chat).expect("the own field");
+        // Every edit of the photo is a new picture (editMessageMedia) or its caption alone.
+        media += own.photos.len() - 1;
+        captions += own.edits - (own.photos.len() - 1);
+    }
+    let per_shot = (media + captions) as f64 / accepted as f64;
+    eprintln!(
+        "own fields: {media} editMessageMedia + {captions} editMessageCaption over {accepted} \
+         accepted shots: {per_shot:.2} a shot"
+    );
+    assert!(
+        per_shot <= 1.0 / 3.0,
+        "{media} media and {captions} caption edits over {accepted} shots: {per_shot:.2} a shot"
+    );
+    // The end redrew each field once: its last picture is the end's, and no caption alone
+    // went after a picture in the battle.
+    assert!(captions <= 2, "{captions} caption-only edits");
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+/// A turn of misses alone leaves the target's own field as it was (the misses are on the
+/// battle message); its 🔄 Refresh button brings it up to date at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
+    use std::time::Duration;
+    let app = App::spawn().await;
+    let a = app.player(14_041, "Alice", "en");
+    let b = app.player(14_042, "Bob", "en");
+    let mut d = duel(&app, -14_041, a, b).await;
+    for p in &d.players {
+        app.tg
+            .wait_for(
+                p.id.0 as i64,
+                |m| m.photo.is_some() && m.text.contains("Your fleet"),
+                wait(),
+            )
+            .await
+            .expect("the own field");
+    }
+    // Turns until one strikes nothing: its target and their field before it.
+    let (target, own) = loop {
+        let target = 1 - d.turn;
+        let chat = d.players[target].id.0 as i64;
+        // Whatever the turn before it queued is drawn first.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let own = own_field_of(&app, chat).expect("the own field");
+        let mut struck = false;
+        let shooter = d.turn;
+        while d.turn == shooter {
+            match d.shoot_button(&app).await {
+                Shot::Hit | Shot::Sunk => struck = true,
+                Shot::Miss => {}
+                other => panic!("{other:?}"),
+            }
+        }
+        if !struck {
+            break (d.players[target].clone(), own);
+        }
+        assert!(d.shots < 60, "no turn of misses alone");
+    };
+    let chat = target.id.0 as i64;
+    assert!(
+        own.callback_data().iter().any(|c| c.starts_with("of:")),
+        "no 🔄 under the own field: {:?}",
+        own.callback_data()
+    );
+    // The turn passed to the target, but the field waits: only a hit redraws it.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let before = own_field_of(&app, chat).expect("the own field");
+    assert_eq!(
+        (before.photos.len(), before.edits),
+        (own.photos.len(), own.edits),
+        "a turn of misses redrew the own field"
+    );
+    let answer = app
+        .press(chat, &target, own.message_id, &data(&own, "of:"))
+        .await;
+    assert!(!answer.show_alert, "the refresh is refused: {answer:?}");
+    assert!(said(&answer).contains("up to date"), "{answer:?}");
+    let message = own.message_id;
+    let uploads = own.photos.len();
+    let after = app
+        .tg
+        .wait_for(
+            chat,
+            |m| m.message_id == message && m.photos.len() > uploads,
+            wait(),
+        )
+        .await
+        .expect("the refresh redraws the field with the misses");
+    assert!(
+        after.callback_data().iter().any(|c| c.starts_with("of:")),
+        "the redraw took the 🔄 away"
+    );
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
