@@ -138,7 +138,8 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         bot,
         teloxide::adaptors::throttle::Settings::default().no_retry(),
     );
-    super::token::install(store.clone(), config.bot.token_per_second);
+    let tuned = &config.bot;
+    super::token::install(store.clone(), tuned.token_per_second);
     let rng = match config.seed {
         Some(seed) => rand::SeedableRng::seed_from_u64(seed),
         None => rand::SeedableRng::from_entropy(),
