@@ -39,6 +39,7 @@ use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use teloxide::types::User;
 
 /// Runs every configuration and prints its figures.
 pub async fn run() {
@@ -110,6 +111,52 @@ fn by_method(map: &BTreeMap<(&'static str, ChatType), usize>, per: f64) -> Strin
         .join(", ")
 }
 
+/// A duel set up in `group` as people would: `a` opens a lobby, `b` joins, `a` starts, each
+/// presses Random and Ready in their private chat. It reads only the answers to presses and
+/// the messages the bot sends, not its edits (an edit lost to a 429 would leave a player
+/// waiting for ever: a person would press on, and so do these). `None` when the battle
+/// message never came within `MB_BENCH_BEGIN_SECS` (120).
+async fn begin(app: &App, group: i64, a: User, b: User) -> Option<Duel> {
+    let patience = Duration::from_secs(env_or("MB_BENCH_BEGIN_SECS", 120));
+    app.tg.group(group, "Sea dogs");
+    let (lobby, join) = open_lobby(app, group, &a).await;
+    let answer = app.press(group, &b, lobby.message_id, &join).await;
+    assert!(!answer.show_alert, "the join is refused: {answer:?}");
+    let start = data(&lobby, "s:");
+    let answer = app.press(group, &a, lobby.message_id, &start).await;
+    assert!(!answer.show_alert, "the start is refused: {answer:?}");
+    for p in [&a, &b] {
+        let chat = p.id.0 as i64;
+        let editor = app
+            .tg
+            .wait_for(
+                chat,
+                |m| m.callback_data().iter().any(|d| d.starts_with("pe:")),
+                patience,
+            )
+            .await?;
+        let button = |end: &str| {
+            editor
+                .callback_data()
+                .into_iter()
+                .find(|d| d.starts_with("pe:") && d.ends_with(end))
+                .expect("the editor's buttons")
+        };
+        app.press(chat, p, editor.message_id, &button(":r")).await;
+        let answer = app.press(chat, p, editor.message_id, &button(":k")).await;
+        assert!(!answer.show_alert, "the fleet is not locked: {answer:?}");
+    }
+    let battle = app
+        .tg
+        .wait_for(
+            group,
+            |m| m.callback_data().iter().any(|d| d.starts_with("f:")),
+            patience,
+        )
+        .await?;
+    Some(Duel::from_battle(&battle, [a, b], group))
+}
+
 async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let secs: u64 = env_or("MB_BENCH_SCALE_SECS", 60);
     let grace: u64 = env_or("MB_BENCH_GRACE_SECS", 30);
@@ -136,12 +183,16 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
             let base = 300_000 + 10 * g as i64;
             let a = app.player(base, &format!("A{g}"), "en");
             let b = app.player(base + 1, &format!("B{g}"), "en");
-            duel(&app, -30_000 - g as i64, a, b).await
+            begin(&app, -30_000 - g as i64, a, b).await
         });
     }
     let mut ready = Vec::new();
+    let mut never_began = 0;
     while let Some(d) = setups.join_next().await {
-        ready.push(d.expect("a duel begins"));
+        match d.expect("a duel's setup") {
+            Some(d) => ready.push(d),
+            None => never_began += 1,
+        }
     }
     ready.sort_by_key(|d| -d.group);
     let placed = placing.elapsed();
@@ -149,7 +200,8 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let placement_calls = at_play.accepted.len() - before_placing.accepted.len();
     let placement_429s = new_429s(&before_placing, &at_play);
     eprintln!(
-        "scale: {n} duels placed in {:.1} s with {replicas} replica(s); playing {secs} s",
+        "scale: {} duels placed in {:.1} s with {replicas} replica(s), {never_began} never began; playing {secs} s",
+        ready.len(),
         placed.as_secs_f64()
     );
 
@@ -289,6 +341,7 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
             .sum::<usize>() as f64
     };
     let mut figures: Figures = vec![
+        ("duels that never began", never_began as f64),
         ("accepted shots", shots as f64),
         ("placement (s)", placed.as_secs_f64()),
         ("429s in placement", total(&placement_429s, None)),
