@@ -25,7 +25,7 @@
 //!    turn (`initData` signed as Telegram signs it). Per request: the median and the 99th
 //!    percentile of the state's and the shot's time, and the first event of the stream;
 //!    and the page's own size, raw and gzipped.
-//! 4. **Scale** (`MB_BENCH_PARTS=scale`, in `bot/scale.rs`). `MB_BENCH_DUELS` (10,40,100)
+//! 4. **Scale** (`MB_BENCH_PARTS=scale`, in `bot/scale.rs`). `MB_BENCH_DUELS` (10,40)
 //!    group duels at once at a human pace (a press 1.5–3 s after the answer), against the
 //!    fake Bot API enforcing one bot token's budget (30 sends and edits a second across all
 //!    chats, 20 a minute per group, about one a second per private chat), with one replica
