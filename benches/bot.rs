@@ -5,7 +5,7 @@
 //! the spread (lowest–highest) of every figure.
 //!
 //! Run: `scripts/redis-up && cargo bench --bench bot` (`MB_BENCH_BOARDS=picture` for one).
-//! Two parts:
+//! Parts (`MB_BENCH_PARTS`, `fast,throughput` by default):
 //!
 //! 1. **Fast play.** Two players in one group play for `MB_BENCH_SECS` (60) seconds, each
 //!    pressing the next cell `MB_BENCH_THINK_MS` (700) ms after the answer to the last press,
@@ -25,11 +25,22 @@
 //!    turn (`initData` signed as Telegram signs it). Per request: the median and the 99th
 //!    percentile of the state's and the shot's time, and the first event of the stream;
 //!    and the page's own size, raw and gzipped.
+//! 4. **Scale** (`MB_BENCH_PARTS=scale`, in `bot/scale.rs`). `MB_BENCH_DUELS` (10,40)
+//!    group duels at once at a human pace (a press 1.5–3 s after the answer), against the
+//!    fake Bot API enforcing one bot token's budget (30 sends and edits a second across all
+//!    chats, 20 a minute per group, about one a second per private chat), with one replica
+//!    and with two: 429s, sends and edits per shot, press → answer, press → result on the
+//!    group's board, own-field staleness, the worst group's gap, shots lost.
+//!
+//! Parts 1 and 2 run with no token-wide budget in the fake (only the bot's own pacing of
+//! each group): their figures say nothing about many groups sharing one token.
 
 #[path = "../tests/fake_telegram/mod.rs"]
 mod fake_telegram;
 #[path = "../tests/bot/helpers.rs"]
 mod helpers;
+#[path = "bot/scale.rs"]
+mod scale;
 
 use helpers::*;
 use morskoy_boy::game::record::Board;
@@ -136,6 +147,9 @@ async fn main() {
             runs.push(webapp_once(seed).await);
         }
         report("the Mini App's API", &runs);
+    }
+    if parts.contains("scale") {
+        scale::run().await;
     }
     if parts.contains("throughput") {
         for &board in &boards {

@@ -1482,3 +1482,251 @@ async fn inline_queries_results_messages_presses_and_edits_as_telegram_has_them(
     assert!(matches!(api_error(e), ApiError::EditedMessageIsTooLong));
     assert_eq!(fake.inline_max_per_minute(&inline), 1);
 }
+
+/// A raw sendMessage (or any method) to the fake's HTTP API: its status and body.
+async fn call(
+    fake: &FakeTelegram,
+    method: &str,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    raw_post(
+        fake,
+        &format!("/bot{}/{method}", fake.token()),
+        &body.to_string(),
+    )
+    .await
+}
+
+/// A 429 as Telegram shapes it, with its `retry_after`.
+fn retry_after(status: u16, body: &serde_json::Value) -> u64 {
+    assert_eq!(status, 429, "{body}");
+    assert_eq!(body["ok"], false);
+    assert_eq!(body["error_code"], 429);
+    let secs = body["parameters"]["retry_after"]
+        .as_u64()
+        .expect("retry_after");
+    assert_eq!(
+        body["description"],
+        format!("Too Many Requests: retry after {secs}")
+    );
+    secs
+}
+
+#[tokio::test]
+async fn the_token_budget_refuses_the_call_beyond_its_calls_a_second_across_all_chats() {
+    use crate::fake_telegram::{ChatType, Limit, TokenLimits};
+    let fake = FakeTelegram::start().await;
+    let groups: Vec<i64> = (1..=6).map(|i| -1_000 - i).collect();
+    for &g in &groups {
+        fake.group(g, "Залп");
+    }
+    let anya = fake.user(21, "Аня", "ru");
+    fake.start_bot(21);
+    fake.set_token_limits(Some(TokenLimits {
+        per_second: 5,
+        group_per_minute: 100,
+        private_per_second: 100.0,
+        private_burst: 100.0,
+    }));
+    let started = Instant::now();
+    // Five calls that take effect, in five chats, sends and an edit, and calls the budget
+    // does not count between them: all pass.
+    let (status, first) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": groups[0], "text": "1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{first}");
+    let id = first["result"]["message_id"].as_i64().unwrap();
+    for &g in &groups[1..3] {
+        let (status, _) = call(
+            &fake,
+            "sendMessage",
+            serde_json::json!({"chat_id": g, "text": "2"}),
+        )
+        .await;
+        assert_eq!(status, 200);
+    }
+    let (status, _) = call(
+        &fake,
+        "editMessageText",
+        serde_json::json!({"chat_id": groups[0], "message_id": id, "text": "1!"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    // A refused edit (not modified) is not spent.
+    let (status, _) = call(
+        &fake,
+        "editMessageText",
+        serde_json::json!({"chat_id": groups[0], "message_id": id, "text": "1!"}),
+    )
+    .await;
+    assert_eq!(status, 400);
+    for method in ["getMe", "getChat", "sendChatAction"] {
+        let body = serde_json::json!({"chat_id": groups[3], "action": "typing"});
+        let (status, _) = call(&fake, method, body).await;
+        assert_eq!(status, 200, "{method} is not counted");
+    }
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": 21, "text": "поле"}),
+    )
+    .await;
+    assert_eq!(status, 200, "the fifth call");
+    // The sixth within the second, to a chat of its own: refused, and it had no effect.
+    let (status, body) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": groups[5], "text": "6"}),
+    )
+    .await;
+    assert!(
+        started.elapsed() < Duration::from_millis(900),
+        "the test was too slow to tell"
+    );
+    assert_eq!(retry_after(status, &body), 1);
+    assert!(fake.messages(groups[5]).is_empty());
+    let (status, _) = call(
+        &fake,
+        "editMessageText",
+        serde_json::json!({"chat_id": groups[0], "message_id": id, "text": "1?"}),
+    )
+    .await;
+    assert_eq!(status, 429, "edits are counted as sends are");
+    assert_eq!(fake.messages(groups[0])[0].text, "1!");
+
+    // A second after the first call the window has room again.
+    tokio::time::sleep(
+        Duration::from_secs(1).saturating_sub(started.elapsed()) + Duration::from_millis(50),
+    )
+    .await;
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": groups[5], "text": "6"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    let usage = fake.token_usage();
+    assert_eq!(usage.accepted.len(), 6);
+    assert_eq!(usage.rejected(), 2);
+    assert_eq!(usage.too_many[&("sendMessage", ChatType::Group)], 1);
+    assert_eq!(usage.too_many[&("editMessageText", ChatType::Group)], 1);
+    assert_eq!(usage.calls[&("editMessageText", ChatType::Group)], 3);
+    assert_eq!(usage.calls[&("sendMessage", ChatType::Private)], 1);
+    assert_eq!(usage.by_limit[&Limit::Global], 2);
+    assert_eq!(usage.max_per_second(), 5);
+    assert_eq!(anya.first_name, "Аня");
+}
+
+#[tokio::test]
+async fn the_token_budget_refuses_a_groups_call_beyond_its_calls_a_minute() {
+    use crate::fake_telegram::{Limit, TokenLimits};
+    let (fake, _bot) = with_group().await;
+    fake.group(-77, "Другая");
+    fake.set_token_limits(Some(TokenLimits {
+        group_per_minute: 3,
+        ..TokenLimits::TELEGRAM
+    }));
+    for i in 0..3 {
+        let (status, _) = call(
+            &fake,
+            "sendMessage",
+            serde_json::json!({"chat_id": GROUP, "text": i}),
+        )
+        .await;
+        assert_eq!(status, 200, "call {i}");
+    }
+    let (status, body) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": GROUP, "text": "4"}),
+    )
+    .await;
+    assert!((59..=60).contains(&retry_after(status, &body)));
+    assert_eq!(fake.sends_and_edits(GROUP), 3);
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": -77, "text": "1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "another group has a minute of its own");
+    assert_eq!(fake.token_usage().by_limit[&Limit::Group], 1);
+
+    // Off again: no limit at all.
+    fake.set_token_limits(None);
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": GROUP, "text": "5"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+}
+
+#[tokio::test]
+async fn the_token_budget_lets_a_private_chat_burst_then_one_call_a_second() {
+    use crate::fake_telegram::{ChatType, Limit, TokenLimits};
+    let fake = FakeTelegram::start().await;
+    for id in [21, 22] {
+        fake.user(id, "Игрок", "ru");
+        fake.start_bot(id);
+    }
+    fake.set_token_limits(Some(TokenLimits::TELEGRAM));
+    let started = Instant::now();
+    let mut last = 0;
+    for i in 0..3 {
+        let (status, body) = call(
+            &fake,
+            "sendMessage",
+            serde_json::json!({"chat_id": 21, "text": i}),
+        )
+        .await;
+        assert_eq!(status, 200, "the burst's call {i}");
+        last = body["result"]["message_id"].as_i64().unwrap();
+    }
+    let (status, body) = call(
+        &fake,
+        "editMessageText",
+        serde_json::json!({"chat_id": 21, "message_id": last, "text": "x"}),
+    )
+    .await;
+    assert_eq!(retry_after(status, &body), 1);
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "the test was too slow to tell"
+    );
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": 22, "text": "1"}),
+    )
+    .await;
+    assert_eq!(status, 200, "another private chat has a bucket of its own");
+
+    // One more a second after.
+    tokio::time::sleep(Duration::from_millis(1050)).await;
+    let (status, _) = call(
+        &fake,
+        "editMessageText",
+        serde_json::json!({"chat_id": 21, "message_id": last, "text": "x"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, _) = call(
+        &fake,
+        "sendMessage",
+        serde_json::json!({"chat_id": 21, "text": "y"}),
+    )
+    .await;
+    assert_eq!(status, 429, "and no more");
+    let usage = fake.token_usage();
+    assert_eq!(usage.by_limit[&Limit::Private], 2);
+    assert_eq!(usage.too_many[&("sendMessage", ChatType::Private)], 1);
+    assert_eq!(usage.too_many[&("editMessageText", ChatType::Private)], 1);
+    assert_eq!(fake.messages(21).len(), 3);
+}

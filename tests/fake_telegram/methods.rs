@@ -85,6 +85,7 @@ pub(super) async fn call(shared: &Shared, method: &str, params: Params) -> Reply
     } else {
         shared.update(|st| dispatch(st, &lower, &params).unwrap_or_else(|e| e))
     };
+    super::budget::record(shared, &lower, &params, reply.status);
     if reply.status >= 400 {
         let record = ApiErrorRecord {
             method: name,

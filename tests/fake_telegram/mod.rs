@@ -7,7 +7,9 @@
 //! text and entities, Telegram's limits and error descriptions, 403 for users who never started
 //! the bot (or blocked it) and for groups the bot was removed from (to every method on that
 //! chat: [`FakeTelegram::set_member_status`] of [`BOT_ID`]), group privacy mode, and 429s a
-//! test injects. A webhook (setWebhook) is served too:
+//! test injects, or the budget of one bot token ([`FakeTelegram::set_token_limits`]: 30 sends
+//! and edits a second across all chats, 20 a minute per group, about one a second per private
+//! chat) with counters of what it spent. A webhook (setWebhook) is served too:
 //! the fake then POSTs the updates to the bot's replicas, round-robin, as a load balancer in
 //! front of them would ([`FakeTelegram::set_webhook_backends`]).
 //!
@@ -30,13 +32,14 @@
 //! assert!(fake.max_per_minute(-100) <= 20);
 //! ```
 //!
-//! Files: `http` (server, parameters), `methods` / `sending` / `polling` / `webhook` (the Bot API
-//! methods, the webhook's deliveries),
+//! Files: `http` (server, parameters), `budget` (the token's limits and counters), `methods` /
+//! `sending` / `polling` / `webhook` (the Bot API methods, the webhook's deliveries),
 //! `markup` / `html` / `markdown` (parse modes, limits, keyboards), `state` (what it knows),
 //! `users` (what test users do), `inspect` (what the bot did).
 
 #![allow(dead_code)]
 
+mod budget;
 mod html;
 mod http;
 mod inline;
@@ -50,6 +53,8 @@ mod state;
 mod users;
 mod webhook;
 
+#[allow(unused_imports)] // The bench reads them all; the tests only some.
+pub use budget::{ChatType, Limit, TokenCall, TokenLimits, TokenUsage};
 use serde_json::Value;
 use std::sync::Arc;
 use teloxide::types::{User, UserId};

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
+use super::budget::{self, Limit};
 use super::http::{Params, Reply};
 use super::markup::{self, Formatted, MAX_CALLBACK_ANSWER, MAX_CAPTION, MAX_TEXT};
 use super::state::{bot_user_json, unix_now, ChatKind, Msg, State};
@@ -101,7 +102,8 @@ fn topic_for_send(st: &State, chat_id: i64, p: &Params) -> Result<Option<i32>, R
     }
 }
 
-/// Answers an injected 429, or a real one when a flood limit is set and reached.
+/// Answers an injected 429, or a real one when a limit is set and reached: the group's flood
+/// limit, or the token's own (a private chat's, or all chats' a second: see `budget`).
 fn flood_gate(st: &mut State, chat_id: i64) -> Result<(), Reply> {
     let limit = st.flood_limit;
     let chat = chat_mut(st, chat_id);
@@ -109,6 +111,7 @@ fn flood_gate(st: &mut State, chat_id: i64) -> Result<(), Reply> {
         chat.inject_429.0 -= 1;
         let mut reply = Reply::retry_after(chat.inject_429.1);
         reply.injected = true;
+        st.refused(Limit::Injected);
         return Err(reply);
     }
     if let (Some(limit), true) = (limit, chat.kind != ChatKind::Private) {
@@ -124,10 +127,11 @@ fn flood_gate(st: &mut State, chat_id: i64) -> Result<(), Reply> {
                 .get(window.len().saturating_sub(limit.max(1)))
                 .copied();
             let wait = oldest.map_or(60.0, |t| 60.0 - now.duration_since(t).as_secs_f64());
+            st.refused(Limit::Group);
             return Err(Reply::retry_after(wait.ceil().max(1.0) as u32));
         }
     }
-    Ok(())
+    budget::gate(st, chat_id)
 }
 
 fn format(text: &str, p: &Params, entities_key: &str) -> Result<Formatted, Reply> {
@@ -204,6 +208,8 @@ fn store_bot_message(st: &mut State, chat_id: i64, m: NewMessage) -> Reply {
     let id = chat.next_id();
     chat.log.push((id, m.content.text.clone()));
     chat.flood.push(Instant::now());
+    budget::spend(st, chat_id);
+    let chat = chat_mut(st, chat_id);
     chat.messages.insert(
         id,
         Msg {
@@ -421,6 +427,7 @@ fn message_to_edit(st: &mut State, p: &Params) -> Result<(i64, i32), Reply> {
 
 /// Counts an edit and returns the message as Telegram answers it.
 fn finish_edit(st: &mut State, chat_id: i64, message_id: i32, text_changed: bool) -> Reply {
+    budget::spend(st, chat_id);
     let chat = chat_mut(st, chat_id);
     chat.flood.push(Instant::now());
     let m = chat.messages.get_mut(&message_id).expect("checked");

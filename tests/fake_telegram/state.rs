@@ -287,6 +287,8 @@ pub(super) struct State {
     /// Whether concurrent getUpdates may all be held (no 409 Conflict).
     pub concurrent_polling: bool,
     pub flood_limit: Option<usize>,
+    /// The token's budget (limits off by default) and what it spent.
+    pub budget: super::budget::Budget,
     pub menu_buttons: HashMap<Option<i64>, Value>,
     pub next_file: u64,
     /// Keys changed by the current update, for [`Shared::wait_key`] (`answer:<callback id>`).
@@ -330,6 +332,7 @@ impl Default for State {
             privacy_mode: true,
             concurrent_polling: false,
             flood_limit: None,
+            budget: Default::default(),
             menu_buttons: HashMap::new(),
             next_file: 1,
             touched: Vec::new(),
