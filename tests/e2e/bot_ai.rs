@@ -377,21 +377,32 @@ async fn own_field_follows_the_bots_turns(
     let (mut next, mut seen) = (0usize, 0usize);
     // What the field showed when it was last brought up to date, and the turns that struck:
     // from the player's first turn (the bot may have begun, and struck).
-    let (mut shown_before, mut struck_before) = loop {
+    let (shot_first, mut struck_before) = loop {
         match shot_at_the_player(&store, id).await {
-            Some((shot, struck, true)) => break (if struck > 0 { shot } else { 0 }, struck),
+            Some((shot, struck, true)) => break (shot, struck),
             Some(_) => tokio::time::sleep(Duration::from_millis(100)).await,
             None => return,
         }
     };
+    // The own field is first sent when the battle begins, drawn from the record its sender
+    // loads then: after none, some or all of the bot's first turn. From then on it changes
+    // only as the rules say.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while own_field_shown(app, player.id.0 as i64).map(|(n, _)| n) != Some(shown_before) {
+    let mut shown_before = loop {
+        let first = own_field_shown(app, player.id.0 as i64).map(|(n, _)| n);
+        if let Some(n) = first.filter(|&n| n == shot_first || struck_before == 0) {
+            assert!(
+                n <= shot_first,
+                "the own field shows {n} of {shot_first} shots"
+            );
+            break n;
+        }
         assert!(
             std::time::Instant::now() < deadline,
-            "the own field does not show the bot's first turn"
+            "the own field does not show the bot's first turn: {first:?} of {shot_first}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    };
     let mut struck_turns = 0usize;
     while seen < turns || struck_turns == 0 {
         assert!(next < 100, "the bot's field ran out of cells");
