@@ -636,8 +636,8 @@ async fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
     let (target, own) = loop {
         let target = 1 - d.turn;
         let chat = d.players[target].id.0 as i64;
-        // Whatever the turn before it queued is drawn first.
-        tokio::time::sleep(Duration::from_millis(600)).await;
+        // Whatever the turn before it queued is drawn first (however busy the machine).
+        own_field_settled(&app, d.game, target).await;
         let own = own_field_of(&app, chat).expect("the own field");
         let mut struck = false;
         let shooter = d.turn;
@@ -688,4 +688,33 @@ async fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
         "the redraw took the 🔄 away"
     );
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+/// Waits (at most the test's wait) until game `game` has no redraw of seat `seat`'s own field
+/// queued (it leaves the outbox once Telegram took it), then a little more.
+async fn own_field_settled(app: &App, game: u64, seat: usize) {
+    use morskoy_boy::game::delivery::Effect;
+    let store = app.store().await;
+    let deadline = std::time::Instant::now() + wait();
+    loop {
+        let (rec, _) = store
+            .load_game(morskoy_boy::store::GameId(game))
+            .await
+            .expect("the game");
+        let seat = seat as u8;
+        let queued = rec
+            .delivery
+            .outbox
+            .iter()
+            .any(|o| o.effect == Effect::Dm { seat });
+        if !queued {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the own field of seat {seat} is never drawn"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
 }
