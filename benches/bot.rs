@@ -47,16 +47,6 @@ use morskoy_boy::game::record::Board;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The methods Telegram limits per chat: sends and edits.
-const LIMITED: &[&str] = &[
-    "sendMessage",
-    "sendPhoto",
-    "editMessageText",
-    "editMessageCaption",
-    "editMessageMedia",
-    "editMessageReplyMarkup",
-];
-
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()
@@ -65,7 +55,10 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 }
 
 fn rate_limited_calls(app: &App) -> usize {
-    LIMITED.iter().map(|m| app.tg.calls(m)).sum()
+    fake_telegram::budget::COUNTED
+        .iter()
+        .map(|m| app.tg.calls(m))
+        .sum()
 }
 
 /// The bot's Redis round trips so far: `mb_redis_round_trips_total` of its `GET /metrics`.

@@ -260,19 +260,8 @@ impl Store {
         interval: Duration,
         tolerance: Duration,
     ) -> Result<u64, StoreError> {
-        let key = self.keys.chat_budget(chat);
-        let wait: i64 = self
-            .run(|mut c| async move {
-                self.outbox
-                    .gcra
-                    .key(key)
-                    .arg(interval.as_millis() as u64)
-                    .arg(tolerance.as_millis() as u64)
-                    .invoke_async(&mut c)
-                    .await
-            })
-            .await?;
-        Ok(wait.max(0) as u64)
+        self.take_gcra(vec![self.keys.chat_budget(chat)], interval, tolerance)
+            .await
     }
 
     /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a
@@ -287,16 +276,31 @@ impl Store {
         tolerance: Duration,
     ) -> Result<u64, StoreError> {
         let (bucket, pause) = self.keys.token_budget();
+        self.take_gcra(vec![bucket, pause], interval, tolerance)
+            .await
+    }
+
+    /// One call of the GCRA script on `keys` (a bucket, and a pause when given): 0 when taken,
+    /// else the milliseconds to wait.
+    async fn take_gcra(
+        &self,
+        keys: Vec<String>,
+        interval: Duration,
+        tolerance: Duration,
+    ) -> Result<u64, StoreError> {
         let wait: i64 = self
-            .run(|mut c| async move {
-                self.outbox
-                    .token
-                    .key(bucket)
-                    .key(pause)
-                    .arg(interval.as_millis() as u64)
-                    .arg(tolerance.as_millis() as u64)
-                    .invoke_async(&mut c)
-                    .await
+            .run(|mut c| {
+                let keys = keys.clone();
+                async move {
+                    let mut call = self.outbox.gcra.prepare_invoke();
+                    for k in keys {
+                        call.key(k);
+                    }
+                    call.arg(interval.as_millis() as u64)
+                        .arg(tolerance.as_millis() as u64)
+                        .invoke_async(&mut c)
+                        .await
+                }
             })
             .await?;
         Ok(wait.max(0) as u64)

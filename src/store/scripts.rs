@@ -16,13 +16,10 @@ const RENEW: &str = include_str!("lua/renew.lua");
 const RELEASE: &str = include_str!("lua/release.lua");
 /// Drops a lease that is the caller's (KEYS: the lease; ARGV: token).
 const DROP: &str = include_str!("lua/drop.lua");
-/// A GCRA bucket on the server's clock (KEYS: the bucket; ARGV: the emission interval and
-/// the burst tolerance, in ms). 0 when a send may go now (and it is counted), else the
-/// milliseconds to wait. Never counts a send it refuses.
+/// A GCRA bucket on the server's clock (KEYS: the bucket, and the token's pause when given;
+/// ARGV: the emission interval and the burst tolerance, in ms). 0 when a send may go now (and
+/// it is counted), else the milliseconds to wait. Never counts a send it refuses.
 const GCRA: &str = include_str!("lua/gcra.lua");
-/// The token's budget: a GCRA bucket and a pause (KEYS: the bucket, the pause; ARGV: the
-/// interval and the caller's tolerance, in ms). 0 when a call may go now, else the wait.
-const TOKEN: &str = include_str!("lua/token.lua");
 /// Pauses the token's calls for ARGV[1] ms (KEYS: the pause), keeping a longer one.
 const PAUSE: &str = include_str!("lua/pause.lua");
 
@@ -34,7 +31,6 @@ pub struct Scripts {
     pub(super) release: Script,
     pub(super) drop: Script,
     pub(super) gcra: Script,
-    pub(super) token: Script,
     pub(super) pause: Script,
 }
 
@@ -46,7 +42,6 @@ impl Scripts {
             release: Script::new(RELEASE),
             drop: Script::new(DROP),
             gcra: Script::new(GCRA),
-            token: Script::new(TOKEN),
             pause: Script::new(PAUSE),
         }
     }

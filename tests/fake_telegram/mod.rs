@@ -39,7 +39,7 @@
 
 #![allow(dead_code)]
 
-mod budget;
+pub mod budget;
 mod html;
 mod http;
 mod inline;

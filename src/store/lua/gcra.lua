@@ -1,5 +1,14 @@
+-- A GCRA bucket of sends and edits on the server's clock (KEYS[1]: its theoretical arrival
+-- time), and, when given, a pause Telegram asked for with a 429 (KEYS[2]: until when, Unix
+-- ms; the token's budget has one, a chat's none). ARGV: the emission interval and the burst
+-- tolerance, in ms. 0 when a call may go now (and it is counted), else the milliseconds to
+-- wait; a refused call is not counted.
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if KEYS[2] then
+  local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if paused > now then return paused - now end
+end
 local interval = tonumber(ARGV[1])
 local tolerance = tonumber(ARGV[2])
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
