@@ -46,6 +46,7 @@ pub struct Metrics {
     shots: IntCounterVec,
     webapp_streams: IntGauge,
     webapp_watchers: IntGauge,
+    live_boards: IntGauge,
     token_calls: IntCounterVec,
     token_wait: prometheus::HistogramVec,
     token_pauses: IntCounter,
@@ -110,6 +111,10 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "mb_webapp_watchers",
         "Games watched for the Mini App's live streams on this replica (one each, however many streams).",
     );
+    let live_boards = gauge(
+        "mb_token_live_boards",
+        "Live boards (group battle messages) that wanted a redraw in the last 10 s, all replicas': each group's gap between redraws stretches with them.",
+    );
     let token_wait = prometheus::HistogramVec::new(
         HistogramOpts::new(
             "mb_token_wait_seconds",
@@ -141,6 +146,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         ),
         webapp_streams,
         webapp_watchers,
+        live_boards,
         updates: counter_vec(
             &r,
             "mb_updates_total",
@@ -229,6 +235,11 @@ pub fn webapp_streams(change: i64) {
 /// A watcher of a game for the Mini App's streams started (`1`) or ended (`-1`).
 pub fn webapp_watchers(change: i64) {
     get().webapp_watchers.add(change);
+}
+
+/// How many live boards share the token's budget now (every replica's).
+pub fn live_boards(n: u64) {
+    get().live_boards.set(n as i64);
 }
 
 /// The content type of [`render`]'s text.

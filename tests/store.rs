@@ -1014,3 +1014,24 @@ async fn the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses(ta
     assert!((5_500..=7_000).contains(&wait), "{wait}");
 }
 on_both!(the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses);
+
+/// The live boards that share the token (issue 43) are counted across replicas: a chat told by
+/// two replicas counts once, and a chat no one told of within the window no longer counts.
+async fn live_boards_are_counted_once_across_replicas_within_the_window(target: Target) {
+    let config = common::config();
+    let url = common::target_url(target);
+    let a = Store::connect(&url, config.clone()).await.unwrap();
+    let b = Store::connect(&url, config).await.unwrap();
+    let window = Duration::from_millis(600);
+    assert_eq!(a.live_boards(&[], window).await.unwrap(), 0);
+    assert_eq!(a.live_boards(&[-1, -2, -3], window).await.unwrap(), 3);
+    // The other replica sees them, and adds its own; a chat both tell of counts once.
+    assert_eq!(b.live_boards(&[-3, -4], window).await.unwrap(), 4);
+    assert_eq!(a.live_boards(&[], window).await.unwrap(), 4);
+    // Past the window only the chats told of again still count.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(b.live_boards(&[-2], window).await.unwrap(), 4);
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(a.live_boards(&[], window).await.unwrap(), 1);
+}
+on_both!(live_boards_are_counted_once_across_replicas_within_the_window);

@@ -33,6 +33,9 @@
 //! | `mb:v1:{r:bot}:rating`, `…:top` | hash, sorted set | the same for games against the bot | none |
 //! | `mb:v1:rulesets` | hash | a ruleset's name in the statistics → the ruleset (JSON), to name it in words | none |
 //! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
+//! | `mb:v1:{t}:budget` | string | the bot token's GCRA bucket of sends and edits (every replica's) | a minute |
+//! | `mb:v1:{t}:pause` | string | until when Telegram asked the token to wait (a 429) | its wait |
+//! | `mb:v1:{t}:boards` | sorted set | chats whose live boards wanted a redraw lately, by when (the load that stretches a group's gap) | twice the window |
 //! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
 //! | `mb:v1:{c:CHAT}:panel:MESSAGE` | string | a hash of what a `/settings` panel (or the `/lang` choice) shows | a day |
 
@@ -189,6 +192,12 @@ impl Keys {
             format!("{}:{{t}}:budget", self.ns),
             format!("{}:{{t}}:pause", self.ns),
         )
+    }
+
+    /// The chats whose live boards wanted a redraw lately (all replicas'), by when: how many
+    /// share the token's budget, so each group's gap stretches with them.
+    pub fn live_boards(&self) -> String {
+        format!("{}:{{t}}:boards", self.ns)
     }
 
     /// A command of one person in a chat answered lately (answered once a minute at most).

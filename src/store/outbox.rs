@@ -325,6 +325,29 @@ impl Store {
         Ok(())
     }
 
+    /// Marks `chats` as live boards that want a redraw now, and counts the chats (of every
+    /// replica) so marked within `window`: how many boards share the token's budget.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn live_boards(&self, chats: &[i64], window: Duration) -> Result<u64, StoreError> {
+        let key = self.keys.live_boards();
+        let n: i64 = self
+            .run(|mut c| {
+                let key = key.clone();
+                async move {
+                    let mut call = self.outbox.boards.prepare_invoke();
+                    call.key(key).arg(window.as_millis() as u64);
+                    for chat in chats {
+                        call.arg(*chat);
+                    }
+                    call.invoke_async(&mut c).await
+                }
+            })
+            .await?;
+        Ok(n.max(0) as u64)
+    }
+
     /// Whether `user`'s command `what` in `chat` may be answered now: once a minute at most.
     ///
     /// # Errors

@@ -22,6 +22,9 @@ const DROP: &str = include_str!("lua/drop.lua");
 const GCRA: &str = include_str!("lua/gcra.lua");
 /// Pauses the token's calls for ARGV[1] ms (KEYS: the pause), keeping a longer one.
 const PAUSE: &str = include_str!("lua/pause.lua");
+/// Marks the chats whose live boards want redraws and counts those seen within a window
+/// (KEYS: the set; ARGV: the window in ms, then the chats), on the server's clock.
+const BOARDS: &str = include_str!("lua/boards.lua");
 
 /// The scripts of the senders, loaded once per store.
 #[derive(Clone)]
@@ -32,6 +35,7 @@ pub struct Scripts {
     pub(super) drop: Script,
     pub(super) gcra: Script,
     pub(super) pause: Script,
+    pub(super) boards: Script,
 }
 
 impl Scripts {
@@ -43,6 +47,7 @@ impl Scripts {
             drop: Script::new(DROP),
             gcra: Script::new(GCRA),
             pause: Script::new(PAUSE),
+            boards: Script::new(BOARDS),
         }
     }
 }

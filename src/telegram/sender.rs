@@ -490,7 +490,9 @@ async fn step(
     let mut wait: Option<Duration> = None;
     if let Some((message, drawing, hash)) = live_due(ctx, &rec, id) {
         let since = now_ms().saturating_sub(rec.delivery.drawn_at);
-        let gap = ctx.config.gap(rec.chat).as_millis() as u64;
+        // The more boards share the token, the longer each waits (the same for all).
+        super::token::board_wants(rec.chat);
+        let gap = super::token::board_gap(ctx.config.gap(rec.chat)).as_millis() as u64;
         if since < gap {
             wait = Some(Duration::from_millis(gap - since));
         } else if let Some(w) = budget(ctx, rec.chat).await? {

@@ -15,9 +15,20 @@
 //! runs ahead of the clock and the lower priorities wait while the higher ones still go:
 //! nothing is dropped (a sender's work waits, and draws the latest state when it goes).
 //! Answers to presses (answerCallbackQuery) are not limited by Telegram and never wait here.
+//!
+//! **The live boards' gap stretches with the load.** Each sender that has a live board to
+//! redraw says so ([`board_wants`]); every second each replica adds the chats it saw to a set
+//! in Redis and reads how many chats (of every replica) wanted a redraw in the last ten
+//! seconds ([`crate::store::Store::live_boards`]). With `live` boards sharing the token, each
+//! waits at least `live / (0.8 × MB_TOKEN_PER_SECOND)` between two redraws ([`board_gap`]):
+//! the boards together plan for four fifths of the budget (the rest is for own fields, the
+//! end and the lobbies), and every group gets the same gap, so none waits on luck while others
+//! go twice (fair: the same gap for all, where a race for a short budget is won by whoever
+//! asks most often). With few games the group's own gap (`MB_GROUP_GAP_MS`) is the longer.
 
 use crate::store::Store;
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Who goes first when the token's budget is short.
@@ -88,10 +99,76 @@ struct Budget {
 static BUDGET: OnceLock<Budget> = OnceLock::new();
 
 /// Every send and edit of this process takes from the token's budget in `store`, of
-/// `per_second` calls a second (all replicas together). Once, at start-up.
+/// `per_second` calls a second (all replicas together). Once, at start-up (within the
+/// runtime: it starts the task that counts the live boards).
 pub fn install(store: Store, per_second: u32) {
     let interval = Duration::from_micros(1_000_000 / u64::from(per_second.max(1)));
-    let _ = BUDGET.set(Budget { store, interval });
+    if BUDGET
+        .set(Budget {
+            store: store.clone(),
+            interval,
+        })
+        .is_ok()
+    {
+        tokio::spawn(count_live_boards(store));
+    }
+}
+
+/// The share of the token's budget the live boards plan for.
+const BOARD_SHARE: f64 = 0.8;
+/// How long a board that wanted a redraw counts as live.
+const LIVE_WINDOW: Duration = Duration::from_secs(10);
+
+/// The chats whose live boards wanted a redraw since the last count (this process's).
+static WANTED: Mutex<Vec<i64>> = Mutex::new(Vec::new());
+/// Live boards of every replica, as last counted.
+static LIVE: AtomicU64 = AtomicU64::new(0);
+
+/// The live board of `chat` wants a redraw: it counts among those that share the token.
+pub fn board_wants(chat: i64) {
+    if let Ok(mut wanted) = WANTED.lock() {
+        if wanted.last() != Some(&chat) {
+            wanted.push(chat);
+        }
+    }
+}
+
+/// The least time between two redraws of a live board whose chat's own gap is `base`: longer
+/// when many boards share the token's budget ([`stretched`]).
+pub fn board_gap(base: Duration) -> Duration {
+    match BUDGET.get() {
+        Some(budget) => stretched(base, budget.interval, LIVE.load(Ordering::Relaxed)),
+        None => base,
+    }
+}
+
+/// The gap of each of `live` boards when together they take [`BOARD_SHARE`] of a budget of
+/// one call every `interval`, or `base` when that is longer.
+pub fn stretched(base: Duration, interval: Duration, live: u64) -> Duration {
+    base.max(interval.mul_f64(live as f64 / BOARD_SHARE))
+}
+
+/// Every second: the chats seen here go to Redis, and the live boards of every replica are
+/// counted. With Redis away the last count stands.
+async fn count_live_boards(store: Store) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let mut chats = match WANTED.lock() {
+            Ok(mut wanted) => std::mem::take(&mut *wanted),
+            Err(_) => Vec::new(),
+        };
+        chats.sort_unstable();
+        chats.dedup();
+        match store.live_boards(&chats, LIVE_WINDOW).await {
+            Ok(n) => {
+                LIVE.store(n, Ordering::Relaxed);
+                crate::metrics::live_boards(n);
+            }
+            Err(e) => log::debug!("live boards: {e}"),
+        }
+    }
 }
 
 /// Whether a Bot API method (a payload's name, `SendMessage`) sends or edits a message: what
@@ -183,6 +260,24 @@ mod tests {
             "DeleteMessage",
         ] {
             assert!(!limited(m), "{m}");
+        }
+    }
+
+    #[test]
+    fn the_boards_gap_stretches_with_the_live_boards_to_four_fifths_of_the_budget() {
+        let base = Duration::from_millis(3500);
+        let interval = Duration::from_millis(40); // 25 a second
+                                                  // Few boards: the group's own gap.
+        assert_eq!(stretched(base, interval, 0), base);
+        assert_eq!(stretched(base, interval, 40), base);
+        // 100 boards at 20 a second: five seconds each; 640: 32 s.
+        assert_eq!(stretched(base, interval, 100), Duration::from_secs(5));
+        assert_eq!(stretched(base, interval, 640), Duration::from_secs(32));
+        // Together they take four fifths of the budget, whatever their number.
+        for live in [100u64, 250, 640, 5_000] {
+            let gap = stretched(base, interval, live).as_secs_f64();
+            let per_second = live as f64 / gap;
+            assert!((per_second - 20.0).abs() < 1e-6, "{live}: {per_second}");
         }
     }
 
