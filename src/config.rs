@@ -76,7 +76,7 @@ pub struct BotConfig {
 impl Default for BotConfig {
     fn default() -> Self {
         BotConfig {
-            group_gap: Duration::from_millis(3500),
+            group_gap: Duration::from_millis(4500),
             tick: Duration::from_secs(1),
             group_per_minute: 18,
             token_per_second: 25,
@@ -265,7 +265,7 @@ Environment:
   MB_REDIS_WAIT_SECS    how long start-up waits for Redis before it gives up (default: 60)
   MB_NAMESPACE          prefix of every Redis key (default: mb:v1)
   MB_FINISHED_DAYS      days a finished game is kept (default: 30)
-  MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 3500)
+  MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 4500)
   MB_GROUP_PER_MINUTE   sends and edits one group takes a minute (default: 18; Telegram's
                         limit is about 20, more gets a warning at start-up)
   MB_TOKEN_PER_SECOND   sends and edits the bot token takes a second, across all chats and

@@ -3,7 +3,7 @@
 //! (`TokenLimits::TELEGRAM`: 30 sends and edits a second across all chats, 20 a minute per
 //! group, a private chat's bucket of 3 refilled at 1 a second; a 429 with `retry_after`
 //! beyond), with one replica (long polling) and with two (webhook mode, one token between
-//! them), at the production settings: `MB_GROUP_GAP_MS` 3500, `MB_GROUP_PER_MINUTE` 18, the
+//! them), at the production settings: `MB_GROUP_GAP_MS` 4500, `MB_GROUP_PER_MINUTE` 18, the
 //! bot's default board (pictures).
 //!
 //! For each number of duels in `MB_BENCH_DUELS` (10,40: about 8 minutes with both replica
@@ -24,12 +24,17 @@
 //! - press → result on the group's board: when the battle message first showed the shot's
 //!   result line (read from its history in the fake), p50/p90/max;
 //! - own-field staleness: each time the turn passes to a player (the answer to the
-//!   opponent's miss), how long until that player's own field in their private chat first
-//!   showed a state saying it is their turn ("Your turn", drawn with the field from the same
-//!   record, so with the shots that passed the turn): p50/p90, and the passes for which it
-//!   never did before their turn ended (their own miss) or the run did;
+//!   opponent's miss) whose fleet was hit during the opponent's turn, how long until that
+//!   player's own field (the picture in their private chat) was redrawn (it is redrawn on
+//!   nothing else during play, so that is the redraw the pass asked for, with the hits):
+//!   p50/p90, and the passes for which it never was before their turn ended (their own miss)
+//!   or the run did. A turn that passes after misses alone has no redraw due (misses wait for
+//!   the field's next redraw or the player's ask): counted apart;
 //! - the worst group's gap between edits of its battle message during play (the start and
-//!   the end of play count as edges, so a group never edited shows the whole play);
+//!   the end of play count as edges, so a group never edited shows the whole play; a gap
+//!   also counts the time its players had no new shot to show);
+//! - fairness: each group's longest press → result on its board; the median group's, and the
+//!   worst group's over it (the bar: no group waits more than twice the median);
 //! - shots lost: accepted shots whose result no state of the group's battle message showed
 //!   by the end of the grace period.
 
@@ -78,8 +83,9 @@ struct DuelRun {
     pressed: Vec<Pressed>,
     /// Every press's wait for its answer.
     answers: Vec<Duration>,
-    /// Each time the turn passed: to whom (their user id), and when (the miss's answer).
-    passes: Vec<(i64, Instant)>,
+    /// Each time the turn passed: to whom (their user id), when (the miss's answer), and
+    /// whether their fleet was hit during the opponent's turn (so their own field has news).
+    passes: Vec<(i64, Instant, bool)>,
 }
 
 const CHAT_TYPES: [ChatType; 3] = [ChatType::Group, ChatType::Private, ChatType::Inline];
@@ -162,7 +168,7 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let secs: u64 = env_or("MB_BENCH_SCALE_SECS", 60);
     let grace: u64 = env_or("MB_BENCH_GRACE_SECS", 30);
     // The production pace of a group (`None`: MB_GROUP_PER_MINUTE 18) and its gap.
-    let mut app = App::world(3500, None).await;
+    let mut app = App::world(4500, None).await;
     app.seed = Some(seed);
     app.tg.set_token_limits(Some(TokenLimits::TELEGRAM));
     if replicas > 1 {
@@ -217,6 +223,8 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
                 group: d.group,
                 ..DuelRun::default()
             };
+            // Whether each seat's fleet was hit since the turn last passed to it.
+            let mut struck = [false; 2];
             loop {
                 let think = rng.gen_range(1500..=3000);
                 tokio::time::sleep(Duration::from_millis(think)).await;
@@ -238,7 +246,11 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
                             at,
                         });
                         if shot == Shot::Miss {
-                            run.passes.push((d.players[1 - seat].id.0 as i64, answered));
+                            let news = std::mem::take(&mut struck[1 - seat]);
+                            run.passes
+                                .push((d.players[1 - seat].id.0 as i64, answered, news));
+                        } else {
+                            struck[1 - seat] = true;
                         }
                     }
                     Shot::Over => break,
@@ -272,17 +284,25 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     answers.sort_by(f64::total_cmp);
     let mut results = Vec::new();
     let mut lost = 0;
-    let mut worst_gap = 0.0f64;
+    let mut worst_gaps = Vec::new();
     let mut stale = Vec::new();
     let mut never_fresh = 0;
+    let mut no_news = 0;
+    let mut longest_waits = Vec::new();
     for r in &runs {
         let messages = app.tg.messages(r.group);
+        let mut longest = 0.0f64;
         for p in &r.pressed {
             match result_seen(&messages, p) {
-                Some(at) => results.push(at.saturating_duration_since(p.at).as_secs_f64()),
+                Some(at) => {
+                    let waited = at.saturating_duration_since(p.at).as_secs_f64();
+                    longest = longest.max(waited);
+                    results.push(waited);
+                }
                 None => lost += 1,
             }
         }
+        longest_waits.push(longest);
         // The battle message's edits during play, the start and the end of play as edges.
         if let Some(battle) = r.pressed.first().map(|p| p.battle) {
             let mut edges = vec![started];
@@ -295,20 +315,29 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
                 );
             }
             edges.push(started + played);
-            for w in edges.windows(2) {
-                worst_gap = worst_gap.max(w[1].duration_since(w[0]).as_secs_f64());
-            }
+            let worst = edges
+                .windows(2)
+                .map(|w| w[1].duration_since(w[0]).as_secs_f64())
+                .fold(0.0, f64::max);
+            worst_gaps.push(worst);
         }
-        for (i, &(player, passed)) in r.passes.iter().enumerate() {
+        for (i, &(player, passed, news)) in r.passes.iter().enumerate() {
+            if !news {
+                // Misses alone wait for the field's next redraw (or the player's ask).
+                no_news += 1;
+                continue;
+            }
             // Their turn lasts until the turn passes again (their miss), or the run ends.
             let turn_ends = r.passes.get(i + 1).map_or(end, |next| next.1);
+            // The own field is the picture in their private chat; any redraw of it after the
+            // pass is the one the pass asked for (it is redrawn on nothing else in play).
             let fresh = app
                 .tg
                 .messages(player)
                 .iter()
-                .filter(|m| m.text.starts_with("Your fleet"))
+                .filter(|m| m.photo.is_some())
                 .flat_map(|m| m.history.iter())
-                .filter(|s| s.at >= passed && s.at <= turn_ends && s.text.contains("Your turn"))
+                .filter(|s| s.at >= passed && s.at <= turn_ends)
                 .map(|s| s.at)
                 .min();
             match fresh {
@@ -319,6 +348,11 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     }
     results.sort_by(f64::total_cmp);
     stale.sort_by(f64::total_cmp);
+    worst_gaps.sort_by(f64::total_cmp);
+    let worst_gap = worst_gaps.last().copied().unwrap_or(f64::NAN);
+    longest_waits.sort_by(f64::total_cmp);
+    let worst_wait = longest_waits.last().copied().unwrap_or(f64::NAN);
+    let median_wait = percentile(&longest_waits, 0.5);
 
     println!(
         "scale, {n} duels, {replicas} replica(s), seed {seed}: placed in {:.1} s with {placement_calls} sends and edits, 429s {}; played {:.0} s (+{grace} s grace): {shots} accepted shots, {} sends and edits in the token's busiest second",
@@ -395,8 +429,20 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
             "turns whose own field never said so in the turn",
             never_fresh as f64,
         ),
-        ("turns passed", (stale.len() + never_fresh) as f64),
+        (
+            "turns passed after hits",
+            (stale.len() + never_fresh) as f64,
+        ),
+        (
+            "turns passed after misses alone (no redraw due)",
+            no_news as f64,
+        ),
         ("worst group's gap between board edits (s)", worst_gap),
+        ("the median group's longest press → board (s)", median_wait),
+        (
+            "the worst group's longest press → board / the median's",
+            worst_wait / median_wait,
+        ),
         ("shots lost (never on the board)", lost as f64),
     ]);
     figures

@@ -33,7 +33,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
         .unwrap_or_default();
     let Some(m) = pending else {
         if let Some(message) = rec.delivery.mine_dm {
-            edit_dm(ctx, user, message, text, None).await;
+            edit_dm(ctx, user, message, text, None);
             let _ = ctx
                 .store
                 .transition(id, |r| {
@@ -47,7 +47,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
     question(&mut text, lang, rec, m);
     let kb = keyboard(rec, id, m);
     match rec.delivery.mine_dm {
-        Some(message) if gave.is_some() => edit_dm(ctx, user, message, text, Some(kb)).await,
+        Some(message) if gave.is_some() => edit_dm(ctx, user, message, text, Some(kb)),
         // A new question, remembered for its closing.
         _ => {
             if let Some(message) = send_dm(ctx, id, user, text, kb, "mine question of").await {

@@ -79,8 +79,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             m.id.0,
             editor_text(&rec, lang, &ed),
             Some(super::send::editor_markup(ctx, &rec, id, lang, &ed)),
-        )
-        .await;
+        );
     }
     Ok(())
 }

@@ -11,6 +11,9 @@ use crate::game::Refused;
 use crate::store::{Committed, GameId, StoreError};
 use crate::view::i18n::t;
 use crate::view::keyboard::Keyboard;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
 use teloxide::prelude::*;
 use teloxide::types::{
     CallbackQuery, ChatId, InlineKeyboardMarkup, InputFile, MessageId, ParseMode,
@@ -149,19 +152,85 @@ pub async fn user_lang_by_id(ctx: &Ctx, user: u64) -> Lang {
         .unwrap_or_default()
 }
 
-/// Edits a private message; "not modified" is fine.
-pub async fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Option<Keyboard>) {
-    let mut req = ctx
-        .bot
-        .edit_message_text(ChatId(user as i64), MessageId(message), text)
-        .parse_mode(ParseMode::Html);
-    if let Some(kb) = kb {
-        req = req.reply_markup(markup(kb));
-    }
-    match req.metered().await {
-        Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
-        Err(e) => log::warn!("private edit for {user}: {e}"),
-    }
+/// The redraws of private messages asked here: the latest of each message by number, and
+/// each message's turn (its redraws go one at a time, in order).
+#[derive(Default)]
+struct DmEdits {
+    asked: u64,
+    latest: HashMap<(i64, i32), (u64, Turn)>,
+}
+
+/// A private message's turn: its redraws hold it one at a time.
+type Turn = Arc<tokio::sync::Mutex<()>>;
+
+static DM_EDITS: std::sync::Mutex<Option<DmEdits>> = std::sync::Mutex::new(None);
+
+fn dm_edits<T>(f: impl FnOnce(&mut DmEdits) -> T) -> T {
+    let mut edits = DM_EDITS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    f(edits.get_or_insert_with(DmEdits::default))
+}
+
+/// Edits a private message (an editor, a question), in the background: the handler that asks
+/// goes on at once, so the next press in the chat is answered without waiting for this one's
+/// edit. Each edit takes a call from the chat's budget first (Telegram takes about one message
+/// a second in a private chat; the sender's effects take from the same); the redraws of one
+/// message go one at a time, in order, and one that waits gives way to a later one of the
+/// same message (which shows the newer state): an editor tapped fast is redrawn at the chat's
+/// pace with its latest state, never refused 429. "Not modified" is fine.
+pub fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Option<Keyboard>) {
+    let chat = user as i64;
+    let key = (chat, message);
+    let (n, turn) = dm_edits(|e| {
+        e.asked += 1;
+        let n = e.asked;
+        let entry = e.latest.entry(key).or_insert_with(|| (n, Arc::default()));
+        entry.0 = n;
+        (n, Arc::clone(&entry.1))
+    });
+    let ctx = ctx.clone();
+    tokio::spawn(async move {
+        let latest = || dm_edits(|e| e.latest.get(&key).is_some_and(|l| l.0 == n));
+        let _turn = turn.lock().await;
+        if !latest() {
+            return;
+        }
+        let (interval, tolerance) = ctx.config.budget(chat);
+        for _ in 0..20 {
+            match ctx.store.take_budget(chat, interval, tolerance).await {
+                Ok(0) => break,
+                Ok(wait) => {
+                    tokio::time::sleep(Duration::from_millis(wait.min(10_000))).await;
+                    if !latest() {
+                        return;
+                    }
+                }
+                // Redis away: the edit goes unpaced rather than not at all.
+                Err(e) => {
+                    log::warn!("budget of {chat}: {e}");
+                    break;
+                }
+            }
+        }
+        let mut req = ctx
+            .bot
+            .edit_message_text(ChatId(chat), MessageId(message), text)
+            .parse_mode(ParseMode::Html);
+        if let Some(kb) = kb {
+            req = req.reply_markup(markup(kb));
+        }
+        match req.metered().await {
+            Ok(_) | Err(RequestError::Api(ApiError::MessageNotModified)) => {}
+            Err(e) => log::warn!("private edit for {user}: {e}"),
+        }
+        // The last of its message: its turn is forgotten (a later one starts a new one).
+        dm_edits(|e| {
+            if e.latest.get(&key).is_some_and(|l| l.0 == n) {
+                e.latest.remove(&key);
+            }
+        });
+    });
 }
 
 /// A send that can go to a forum topic (a text or a photo).

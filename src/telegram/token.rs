@@ -64,13 +64,15 @@ impl Priority {
     }
 
     /// The burst it may take, in calls: the higher the priority, the further the bucket may
-    /// run ahead of the clock for it.
+    /// run ahead of the clock for it. With `MB_TOKEN_PER_SECOND` 25 the highest lets at most
+    /// 29 calls into any one second (five at once, then one each 40 ms): one under Telegram's
+    /// 30, for the network's jitter (Telegram counts calls as they arrive).
     fn burst(self) -> u32 {
         match self {
-            Priority::Board => 5,
-            Priority::End => 4,
-            Priority::OwnField => 3,
-            Priority::Other => 2,
+            Priority::Board => 4,
+            Priority::End => 3,
+            Priority::OwnField => 2,
+            Priority::Other => 1,
         }
     }
 }

@@ -412,7 +412,7 @@ async fn edit(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> R
                 editor_text(&rec, lang, &ed),
                 super::send::editor_markup(ctx, &rec, id, lang, &ed),
             );
-            edit_dm(ctx, who.id, m, text, Some(kb)).await;
+            edit_dm(ctx, who.id, m, text, Some(kb));
         }
         (!alert, words)
     };

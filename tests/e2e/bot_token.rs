@@ -203,3 +203,178 @@ async fn the_battle_board_goes_before_lobbies_when_the_budget_is_short() {
         board_at.duration_since(pressed)
     );
 }
+
+/// The live boards' gap stretches with the load, the same for every group: six duels shooting
+/// 0.6 s after each answer, through two replicas that share a budget of 3 calls a second,
+/// each board waits about six boards' share of four fifths of the budget (2.5 s) between
+/// redraws — never a short gap that one group wins while others wait — every result reaches
+/// its board, and no group's longest wait from a press to its result is more than twice the
+/// median group's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_boards_gap_stretches_with_the_load_and_is_fair() {
+    let mut app = App::world(150, Some(100_000)).await;
+    app.start_bot().await;
+    let mut duels = Vec::new();
+    for g in 0..6i64 {
+        let a = app.player(434_000 + 2 * g, "Alice", "en");
+        let b = app.player(434_001 + 2 * g, "Bob", "en");
+        duels.push(duel(&app, -43_400 - g, a, b).await);
+    }
+    // Everything of the set-up delivered and stored (a send cut off by the restart before
+    // its message was stored would be sent again: a second battle message).
+    let store = app.store().await;
+    for d in &duels {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (rec, _) = store
+                .load_game(morskoy_boy::store::GameId(d.game))
+                .await
+                .unwrap();
+            if rec.delivery.outbox.is_empty() && rec.delivery.message == Some(d.battle) {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{:?}", rec.delivery.outbox);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    // Now the budget is short: three calls a second for the token (both replicas).
+    app.kill_bot();
+    app.env.push(("MB_TOKEN_PER_SECOND".into(), "3".into()));
+    app.webhook_listen = vec![free_port(), free_port()];
+    app.start_bot().await;
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    let start = Instant::now();
+    let play = Duration::from_secs(24);
+    // Every duel shoots 0.6 s after each answer, for the whole play.
+    let app_ref = &app;
+    let played: Vec<(Option<Instant>, Vec<Pressed>)> =
+        futures::future::join_all(duels.iter_mut().map(|d| async move {
+            let mut pressed = Vec::new();
+            while start.elapsed() < play {
+                tokio::time::sleep(Duration::from_millis(600)).await;
+                let seat = d.turn;
+                let Some(cell) = d.next_cell(seat) else { break };
+                let at = Instant::now();
+                match d.shoot_button(app_ref).await {
+                    Shot::Miss | Shot::Hit | Shot::Sunk => pressed.push(Pressed {
+                        battle: d.battle,
+                        shooter: d.players[seat].first_name.clone(),
+                        cell: cell_name(cell),
+                        at,
+                    }),
+                    Shot::Over => return (Some(Instant::now()), pressed),
+                    Shot::NotYourTurn | Shot::Known => {}
+                }
+                if d.is_over(app_ref) {
+                    return (Some(Instant::now()), pressed);
+                }
+            }
+            (None, pressed)
+        }))
+        .await;
+    // The last results drawn.
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    // After the first seconds (the count of live boards is taken each second), until the end
+    // of play or of the duel's game (the end is drawn at once).
+    let from = start + Duration::from_secs(6);
+    let mut longest = Vec::new();
+    for (d, (end, pressed)) in duels.iter().zip(&played) {
+        let until = end.unwrap_or(start + play).min(start + play);
+        let messages = app.tg.messages(d.group);
+        let battle = messages
+            .iter()
+            .find(|m| m.message_id == d.battle)
+            .expect("the battle message");
+        let redraws: Vec<Instant> = battle
+            .history
+            .iter()
+            .map(|s| s.at)
+            .filter(|&at| at > from && at < until)
+            .collect();
+        // Between two redraws: at least the stretched gap, 6 boards at 0.8 × 3 a second =
+        // 2.5 s (a little less for the count's rounding of time).
+        let gaps: Vec<Duration> = redraws.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(
+            gaps.len() >= 3 && gaps.iter().all(|g| *g >= Duration::from_millis(2_000)),
+            "group {}: redraws {gaps:?} apart",
+            d.group
+        );
+        // Every result on the board; the group's longest wait from a press to its result.
+        let mut waited = Duration::ZERO;
+        for p in pressed.iter().filter(|p| p.at > from && p.at < until) {
+            let seen = result_seen(&messages, p)
+                .unwrap_or_else(|| panic!("group {}: {} never shown", d.group, p.cell));
+            waited = waited.max(seen.saturating_duration_since(p.at));
+        }
+        longest.push(waited);
+    }
+    let mut sorted = longest.clone();
+    sorted.sort();
+    let median = sorted[sorted.len() / 2];
+    assert!(
+        longest.iter().all(|w| *w <= 2 * median),
+        "the groups' longest waits from a press to the board {longest:?}, the median {median:?}"
+    );
+    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+}
+
+/// A placement editor tapped faster than a private chat takes messages (about one a second,
+/// a burst of three) is redrawn at the chat's pace, never refused 429, and the latest state
+/// wins: six Randoms and a Clear in a row leave the editor showing the empty field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fast_tapped_editor_is_redrawn_at_the_chats_pace_with_its_latest_state() {
+    let mut app = App::world(150, None).await;
+    app.tg
+        .set_token_limits(Some(crate::fake_telegram::TokenLimits::TELEGRAM));
+    app.start_bot().await;
+    let a = app.player(435_001, "Alice", "en");
+    let b = app.player(435_002, "Bob", "en");
+    let group = -43_500;
+    let lobby = lobby_of_two(&app, group, &a, &b).await;
+    let answer = app
+        .press(group, &a, lobby.message_id, &data(&lobby, "s:"))
+        .await;
+    assert!(!answer.show_alert, "{answer:?}");
+    let chat = a.id.0 as i64;
+    let editor = app.message_with_button(chat, "pe:").await;
+    // The private chat's burst is spent by now (the welcome, the editor); wait it back.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let empty = editor.text.clone();
+    let op = |suffix: &str| {
+        editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("pe:") && d.ends_with(suffix))
+            .unwrap()
+    };
+    let (random, clear) = (op(":r"), op(":c"));
+    for _ in 0..6 {
+        app.press(chat, &a, editor.message_id, &random).await;
+    }
+    app.press(chat, &a, editor.message_id, &clear).await;
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let now = app
+        .tg
+        .messages(chat)
+        .into_iter()
+        .find(|m| m.message_id == editor.message_id)
+        .unwrap();
+    assert_eq!(
+        now.text, empty,
+        "the editor after Clear; versions {:?}",
+        now.versions
+    );
+    assert!(
+        now.edits >= 1 && now.edits < 7,
+        "{} edits for seven taps",
+        now.edits
+    );
+    let refused: Vec<_> = app
+        .tg
+        .errors()
+        .into_iter()
+        .filter(|e| e.status == 429)
+        .collect();
+    assert!(refused.is_empty(), "{refused:?}");
+}
