@@ -19,6 +19,17 @@ async fn two_replicas(per_second: u32) -> App {
     app
 }
 
+/// The bot restarted as two webhook replicas with a token budget of `per_second`.
+async fn restart_as_two_replicas(app: &mut App, per_second: u32) {
+    app.kill_bot();
+    app.env
+        .push(("MB_TOKEN_PER_SECOND".into(), per_second.to_string()));
+    app.webhook_listen = vec![free_port(), free_port()];
+    app.start_bot().await;
+    app.start_second_bot().await;
+    app.tg.set_webhook_backends(app.webhook_listen.clone());
+}
+
 /// When each message of `chats` was first shown (sent), and every later version (edits).
 fn instants(app: &App, chats: &[i64]) -> Vec<Instant> {
     let mut all: Vec<Instant> = chats
@@ -149,12 +160,7 @@ async fn the_battle_board_goes_before_lobbies_when_the_budget_is_short() {
         app.tg.group(*g, "Sea dogs");
     }
     // Now the budget is short: two calls a second for the token (both replicas).
-    app.kill_bot();
-    app.env.push(("MB_TOKEN_PER_SECOND".into(), "2".into()));
-    app.webhook_listen = vec![free_port(), free_port()];
-    app.start_bot().await;
-    app.start_second_bot().await;
-    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    restart_as_two_replicas(&mut app, 2).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
     for (g, p) in groups.iter().zip(&people) {
         app.tg.send_command(*g, p, "/newgame");
@@ -238,12 +244,7 @@ async fn the_boards_gap_stretches_with_the_load_and_is_fair() {
         }
     }
     // Now the budget is short: three calls a second for the token (both replicas).
-    app.kill_bot();
-    app.env.push(("MB_TOKEN_PER_SECOND".into(), "3".into()));
-    app.webhook_listen = vec![free_port(), free_port()];
-    app.start_bot().await;
-    app.start_second_bot().await;
-    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    restart_as_two_replicas(&mut app, 3).await;
     let start = Instant::now();
     let play = Duration::from_secs(24);
     // Every duel shoots 0.6 s after each answer, for the whole play.
