@@ -163,6 +163,21 @@ struct DmEdits {
 /// A private message's turn: its redraws hold it one at a time.
 type Turn = Arc<tokio::sync::Mutex<()>>;
 
+impl DmEdits {
+    /// A redraw of `key` asked: its number, the latest of the message now, and the message's
+    /// turn.
+    fn ask(&mut self, key: (i64, i32)) -> (u64, Turn) {
+        self.asked += 1;
+        let n = self.asked;
+        let turn = self
+            .latest
+            .get(&key)
+            .map_or_else(Turn::default, |(_, turn)| Arc::clone(turn));
+        self.latest.insert(key, (n, Arc::clone(&turn)));
+        (n, turn)
+    }
+}
+
 static DM_EDITS: std::sync::Mutex<Option<DmEdits>> = std::sync::Mutex::new(None);
 
 fn dm_edits<T>(f: impl FnOnce(&mut DmEdits) -> T) -> T {
@@ -182,13 +197,7 @@ fn dm_edits<T>(f: impl FnOnce(&mut DmEdits) -> T) -> T {
 pub fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Option<Keyboard>) {
     let chat = user as i64;
     let key = (chat, message);
-    let (n, turn) = dm_edits(|e| {
-        e.asked += 1;
-        let n = e.asked;
-        let entry = e.latest.entry(key).or_insert_with(|| (n, Arc::default()));
-        entry.0 = n;
-        (n, Arc::clone(&entry.1))
-    });
+    let (n, turn) = dm_edits(|e| e.ask(key));
     let ctx = ctx.clone();
     tokio::spawn(async move {
         let latest = || dm_edits(|e| e.latest.get(&key).is_some_and(|l| l.0 == n));
