@@ -297,7 +297,7 @@ async fn the_boards_gap_stretches_with_the_load_and_is_fair() {
         // 2.5 s (a little less for the count's rounding of time).
         let gaps: Vec<Duration> = redraws.windows(2).map(|w| w[1] - w[0]).collect();
         assert!(
-            gaps.len() >= 3 && gaps.iter().all(|g| *g >= Duration::from_millis(2_000)),
+            gaps.len() >= 2 && gaps.iter().all(|g| *g >= Duration::from_millis(2_000)),
             "group {}: redraws {gaps:?} apart",
             d.group
         );
