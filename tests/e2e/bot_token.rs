@@ -10,16 +10,11 @@ use std::time::{Duration, Instant};
 /// them in turn.
 async fn two_replicas(per_second: u32) -> App {
     let mut app = App::world(150, None).await;
-    app.env
-        .push(("MB_TOKEN_PER_SECOND".into(), per_second.to_string()));
-    app.webhook_listen = vec![free_port(), free_port()];
-    app.start_bot().await;
-    app.start_second_bot().await;
-    app.tg.set_webhook_backends(app.webhook_listen.clone());
+    restart_as_two_replicas(&mut app, per_second).await;
     app
 }
 
-/// The bot restarted as two webhook replicas with a token budget of `per_second`.
+/// The bot (re)started as two webhook replicas with a token budget of `per_second`.
 async fn restart_as_two_replicas(app: &mut App, per_second: u32) {
     app.kill_bot();
     app.env
