@@ -675,6 +675,11 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
     let store = common::store(target).await;
     let chat = -(rand::random::<u32>() as i64) - 1;
     let interval = Duration::from_secs(10);
+    // Looking takes nothing: a free slot stays free however often a caller looks.
+    for _ in 0..3 {
+        let peek = store.peek_budget(chat, interval, interval).await.unwrap();
+        assert_eq!(peek, 0);
+    }
     assert_eq!(
         store.take_budget(chat, interval, interval).await.unwrap(),
         0
@@ -683,10 +688,12 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
         store.take_budget(chat, interval, interval).await.unwrap(),
         0
     );
-    // The third must wait about an interval, and asking does not spend anything.
+    // The third must wait about an interval, and asking (or looking) does not spend anything.
     for _ in 0..3 {
         let wait = store.take_budget(chat, interval, interval).await.unwrap();
         assert!((9_000..=10_000).contains(&wait), "{wait}");
+        let peek = store.peek_budget(chat, interval, interval).await.unwrap();
+        assert!((9_000..=10_000).contains(&peek), "{peek}");
     }
     // Another chat has its own budget.
     assert_eq!(
@@ -1000,6 +1007,16 @@ async fn the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses(ta
     // The low one now waits for three intervals of the high one's calls.
     let wait = b.take_token(i, low).await.unwrap();
     assert!((29_000..=30_000).contains(&wait), "{wait}");
+    // A call taken and not made (its private chat was not free) is given back, on either
+    // replica: the next caller takes it; given back twice, two.
+    a.give_back_token(i).await.unwrap();
+    assert_eq!(b.take_token(i, high).await.unwrap(), 0);
+    assert!(a.take_token(i, high).await.unwrap() > 0);
+    b.give_back_token(i).await.unwrap();
+    b.give_back_token(i).await.unwrap();
+    assert_eq!(a.take_token(i, high).await.unwrap(), 0);
+    assert_eq!(a.take_token(i, high).await.unwrap(), 0);
+    assert!(b.take_token(i, high).await.unwrap() > 0);
 
     // A 429 on one replica: every call of every priority on every replica waits for it.
     let c = Store::connect(&url, common::config()).await.unwrap();
@@ -1035,3 +1052,52 @@ async fn live_boards_are_counted_once_across_replicas_within_the_window(target: 
     assert_eq!(a.live_boards(&[], window).await.unwrap(), 1);
 }
 on_both!(live_boards_are_counted_once_across_replicas_within_the_window);
+
+/// A call to a private chat takes the chat's slot when it goes, after the token's, not before
+/// a wait for the token (issue 43): six edits of one private chat that waited out a 429's
+/// pause go at the chat's pace when it ends (a burst of two, then one an interval), not all
+/// at once, which Telegram would refuse beyond the chat's burst; a call to another chat does
+/// not wait behind them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_to_a_private_chat_that_waited_for_the_token_go_at_the_chats_pace() {
+    use morskoy_boy::telegram::token;
+    let store = common::store(Target::Single).await;
+    let interval = Duration::from_millis(500);
+    token::install(store.clone(), 25, (interval, interval));
+    let chat = i64::from(rand::random::<u32>()) + 1;
+    store.pause_token(Duration::from_secs(1)).await.unwrap();
+    let started = Instant::now();
+    let calls: Vec<_> = (0..6)
+        .map(|_| {
+            tokio::spawn(async move {
+                token::spend("EditMessageText", Some(chat)).await.unwrap();
+                Instant::now()
+            })
+        })
+        .collect();
+    let mut went = Vec::new();
+    for c in calls {
+        went.push(c.await.unwrap());
+    }
+    went.sort();
+    assert!(
+        went[0].duration_since(started) >= Duration::from_millis(900),
+        "before the pause ended: {:?}",
+        went[0].duration_since(started)
+    );
+    let after: Vec<Duration> = went.iter().map(|t| t.duration_since(went[0])).collect();
+    for (k, at) in after.iter().enumerate().skip(2) {
+        let least = interval.mul_f64((k - 1) as f64 * 0.9);
+        assert!(*at >= least, "call {k} at {at:?} (of {after:?})");
+    }
+    // Another chat's call does not wait behind the busy one's.
+    let other = Instant::now();
+    token::spend("EditMessageText", Some(chat + 1))
+        .await
+        .unwrap();
+    assert!(
+        other.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        other.elapsed()
+    );
+}

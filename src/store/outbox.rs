@@ -260,8 +260,33 @@ impl Store {
         interval: Duration,
         tolerance: Duration,
     ) -> Result<u64, StoreError> {
-        self.take_gcra(vec![self.keys.chat_budget(chat)], interval, tolerance)
-            .await
+        self.gcra(
+            vec![self.keys.chat_budget(chat)],
+            interval,
+            tolerance,
+            "take",
+        )
+        .await
+    }
+
+    /// Whether one send or edit of `chat`'s budget is free now, without taking it: 0 when
+    /// it is, else the milliseconds to wait ([`Store::take_budget`]'s answer, nothing taken).
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn peek_budget(
+        &self,
+        chat: i64,
+        interval: Duration,
+        tolerance: Duration,
+    ) -> Result<u64, StoreError> {
+        self.gcra(
+            vec![self.keys.chat_budget(chat)],
+            interval,
+            tolerance,
+            "peek",
+        )
+        .await
     }
 
     /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a
@@ -276,17 +301,31 @@ impl Store {
         tolerance: Duration,
     ) -> Result<u64, StoreError> {
         let (bucket, pause) = self.keys.token_budget();
-        self.take_gcra(vec![bucket, pause], interval, tolerance)
+        self.gcra(vec![bucket, pause], interval, tolerance, "take")
             .await
     }
 
-    /// One call of the GCRA script on `keys` (a bucket, and a pause when given): 0 when taken,
-    /// else the milliseconds to wait.
-    async fn take_gcra(
+    /// Gives back a call of the bot token's budget (of one every `interval`) taken by
+    /// [`Store::take_token`] and not made: another caller may take it.
+    ///
+    /// # Errors
+    /// [`StoreError::Unavailable`] and the like.
+    pub async fn give_back_token(&self, interval: Duration) -> Result<(), StoreError> {
+        let (bucket, _) = self.keys.token_budget();
+        self.gcra(vec![bucket], interval, Duration::ZERO, "back")
+            .await
+            .map(|_| ())
+    }
+
+    /// One call of the GCRA script on `keys` (a bucket, and a pause when given), to `mode`
+    /// (`take`, `peek` or `back`): 0 when taken (or free, or given back), else the
+    /// milliseconds to wait.
+    async fn gcra(
         &self,
         keys: Vec<String>,
         interval: Duration,
         tolerance: Duration,
+        mode: &'static str,
     ) -> Result<u64, StoreError> {
         let wait: i64 = self
             .run(|mut c| {
@@ -298,6 +337,7 @@ impl Store {
                     }
                     call.arg(interval.as_millis() as u64)
                         .arg(tolerance.as_millis() as u64)
+                        .arg(mode)
                         .invoke_async(&mut c)
                         .await
                 }

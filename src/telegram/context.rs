@@ -203,9 +203,8 @@ pub fn now() -> u64 {
 /// send themselves (the settings panel, answers to commands). `false` when Redis could not
 /// say within a few tries: then nothing is sent, as the budget is never overrun.
 pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {
-    let (interval, tolerance) = ctx.config.budget(chat.0);
     for _ in 0..20 {
-        match ctx.store.take_budget(chat.0, interval, tolerance).await {
+        match chat_slot(ctx, chat.0).await {
             Ok(0) => return true,
             Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
             Err(e) => {
@@ -220,11 +219,23 @@ pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {
 /// Takes one send or edit of the chat's budget if one is free now: a handler that must not
 /// wait (answers to commands in a group) sends only then.
 pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
-    let (interval, tolerance) = ctx.config.budget(chat.0);
-    matches!(
-        ctx.store.take_budget(chat.0, interval, tolerance).await,
-        Ok(0)
-    )
+    matches!(chat_slot(ctx, chat.0).await, Ok(0))
+}
+
+/// One send or edit of the chat's budget, for a caller about to make it: 0 when it may go,
+/// else the milliseconds to wait. A group's slot is taken now (the sender keeps the group's
+/// pace by it, waiting rather than blocking); a private chat's is only looked at, as the
+/// call takes it itself right before it goes, after the token's (`.metered()`, `token.rs`).
+///
+/// # Errors
+/// [`StoreError::Unavailable`] and the like.
+pub async fn chat_slot(ctx: &Ctx, chat: i64) -> Result<u64, StoreError> {
+    let (interval, tolerance) = ctx.config.budget(chat);
+    if chat > 0 {
+        ctx.store.peek_budget(chat, interval, tolerance).await
+    } else {
+        ctx.store.take_budget(chat, interval, tolerance).await
+    }
 }
 
 /// How long a user's language is taken from memory.

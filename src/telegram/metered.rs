@@ -117,15 +117,22 @@ pub trait Metered: Request<Err = RequestError> + Sized {
     ) -> impl Future<Output = Result<teloxide::requests::Output<Self>, RequestError>> + Send
     where
         Self: Send + Sync,
+        Self::Payload: serde::Serialize,
         teloxide::requests::Output<Self>: Send,
     {
         let name = <Self::Payload as Payload>::NAME;
+        let chat = super::token::limited(name)
+            .then(|| chat_of(self.payload_ref()))
+            .flatten();
         async move {
             let mut tries = 0;
             loop {
-                // Every send and edit takes from the token's budget first (`token.rs`); a
-                // pause a 429 asked for is in it.
-                super::token::spend(name).await;
+                // Every send and edit takes from the token's budget first, and the private
+                // chat's it goes to (`token.rs`); a pause a 429 asked for is in it.
+                if super::token::spend(name, chat).await.is_err() {
+                    // Not made: the caller's patience ran out (counted as no call).
+                    return Err(super::token::not_now());
+                }
                 let result = self.send_ref().await;
                 call(name, &result);
                 if let Err(RequestError::RetryAfter(s)) = &result {
@@ -144,6 +151,14 @@ pub trait Metered: Request<Err = RequestError> + Sized {
 }
 
 impl<R: Request<Err = RequestError>> Metered for R {}
+
+/// The chat a payload goes to (its `chat_id`), when it names one by number.
+fn chat_of<P: serde::Serialize>(payload: &P) -> Option<i64> {
+    serde_json::to_value(payload)
+        .ok()?
+        .get("chat_id")
+        .and_then(serde_json::Value::as_i64)
+}
 
 /// Counts one call of `name` (a payload's name, `SendMessage`; counted as the Bot API's
 /// method, `sendMessage`).
@@ -198,6 +213,17 @@ pub fn result_of<T>(result: &Result<T, RequestError>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sends_chat_is_read_from_its_payload() {
+        use teloxide::payloads::{EditMessageTextInline, SendMessage};
+        use teloxide::types::{ChatId, Recipient};
+        assert_eq!(chat_of(&SendMessage::new(ChatId(42), "hi")), Some(42));
+        assert_eq!(chat_of(&SendMessage::new(ChatId(-1007), "hi")), Some(-1007));
+        let channel = Recipient::ChannelUsername("@sea".into());
+        assert_eq!(chat_of(&SendMessage::new(channel, "hi")), None);
+        assert_eq!(chat_of(&EditMessageTextInline::new("abc", "hi")), None);
+    }
 
     #[test]
     fn a_calls_result_is_named_by_its_class() {

@@ -205,9 +205,10 @@ pub fn edit_dm(ctx: &Ctx, user: u64, message: i32, text: String, kb: Option<Keyb
         if !latest() {
             return;
         }
-        let (interval, tolerance) = ctx.config.budget(chat);
+        // The edit takes the chat's slot itself, right before it goes (`.metered()`); here
+        // it waits until one is free, and gives way to a later redraw meanwhile.
         for _ in 0..20 {
-            match ctx.store.take_budget(chat, interval, tolerance).await {
+            match super::context::chat_slot(&ctx, chat).await {
                 Ok(0) => break,
                 Ok(wait) => {
                     tokio::time::sleep(Duration::from_millis(wait.min(10_000))).await;

@@ -445,10 +445,14 @@ fn priority(rec: &GameRecord, effect: &Effect) -> Priority {
     }
 }
 
-/// Takes one send or edit of `chat`'s budget: `None` when taken, else how long to wait.
+/// How long a player's own field waits for the token when its group's board is not due: then
+/// the sender looks again whether it is.
+const OWN_FIELD_PATIENCE: Duration = Duration::from_secs(1);
+
+/// One send or edit of `chat`'s budget ([`super::context::chat_slot`]): `None` when it may
+/// go, else how long to wait.
 async fn budget(ctx: &Ctx, chat: i64) -> Result<Option<Duration>, BotError> {
-    let (interval, tolerance) = ctx.config.budget(chat);
-    let wait = ctx.store.take_budget(chat, interval, tolerance).await?;
+    let wait = super::context::chat_slot(ctx, chat).await?;
     Ok((wait > 0).then(|| Duration::from_millis(wait)))
 }
 
@@ -564,6 +568,7 @@ async fn step(
     // A redraw of the live message is due but waits: the end's announcement waits behind it,
     // so the group reads the final board before "Winner" (and every result before the end).
     let redraw_waits = wait.is_some();
+    let board_waits = wait;
     let Some(first) = next_effect(ctx, &rec, &mut wait, redraw_waits).await? else {
         return Ok(match wait {
             Some(w) => Step::Wait(w),
@@ -572,8 +577,19 @@ async fn step(
     };
     lease.keep(ctx, id).await?;
     let n = first.n;
-    let delivery = deliver(ctx, id, &rec, &first, &lease.token);
-    let ack = match with_priority(priority(&rec, &first.effect), delivery).await {
+    let delivery = with_priority(
+        priority(&rec, &first.effect),
+        deliver(ctx, id, &rec, &first, &lease.token),
+    );
+    let delivered = if matches!(first.effect, Effect::Dm { .. }) {
+        // The group's board never waits behind an own field that waits for the token: the
+        // field waits only until the board is due (a second when none is), then steps aside.
+        let patience = board_waits.unwrap_or(OWN_FIELD_PATIENCE);
+        super::token::with_patience(patience, delivery).await
+    } else {
+        delivery.await
+    };
+    let ack = match delivered {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
             crash_point(ctx, "delivered");
@@ -716,6 +732,10 @@ async fn deliver(
     let chat = ChatId(rec.chat);
     let to_group = o.effect.in_chat(rec.chat);
     let given_up = |e: RequestError| -> Result<Sent, Duration> {
+        if super::token::is_not_now(&e) {
+            // Not made (the token was not free in time): it goes on the next step.
+            return Err(Duration::ZERO);
+        }
         if let Some(gone) = place_gone(rec, &e).filter(|_| to_group) {
             // Nothing more goes there, and the game is called off.
             log::warn!("effect {} of {id}: {e}; its place is gone: called off", o.n);

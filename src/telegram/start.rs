@@ -139,7 +139,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         teloxide::adaptors::throttle::Settings::default().no_retry(),
     );
     let tuned = &config.bot;
-    super::token::install(store.clone(), tuned.token_per_second);
+    super::token::install(store.clone(), tuned.token_per_second, tuned.budget(1));
     let rng = match config.seed {
         Some(seed) => rand::SeedableRng::seed_from_u64(seed),
         None => rand::SeedableRng::from_entropy(),

@@ -92,23 +92,65 @@ fn current() -> Priority {
     PRIORITY.try_with(|p| *p).unwrap_or(Priority::Other)
 }
 
+tokio::task_local! {
+    /// Until when the task's first call may wait for the token (see [`with_patience`]).
+    static PATIENCE: std::cell::Cell<Option<Instant>>;
+}
+
+/// Runs `f` with its first send or edit waiting for the token at most `patience`: when the
+/// token is not free by then the call is not made and answers [`not_now`]. (Once a call has
+/// gone, the later ones of `f` wait as long as they must: an effect begun is finished.) The
+/// sender delivers a player's own field so, for as long as its group's board can wait: a
+/// board never waits behind an own field that waits for the token.
+pub async fn with_patience<F: std::future::Future>(patience: Duration, f: F) -> F::Output {
+    let until = Instant::now() + patience;
+    PATIENCE.scope(std::cell::Cell::new(Some(until)), f).await
+}
+
+/// The task's first call is out of patience by `at` ([`with_patience`]).
+fn out_of_patience(at: Instant) -> bool {
+    PATIENCE
+        .try_with(|p| p.get().is_some_and(|until| at > until))
+        .unwrap_or(false)
+}
+
+/// The task's call goes: its later calls wait as long as they must.
+fn patience_spent() {
+    let _ = PATIENCE.try_with(|p| p.set(None));
+}
+
+/// The answer of a call not made because the token was not free within the caller's
+/// patience ([`with_patience`]): a `retry_after` of 0 (Telegram's are never less than 1).
+pub fn not_now() -> teloxide::RequestError {
+    teloxide::RequestError::RetryAfter(teloxide::types::Seconds::from_seconds(0))
+}
+
+/// Whether `e` is [`not_now`]'s.
+pub fn is_not_now(e: &teloxide::RequestError) -> bool {
+    matches!(e, teloxide::RequestError::RetryAfter(s) if s.seconds() == 0)
+}
+
 /// The budget this process takes from.
 struct Budget {
     store: Store,
     interval: Duration,
+    /// A private chat's budget: its interval and burst tolerance.
+    private: (Duration, Duration),
 }
 
 static BUDGET: OnceLock<Budget> = OnceLock::new();
 
 /// Every send and edit of this process takes from the token's budget in `store`, of
-/// `per_second` calls a second (all replicas together). Once, at start-up (within the
-/// runtime: it starts the task that counts the live boards).
-pub fn install(store: Store, per_second: u32) {
+/// `per_second` calls a second (all replicas together), and each to a private chat that
+/// chat's budget too (`private`: its interval and burst tolerance). Once, at start-up
+/// (within the runtime: it starts the task that counts the live boards).
+pub fn install(store: Store, per_second: u32, private: (Duration, Duration)) {
     let interval = Duration::from_micros(1_000_000 / u64::from(per_second.max(1)));
     if BUDGET
         .set(Budget {
             store: store.clone(),
             interval,
+            private,
         })
         .is_ok()
     {
@@ -187,41 +229,81 @@ pub fn tolerance(interval: Duration, p: Priority) -> Duration {
     interval * p.burst()
 }
 
-/// Waits until a call of `method` may go, and takes it from the token's budget (nothing for a
-/// method that is not limited, or in a process with no budget installed). With Redis away
-/// the call goes: Telegram's own limit still answers, and a 429 then pauses everyone.
-pub async fn spend(method: &str) {
+/// Waits until a call of `method` to `chat` (if it names one) may go, and takes it from the
+/// token's budget (nothing for a method that is not limited, or in a process with no budget
+/// installed). A call to a private chat takes that chat's budget too, right after the
+/// token's, so that it goes when its slot says: a slot taken before a wait for the token
+/// would let calls that waited arrive together (and Telegram refuse them 429). When the
+/// chat's slot is not free the token's call is given back and both are waited for again.
+/// With Redis away the call goes: Telegram's own limit still answers, and a 429 then pauses
+/// everyone. `Err` when the caller's patience ran out first ([`with_patience`]): the call is
+/// not to be made.
+pub async fn spend(method: &str, chat: Option<i64>) -> Result<(), ()> {
     if !limited(method) {
-        return;
+        return Ok(());
     }
     let Some(budget) = BUDGET.get() else {
-        return;
+        return Ok(());
     };
     let p = current();
     let tolerance = tolerance(budget.interval, p);
     let started = Instant::now();
+    let private = chat.filter(|&c| c > 0);
     loop {
-        // Redis slow or away: the call goes after a short wait rather than hang on it.
-        let taken = tokio::time::timeout(
-            Duration::from_millis(500),
-            budget.store.take_token(budget.interval, tolerance),
-        )
-        .await
-        .unwrap_or(Err(crate::store::StoreError::Busy));
-        match taken {
-            Ok(0) => break,
+        match briefly(budget.store.take_token(budget.interval, tolerance)).await {
+            Ok(0) => {}
             Ok(ms) => {
                 // A little spread, so that waiting callers do not all come back at once.
                 let spread = rand::random::<u64>() % (budget.interval.as_millis() as u64 + 1);
-                tokio::time::sleep(Duration::from_millis(ms.min(2_000) + spread)).await;
+                let nap = Duration::from_millis(ms.min(2_000) + spread);
+                if out_of_patience(Instant::now() + nap) {
+                    crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
+                    return Err(());
+                }
+                tokio::time::sleep(nap).await;
+                continue;
             }
             Err(e) => {
                 log::debug!("token budget: {e}");
                 break;
             }
         }
+        let Some(chat) = private else {
+            break;
+        };
+        let (interval, tolerance) = budget.private;
+        match briefly(budget.store.take_budget(chat, interval, tolerance)).await {
+            Ok(0) => break,
+            Ok(ms) => {
+                if let Err(e) = briefly(budget.store.give_back_token(budget.interval)).await {
+                    log::debug!("token budget: {e}");
+                }
+                let nap = Duration::from_millis(ms.min(2_000));
+                if out_of_patience(Instant::now() + nap) {
+                    crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
+                    return Err(());
+                }
+                tokio::time::sleep(nap).await;
+            }
+            Err(e) => {
+                log::debug!("budget of {chat}: {e}");
+                break;
+            }
+        }
     }
+    patience_spent();
     crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// A call to Redis that answers within half a second: when Redis is slow or away a call goes
+/// after a short wait rather than hang on it.
+async fn briefly<T>(
+    f: impl std::future::Future<Output = Result<T, crate::store::StoreError>>,
+) -> Result<T, crate::store::StoreError> {
+    tokio::time::timeout(Duration::from_millis(500), f)
+        .await
+        .unwrap_or(Err(crate::store::StoreError::Busy))
 }
 
 /// Telegram answered 429 with `retry_after`: every replica's calls wait that long.

@@ -374,3 +374,93 @@ async fn a_fast_tapped_editor_is_redrawn_at_the_chats_pace_with_its_latest_state
         .collect();
     assert!(refused.is_empty(), "{refused:?}");
 }
+
+/// The group's board never waits behind a player's own field that waits for the token: while
+/// the token's budget is spent (a hog keeps it three calls ahead, so that the board, allowed
+/// four, still goes, and an own field, allowed two, does not), a turn that passes after hits
+/// asks for the target's field and the board at once; the board shows the miss within its
+/// gap and a little, not when the budget comes back. The field is not dropped: it is redrawn
+/// once the budget is back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_never_waits_behind_an_own_field_that_waits_for_the_token() {
+    let mut app = App::world(2_000, Some(100_000)).await;
+    app.env.push(("MB_TOKEN_PER_SECOND".into(), "25".into()));
+    app.start_bot().await;
+    let a = app.player(437_001, "Alice", "en");
+    let b = app.player(437_002, "Bob", "en");
+    let mut d = duel(&app, -43_700, a, b).await;
+    let store = app.store().await;
+    let interval = Duration::from_millis(40); // MB_TOKEN_PER_SECOND 25
+    let hogging = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let hog = {
+        let (store, hogging) = (store.clone(), hogging.clone());
+        tokio::spawn(async move {
+            while hogging.load(std::sync::atomic::Ordering::Relaxed) {
+                match store.take_token(interval, 3 * interval).await {
+                    Ok(0) => {}
+                    Ok(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+                    Err(_) => tokio::time::sleep(interval).await,
+                }
+            }
+        })
+    };
+    // Shots until a turn passes after a hit: the target's own field is due with the board.
+    let mut hit = false;
+    let (missed_at, name, shooter, target) = loop {
+        let seat = d.turn;
+        let cell = d.next_cell(seat).expect("a cell to shoot");
+        let at = Instant::now();
+        match d.shoot_button(&app).await {
+            Shot::Hit | Shot::Sunk => hit = true,
+            Shot::Miss if hit => {
+                break (
+                    at,
+                    cell_name(cell),
+                    d.players[seat].first_name.clone(),
+                    d.players[1 - seat].id.0 as i64,
+                )
+            }
+            // A cell known empty beside a sunk ship: refused, nothing shot.
+            Shot::Miss | Shot::Known => {}
+            other => panic!("{other:?}"),
+        }
+    };
+    let battle = d.battle;
+    let fields_before = own_field_edits(&app, target);
+    let shown = app
+        .tg
+        .wait_for(
+            d.group,
+            |m| m.message_id == battle && shows_result(&m.text, &shooter, &name),
+            Duration::from_secs(12),
+        )
+        .await;
+    let waited = missed_at.elapsed();
+    // Still starved meanwhile: the own field waited, and the board went past it.
+    let fields_meanwhile = own_field_edits(&app, target);
+    hogging.store(false, std::sync::atomic::Ordering::Relaxed);
+    hog.await.unwrap();
+    assert!(
+        shown.is_some(),
+        "the miss not on the board {waited:?} after the press while an own field waited"
+    );
+    assert_eq!(
+        fields_meanwhile, fields_before,
+        "the own field went while starved"
+    );
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while own_field_edits(&app, target) == fields_before {
+        assert!(Instant::now() < deadline, "the own field was never redrawn");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// How many times the own field in `player`'s private chat was drawn (sent or edited).
+fn own_field_edits(app: &App, player: i64) -> usize {
+    app.tg
+        .messages(player)
+        .iter()
+        .filter(|m| m.photo.is_some())
+        .map(|m| m.history.len())
+        .sum()
+}
