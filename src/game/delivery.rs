@@ -3,7 +3,7 @@
 //! A handler never sends to Telegram. It changes the game's record in one atomic transition,
 //! and that same change puts in the record's outbox everything it must make visible: a new
 //! live message, a private field to redraw, the end's announcement. The game's one sender
-//! (`telegram/sender.rs`) delivers them in order and removes each once sent, so a crash at
+//! (`telegram/sender/`) delivers them in order and removes each once sent, so a crash at
 //! any point loses none. The group's live message itself is no effect: the sender draws it
 //! from the latest record whenever it differs from what was last drawn.
 

@@ -38,7 +38,7 @@ pub struct Ctx {
     /// host's name) and a random number of this run, so a replica started again is a new
     /// claimant, and two processes of one name are two (`store/life.rs`).
     pub replica: Arc<String>,
-    /// The games this process is sending (`sender.rs`): whether it was woken again since.
+    /// The games this process is sending (`sender/`): whether it was woken again since.
     pub sending: Arc<std::sync::Mutex<std::collections::HashMap<crate::store::GameId, bool>>>,
     /// Users' languages as read lately: a button's answer needs one, and asking Redis every
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
@@ -199,7 +199,7 @@ pub fn now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// Waits for one send or edit of the chat's budget (`sender.rs`), for handlers that still
+/// Waits for one send or edit of the chat's budget (`sender/`), for handlers that still
 /// send themselves (the settings panel, answers to commands). `false` when Redis could not
 /// say within a few tries: then nothing is sent, as the budget is never overrun.
 pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {

@@ -16,7 +16,7 @@
 //!   Mini App's page and API (issue 31, begun);
 //! - `bot_turns.rs` — the bot's moves in both games, under a lease; `timer.rs` — the turn
 //!   timer's ticks;
-//! - `sender.rs` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
+//! - `sender/` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
 //!   question in a private chat; `send.rs` — sending helpers (replies, private messages,
 //!   edits, answers to presses, keyboards).
 

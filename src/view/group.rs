@@ -1,7 +1,7 @@
 //! The group's live message (the lobby, then the battle) and the end of a game: what they
 //! say, drawn from a record alone.
 //!
-//! Nothing here decides when to send: the game's one sender (`telegram/sender.rs`) draws the live
+//! Nothing here decides when to send: the game's one sender (`telegram/sender/`) draws the live
 //! message from the latest record whenever it differs from what the group was last shown,
 //! within the group's budget and the gap between edits, so many results in a burst become one
 //! edit carrying all of them.

@@ -1,0 +1,123 @@
+//! A sender's hold on its game (a fenced lease in Redis: one sender a game at a time, and one
+//! that lost it stores nothing), and the marks of edits on their way under it: an edit whose
+//! fate nobody knows is sent again as a variant of itself, never lost, never "not modified".
+
+use crate::game::delivery::EditOf;
+use crate::game::sent::{self, Sent};
+use crate::store::{GameId, StoreError};
+use crate::telegram::context::Ctx;
+use crate::view::keyboard::Keyboard;
+use std::hash::{Hash, Hasher};
+use std::time::Duration;
+use teloxide::RequestError;
+
+/// How long a sender holds a game: renewed before every send, so a live sender stuck longer
+/// than this loses it. A dead sender's lease is taken over as soon as its process's life key
+/// is gone (`store/life.rs`), within two seconds. Longer than a Redis outage a replica lives
+/// through (it exits after `MB_UNHEALTHY_EXIT_SECS`, 60 s by default): a lease that ran out
+/// while Redis was away would go to another sender, which cannot know what this one sent
+/// and could not acknowledge.
+pub(super) const HOLD: Duration = Duration::from_secs(60);
+
+/// A new sender's token, `name/boot/n`: this process's claimant (`name/boot`, see
+/// `store/life.rs`) and a number of its own.
+pub(super) fn lease_token(ctx: &Ctx) -> String {
+    format!("{}/{:016x}", ctx.replica, rand::random::<u64>())
+}
+
+/// A sender's hold on its game: the token, and when it was last renewed.
+pub(super) struct Lease {
+    pub(super) token: String,
+    pub(super) renewed: std::time::Instant,
+    /// The drawing this sender last edited the live message to, though the record may not
+    /// say so yet (its acknowledgement failed): not sent again.
+    pub(super) edited: u64,
+    /// An effect this sender delivered whose acknowledgement failed: its number, what it
+    /// left, and the version of the record it was delivered from.
+    pub(super) unacked: Option<(u64, Sent, u64)>,
+}
+
+impl Lease {
+    /// The live message was edited to show `hash`.
+    pub(super) fn made_edit(&mut self, hash: u64) {
+        self.edited = hash;
+    }
+
+    /// Effect `n` of the record at `version` was delivered, leaving `ack`: kept until it is
+    /// acknowledged.
+    pub(super) fn delivered(&mut self, n: u64, ack: Sent, version: u64) {
+        self.unacked = Some((n, ack, version));
+    }
+
+    /// The effect delivered was acknowledged.
+    pub(super) fn delivered_and_acknowledged(&mut self) {
+        self.unacked = None;
+    }
+
+    /// Makes sure the lease holds for most of [`HOLD`] yet, before a send: it is renewed
+    /// once a quarter of it has passed (not before every send: that would be a round trip
+    /// each). [`StoreError::Fenced`] when it went to another sender.
+    pub(super) async fn keep(&mut self, ctx: &Ctx, id: GameId) -> Result<(), StoreError> {
+        if self.renewed.elapsed() < HOLD / 4 {
+            return Ok(());
+        }
+        if !ctx.store.renew_send_lease(id, &self.token, HOLD).await? {
+            return Err(StoreError::Fenced);
+        }
+        self.renewed = std::time::Instant::now();
+        Ok(())
+    }
+}
+
+/// Marks an edit of `to` showing `hash` on its way, fenced by the lease `token`, just before
+/// its request: the variant to send it as. An edit of the same content whose fate nobody
+/// knows (its sender died, or its answer was lost, before it was acknowledged) makes this
+/// one a variant of it, so that it differs from whatever the message shows now: it is never
+/// lost, and Telegram never finds it "not modified".
+pub(super) async fn mark_editing(
+    ctx: &Ctx,
+    id: GameId,
+    token: &str,
+    to: EditOf,
+    hash: u64,
+) -> Result<u8, StoreError> {
+    let marked = ctx
+        .store
+        .transition_fenced(id, token, |r| {
+            Ok::<_, ()>(sent::editing(r, to, hash, token))
+        })
+        .await?;
+    let variant = marked.map_or(0, |c| c.value);
+    if variant > 0 {
+        log::info!(
+            "game {id}: an edit of {to:?} whose fate is unknown is sent again as variant {variant}"
+        );
+    }
+    Ok(variant)
+}
+
+/// What a private message's edit is marked on its way with: the game and the lease.
+pub(super) struct Marker<'a> {
+    pub(super) ctx: &'a Ctx,
+    pub(super) id: GameId,
+    pub(super) token: &'a str,
+}
+
+impl Marker<'_> {
+    /// [`mark_editing`] of `to` showing `hash`; a store away is a failure of the edit, tried
+    /// again later.
+    pub(super) async fn mark(&self, to: EditOf, hash: u64) -> Result<u8, RequestError> {
+        mark_editing(self.ctx, self.id, self.token, to, hash)
+            .await
+            .map_err(|e| RequestError::Io(std::io::Error::other(e.to_string()).into()))
+    }
+}
+
+/// A hash of a message's text and keyboard: what is drawn, to draw nothing twice.
+pub fn drawing_hash(text: &str, kb: &Option<Keyboard>) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    serde_json::to_string(kb).unwrap_or_default().hash(&mut h);
+    // 0 means "nothing drawn yet".
+    h.finish().max(1)
+}
