@@ -1053,17 +1053,78 @@ async fn live_boards_are_counted_once_across_replicas_within_the_window(target: 
 }
 on_both!(live_boards_are_counted_once_across_replicas_within_the_window);
 
+/// How the bot's calls spend the token's budget (issue 43), with a real Redis: one test, as
+/// the budget a process spends from is installed once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tokens_calls_go_by_priority_and_at_a_private_chats_pace() {
+    use morskoy_boy::telegram::token;
+    let store = common::store(Target::Single).await;
+    // Five calls a second: an interval of 200 ms.
+    let private = Duration::from_millis(500);
+    token::install(store.clone(), 5, (private, private));
+    each_priority_goes_before_the_lower_ones_when_the_budget_is_spent(&store).await;
+    calls_to_a_private_chat_that_waited_for_the_token_go_at_the_chats_pace(&store, private).await;
+}
+
+/// While the budget is spent by others (a hog that keeps it `k - ½` calls ahead of the clock),
+/// a call of the priority whose burst is `k` still goes, and one of the priority below it
+/// waits until the budget comes back: the live board before the end, the end before an own
+/// field, an own field before the rest (lobbies, editors, stats).
+async fn each_priority_goes_before_the_lower_ones_when_the_budget_is_spent(store: &Store) {
+    use morskoy_boy::telegram::token::{self, Priority};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let interval = Duration::from_millis(200);
+    for (k, pair) in Priority::ALL.windows(2).enumerate() {
+        let (higher, lower) = (pair[0], pair[1]);
+        // The higher one's burst, in calls: 4 for the board, then 3, then 2.
+        let burst = (Priority::ALL.len() - k) as f64;
+        let hogging = Arc::new(AtomicBool::new(true));
+        let hog = {
+            let (store, hogging) = (store.clone(), hogging.clone());
+            let ahead = interval.mul_f64(burst - 0.5);
+            tokio::spawn(async move {
+                while hogging.load(Ordering::Relaxed) {
+                    match store.take_token(interval, ahead).await.unwrap() {
+                        0 => {}
+                        ms => tokio::time::sleep(Duration::from_millis(ms)).await,
+                    }
+                }
+            })
+        };
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let call = |p: Priority| {
+            tokio::spawn(token::with_priority(p, async {
+                token::spend("SendMessage", None).await.unwrap();
+                Instant::now()
+            }))
+        };
+        let started = Instant::now();
+        let (high, low) = (call(higher), call(lower));
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        assert!(high.is_finished(), "{higher:?} waits behind the hog");
+        assert!(
+            !low.is_finished(),
+            "{lower:?} went while the budget was spent"
+        );
+        hogging.store(false, Ordering::Relaxed);
+        hog.await.unwrap();
+        let went = low.await.unwrap();
+        assert!(went.duration_since(started) >= Duration::from_millis(1_500));
+        high.await.unwrap();
+    }
+}
+
 /// A call to a private chat takes the chat's slot when it goes, after the token's, not before
 /// a wait for the token (issue 43): six edits of one private chat that waited out a 429's
 /// pause go at the chat's pace when it ends (a burst of two, then one an interval), not all
 /// at once, which Telegram would refuse beyond the chat's burst; a call to another chat does
 /// not wait behind them.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn calls_to_a_private_chat_that_waited_for_the_token_go_at_the_chats_pace() {
+async fn calls_to_a_private_chat_that_waited_for_the_token_go_at_the_chats_pace(
+    store: &Store,
+    interval: Duration,
+) {
     use morskoy_boy::telegram::token;
-    let store = common::store(Target::Single).await;
-    let interval = Duration::from_millis(500);
-    token::install(store.clone(), 25, (interval, interval));
     let chat = i64::from(rand::random::<u32>()) + 1;
     store.pause_token(Duration::from_secs(1)).await.unwrap();
     let started = Instant::now();
