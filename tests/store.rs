@@ -677,28 +677,43 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
     let interval = Duration::from_secs(10);
     // Looking takes nothing: a free slot stays free however often a caller looks.
     for _ in 0..3 {
-        let peek = store.peek_budget(chat, interval, interval).await.unwrap();
+        let peek = store
+            .take_budget(chat, (interval, interval), false)
+            .await
+            .unwrap();
         assert_eq!(peek, 0);
     }
     assert_eq!(
-        store.take_budget(chat, interval, interval).await.unwrap(),
+        store
+            .take_budget(chat, (interval, interval), true)
+            .await
+            .unwrap(),
         0
     );
     assert_eq!(
-        store.take_budget(chat, interval, interval).await.unwrap(),
+        store
+            .take_budget(chat, (interval, interval), true)
+            .await
+            .unwrap(),
         0
     );
     // The third must wait about an interval, and asking (or looking) does not spend anything.
     for _ in 0..3 {
-        let wait = store.take_budget(chat, interval, interval).await.unwrap();
+        let wait = store
+            .take_budget(chat, (interval, interval), true)
+            .await
+            .unwrap();
         assert!((9_000..=10_000).contains(&wait), "{wait}");
-        let peek = store.peek_budget(chat, interval, interval).await.unwrap();
+        let peek = store
+            .take_budget(chat, (interval, interval), false)
+            .await
+            .unwrap();
         assert!((9_000..=10_000).contains(&peek), "{peek}");
     }
     // Another chat has its own budget.
     assert_eq!(
         store
-            .take_budget(chat - 1, interval, interval)
+            .take_budget(chat - 1, (interval, interval), true)
             .await
             .unwrap(),
         0
@@ -1067,7 +1082,7 @@ async fn the_tokens_calls_go_by_priority_and_at_a_private_chats_pace() {
 }
 
 /// While the budget is spent by others (a hog that keeps it `k - ½` calls ahead of the clock),
-/// a call of the priority whose burst is `k` still goes, and one of the priority below it
+/// a call of the priority whose burst is `k` calls beyond the first still goes, and one of the priority below it
 /// waits until the budget comes back: the live board before the end, the end before an own
 /// field, an own field before the rest (lobbies, editors, stats).
 async fn each_priority_goes_before_the_lower_ones_when_the_budget_is_spent(store: &Store) {
@@ -1077,8 +1092,8 @@ async fn each_priority_goes_before_the_lower_ones_when_the_budget_is_spent(store
     let interval = Duration::from_millis(200);
     for (k, pair) in Priority::ALL.windows(2).enumerate() {
         let (higher, lower) = (pair[0], pair[1]);
-        // The higher one's burst, in calls: 4 for the board, then 3, then 2.
-        let burst = (Priority::ALL.len() - k) as f64;
+        // The higher one's burst, in calls beyond the first: 3 for the board, then 2, then 1.
+        let burst = (Priority::ALL.len() - k - 1) as f64;
         let hogging = Arc::new(AtomicBool::new(true));
         let hog = {
             let (store, hogging) = (store.clone(), hogging.clone());

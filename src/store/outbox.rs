@@ -248,45 +248,23 @@ impl Store {
             .await
     }
 
-    /// Takes one send or edit of `chat`'s budget: at most one every `interval`, with a burst
-    /// of `tolerance / interval` more. 0 when it was taken, else the milliseconds to wait
-    /// (nothing taken). Shared by every replica; on the server's clock.
+    /// Takes one send or edit of `chat`'s budget (`take`), or only looks whether one is free
+    /// (`!take`, a caller whose call takes it itself later): at most one every `interval`,
+    /// with a burst of `tolerance / interval` more. 0 when it was taken (or is free), else
+    /// the milliseconds to wait (nothing taken). Shared by every replica; on the server's
+    /// clock.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn take_budget(
         &self,
         chat: i64,
-        interval: Duration,
-        tolerance: Duration,
+        (interval, tolerance): (Duration, Duration),
+        take: bool,
     ) -> Result<u64, StoreError> {
-        self.gcra(
-            vec![self.keys.chat_budget(chat)],
-            interval,
-            tolerance,
-            "take",
-        )
-        .await
-    }
-
-    /// Whether one send or edit of `chat`'s budget is free now, without taking it: 0 when
-    /// it is, else the milliseconds to wait ([`Store::take_budget`]'s answer, nothing taken).
-    ///
-    /// # Errors
-    /// [`StoreError::Unavailable`] and the like.
-    pub async fn peek_budget(
-        &self,
-        chat: i64,
-        interval: Duration,
-        tolerance: Duration,
-    ) -> Result<u64, StoreError> {
-        self.gcra(
-            vec![self.keys.chat_budget(chat)],
-            interval,
-            tolerance,
-            "peek",
-        )
-        .await
+        let mode = if take { "take" } else { "peek" };
+        self.gcra(vec![self.keys.chat_budget(chat)], interval, tolerance, mode)
+            .await
     }
 
     /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a

@@ -230,12 +230,8 @@ pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
 /// # Errors
 /// [`StoreError::Unavailable`] and the like.
 pub async fn chat_slot(ctx: &Ctx, chat: i64) -> Result<u64, StoreError> {
-    let (interval, tolerance) = ctx.config.budget(chat);
-    if chat > 0 {
-        ctx.store.peek_budget(chat, interval, tolerance).await
-    } else {
-        ctx.store.take_budget(chat, interval, tolerance).await
-    }
+    let budget = ctx.config.budget(chat);
+    ctx.store.take_budget(chat, budget, chat < 0).await
 }
 
 /// How long a user's language is taken from memory.
