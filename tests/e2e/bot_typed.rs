@@ -134,25 +134,35 @@ async fn battle_shows(app: &App, chat: i64, battle: i32, name: &str, part: &str,
     );
 }
 
-/// The first shot of the bot at the player's field after the `after`-th event of the log,
-/// once it is stored.
-async fn bots_shot_after(store: &Store, game: u64, after: usize) -> (Coord, ShotResult) {
+/// The bot's first move at the player's field after the `after`-th event of the log, once it
+/// is stored: its shot's cell and answer, or `None` when it fired one of its weapons instead
+/// (the easy bot fires one it has left on 8 % of its moves; a weapon ends its turn).
+async fn bots_shot_after(store: &Store, game: u64, after: usize) -> Option<(Coord, ShotResult)> {
     let deadline = Instant::now() + wait();
     loop {
         let rec = record(store, game).await;
-        let shot = rec.log.iter().skip(after).find_map(|e| match e {
+        let moved = rec.log.iter().skip(after).find_map(|e| match e {
             Event::Shot {
                 shooter: SeatId(1),
                 cell,
                 result,
                 ..
-            } => Some((*cell, *result)),
+            } => Some(Some((*cell, *result))),
+            Event::Radar {
+                shooter: SeatId(1), ..
+            }
+            | Event::AirStrike {
+                shooter: SeatId(1), ..
+            }
+            | Event::Torpedo {
+                shooter: SeatId(1), ..
+            } => Some(None),
             _ => None,
         });
-        if let Some(shot) = shot {
-            return shot;
+        if let Some(moved) = moved {
+            return moved;
         }
-        assert!(Instant::now() < deadline, "the bot never shot");
+        assert!(Instant::now() < deadline, "the bot never moved");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -226,8 +236,8 @@ async fn typed_private_game(app: &App, id: i64, w: &Tongue) {
         since.iter().map(|m| &m.text).collect::<Vec<_>>()
     );
 
-    // The radar typed in reply: played, the turn passes, and the bot shoots, in words of
-    // the player's language.
+    // The radar typed in reply: played, the turn passes, and the bot moves (its shot in words of
+    // the player's language, a weapon it may fire instead).
     let center = Coord::new(4, 4);
     let seen = rec.log.len();
     let radar = app.tg.send_reply(
@@ -252,9 +262,10 @@ async fn typed_private_game(app: &App, id: i64, w: &Tongue) {
         "{}: the typed radar got no 👍",
         w.code
     );
-    let (cell, result) = bots_shot_after(&store, game, seen).await;
-    let part = format!("{} — {}", cell_name(cell), result_word(w, result));
-    battle_shows(app, id, battle.message_id, w.bot, &part, w.code).await;
+    if let Some((cell, result)) = bots_shot_after(&store, game, seen).await {
+        let part = format!("{} — {}", cell_name(cell), result_word(w, result));
+        battle_shows(app, id, battle.message_id, w.bot, &part, w.code).await;
+    }
 
     // Cells typed in reply until one misses; then the bot shoots again.
     let mut shots = 0;
@@ -294,9 +305,10 @@ async fn typed_private_game(app: &App, id: i64, w: &Tongue) {
         let part = format!("{} — {}", cell_name(c), result_word(w, result));
         battle_shows(app, id, battle.message_id, w.name, &part, w.code).await;
         if result == ShotResult::Miss {
-            let (cell, result) = bots_shot_after(&store, game, seen).await;
-            let part = format!("{} — {}", cell_name(cell), result_word(w, result));
-            battle_shows(app, id, battle.message_id, w.bot, &part, w.code).await;
+            if let Some((cell, result)) = bots_shot_after(&store, game, seen).await {
+                let part = format!("{} — {}", cell_name(cell), result_word(w, result));
+                battle_shows(app, id, battle.message_id, w.bot, &part, w.code).await;
+            }
             break;
         }
     }
