@@ -12,8 +12,9 @@ use std::time::Duration;
 use teloxide::types::{ChatId, User};
 use teloxide::RequestError;
 
-/// The bot as handlers use it: requests are throttled to Telegram's limits for sends.
-pub type TgBot = teloxide::adaptors::Throttle<teloxide::Bot>;
+/// The bot as handlers use it. Its sends and edits are paced by the token's and the chats'
+/// budgets (`token.rs`, `.metered()`), not by teloxide's in-process `Throttle`.
+pub type TgBot = teloxide::Bot;
 
 /// What handlers share.
 #[derive(Clone)]

@@ -225,7 +225,7 @@ pub async fn run(
     stop: impl std::future::Future<Output = ()>,
     grace: Duration,
 ) {
-    let bot = ctx.bot.inner();
+    let bot = &ctx.bot;
     let mut url = bot.api_url();
     if let Ok(mut segments) = url.path_segments_mut() {
         segments.push(&format!("bot{}", bot.token()));

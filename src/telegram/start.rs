@@ -132,12 +132,10 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     }
     let unhealthy_exit = config.unhealthy_exit;
     let username = me.username.clone().unwrap_or_default();
-    // Telegram's limits within this process as teloxide knows them; a 429 is not retried
-    // there but in `.metered()`, which pauses every replica first (`token.rs`).
-    let bot = teloxide::adaptors::Throttle::spawn_with_settings(
-        bot,
-        teloxide::adaptors::throttle::Settings::default().no_retry(),
-    );
+    // No teloxide `Throttle`: every send and edit waits for its turn in the token's budget
+    // and its chat's (`token.rs`, `.metered()`), shared by every replica; a queue of this
+    // process's on top would hold a call that took its turn and let it arrive with later
+    // ones (the scale bench's 429s in placement).
     let tuned = &config.bot;
     super::token::install(store.clone(), tuned.token_per_second, tuned.budget(1));
     let rng = match config.seed {
