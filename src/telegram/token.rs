@@ -251,50 +251,56 @@ pub async fn spend(method: &str, chat: Option<i64>) -> Result<(), ()> {
     let tolerance = tolerance(budget.interval, p);
     let started = Instant::now();
     let private = chat.filter(|&c| c > 0);
-    loop {
+    let went = loop {
         match briefly(budget.store.take_token(budget.interval, tolerance)).await {
             Ok(0) => {}
             Ok(ms) => {
                 // A little spread, so that waiting callers do not all come back at once.
                 let spread = rand::random::<u64>() % (budget.interval.as_millis() as u64 + 1);
-                let nap = Duration::from_millis(ms.min(2_000) + spread);
-                if out_of_patience(Instant::now() + nap) {
-                    crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
-                    return Err(());
+                if !nap_within_patience(Duration::from_millis(ms.min(2_000) + spread)).await {
+                    break Err(());
                 }
-                tokio::time::sleep(nap).await;
                 continue;
             }
             Err(e) => {
                 log::debug!("token budget: {e}");
-                break;
+                break Ok(());
             }
         }
         let Some(chat) = private else {
-            break;
+            break Ok(());
         };
         match briefly(budget.store.take_budget(chat, budget.private, true)).await {
-            Ok(0) => break,
+            Ok(0) => break Ok(()),
             Ok(ms) => {
                 if let Err(e) = briefly(budget.store.give_back_token(budget.interval)).await {
                     log::debug!("token budget: {e}");
                 }
-                let nap = Duration::from_millis(ms.min(2_000));
-                if out_of_patience(Instant::now() + nap) {
-                    crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
-                    return Err(());
+                if !nap_within_patience(Duration::from_millis(ms.min(2_000))).await {
+                    break Err(());
                 }
-                tokio::time::sleep(nap).await;
             }
             Err(e) => {
                 log::debug!("budget of {chat}: {e}");
-                break;
+                break Ok(());
             }
         }
+    };
+    if went.is_ok() {
+        patience_spent();
     }
-    patience_spent();
     crate::metrics::token_call(p.label(), started.elapsed().as_secs_f64());
-    Ok(())
+    went
+}
+
+/// Sleeps `nap`, unless the task's patience runs out before it ends ([`with_patience`]):
+/// then `false` at once.
+async fn nap_within_patience(nap: Duration) -> bool {
+    if out_of_patience(Instant::now() + nap) {
+        return false;
+    }
+    tokio::time::sleep(nap).await;
+    true
 }
 
 /// A call to Redis that answers within half a second: when Redis is slow or away a call goes
