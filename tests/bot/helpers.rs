@@ -383,6 +383,18 @@ impl App {
     }
 }
 
+/// No answer of the Bot API was a 4xx: no edit it found unchanged, no press answered twice
+/// ("query ID is invalid"), nothing sent to a chat that is not there.
+pub fn assert_no_4xx(app: &App) {
+    let errors: Vec<_> = app
+        .tg
+        .errors()
+        .into_iter()
+        .filter(|e| (400..500).contains(&e.status) && !e.injected)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
 /// Waits until the bot has killed itself at its `MB_CRASH_AT` point.
 pub async fn wait_for_the_crash(app: &mut App) {
     let deadline = std::time::Instant::now() + wait();

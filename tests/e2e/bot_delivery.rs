@@ -237,6 +237,7 @@ async fn killed_between_start_and_the_editors_each_player_gets_one_editor() {
     assert_eq!(editors(&app, &a), 1, "Alice's editors");
     assert_eq!(editors(&app, &b), 1, "Bob's editors");
     assert_eq!(battles(&app, group), 1);
+    assert_no_4xx(&app);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -293,6 +294,7 @@ async fn killed_between_the_last_ready_and_the_battle_message_the_battle_appears
         .find(|m| m.message_id == lobby.message_id)
         .unwrap();
     assert!(!old.has_keyboard());
+    assert_no_4xx(&app);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -344,6 +346,7 @@ async fn killed_after_a_shot_was_stored_the_result_still_reaches_the_group() {
     assert_eq!(battles(&app, group), 1);
     assert_eq!(with_button(&app, group, "r:").len(), 1);
     assert_never_goes_back(&battle_message(&app, &d).history);
+    assert_no_4xx(&app);
 }
 
 /// Waits until game `game` has nothing left to send: a kill after this is not one between
@@ -443,6 +446,7 @@ async fn killed_after_the_final_shot_the_end_is_announced_and_counted_once() {
     // The group is free for a new game.
     app.tg.send_command(group, &b, "/newgame");
     app.message_with_button(group, "j:").await;
+    assert_no_4xx(&app);
 }
 
 /// The end of `d`, won by `winner`, counted once: each player's game, win, shots in the
@@ -545,6 +549,7 @@ async fn won_with_a_crash_at(point: Option<&str>) {
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(with_button(&app, group, "r:").len(), 1, "announcements");
     assert_rated_once(&app, &d, seat).await;
+    assert_no_4xx(&app);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -610,6 +615,7 @@ async fn killed_after_a_rematch_was_stored_one_new_lobby_appears() {
         )
         .await
         .expect("the new lobby shows both players");
+    assert_no_4xx(&app);
 }
 
 /// Whole game `d` was sent once, however many processes handled it: one lobby, one battle

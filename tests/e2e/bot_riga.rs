@@ -639,6 +639,7 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     assert!(answer.show_alert, "{answer:?}");
     assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
     assert_eq!(battles(&app, group), 1);
+    assert_no_4xx(&app);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

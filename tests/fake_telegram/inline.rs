@@ -151,6 +151,7 @@ impl FakeTelegram {
                 .to_owned();
             let formatted = markup::format(&text, content["parse_mode"].as_str(), None)
                 .expect("checked when answered");
+            st.touched.push(super::state::chat_key(chat_id));
             let mut chat = Chat::new(chat_id, ChatKind::Group, "inline");
             let id = chat.next_id();
             chat.messages.insert(

@@ -41,8 +41,10 @@ impl FakeTelegram {
         predicate: impl Fn(&SentMessage) -> bool,
         timeout: Duration,
     ) -> Option<SentMessage> {
+        // Woken by changes to this chat only (and re-checked now and then): with a thousand
+        // waiters, one for every chat, a wake on every change costs each of them a look.
         self.shared
-            .wait(timeout, |st| {
+            .wait_key(&super::state::chat_key(chat_id), timeout, |st| {
                 st.bot_messages(chat_id)
                     .into_iter()
                     .rev()

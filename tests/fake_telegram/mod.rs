@@ -400,6 +400,7 @@ impl FakeTelegram {
     /// posts nothing about it.
     pub fn delete_topic(&self, chat_id: i64, topic: i32) {
         self.shared.update(|st| {
+            st.touched.push(state::chat_key(chat_id));
             let chat = st.chats.get_mut(&chat_id).expect("a forum");
             chat.topics.remove(&topic).expect("a topic");
             for m in chat.messages.values_mut() {

@@ -19,7 +19,9 @@ const NOT_MODIFIED: &str = "Bad Request: message is not modified: specified new 
 const QUERY_INVALID: &str =
     "Bad Request: query is too old and response timeout expired or query ID is invalid";
 
+/// The chat of `chat_id`, to change: its waiters (`FakeTelegram::wait_for`) are woken.
 pub(super) fn chat_mut(st: &mut State, chat_id: i64) -> &mut super::state::Chat {
+    st.touched.push(super::state::chat_key(chat_id));
     st.chats.get_mut(&chat_id).expect("the chat was checked")
 }
 

@@ -109,6 +109,11 @@ impl Shared {
     }
 }
 
+/// The key (see `State::touched`) of a change to a chat's messages.
+pub(super) fn chat_key(chat_id: i64) -> String {
+    format!("chat:{chat_id}")
+}
+
 /// The time now as Unix seconds, as Telegram's `date` fields.
 pub(super) fn unix_now() -> i64 {
     SystemTime::now()
