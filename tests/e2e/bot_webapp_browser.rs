@@ -26,7 +26,20 @@ fn init_data(token: &str, id: u64, name: &str, lang: &str) -> String {
         .unwrap()
         .as_secs();
     let user = format!(r#"{{"id":{id},"first_name":"{name}","language_code":"{lang}"}}"#);
-    signed(&[("user", &user), ("auth_date", &now.to_string())], token)
+    // As Telegram signs it today: a `signature` (Ed25519, for third parties) under the HMAC.
+    signed(
+        &[
+            ("user", &user),
+            ("chat_instance", "-4213077617253961536"),
+            ("chat_type", "private"),
+            ("auth_date", &now.to_string()),
+            (
+                "signature",
+                "kdb9S3JdZ8pYBLMJWq8h3Hc_GK5LFwQyBdWbq_P5_nJdVvzUyKYtp_Nwd86pQd1N3Dpf7PWUZuvO6qXP6BD2Aw",
+            ),
+        ],
+        token,
+    )
 }
 
 /// The page's address as Telegram opens it from the private editor's button.
