@@ -86,6 +86,8 @@ struct DuelRun {
     /// Each time the turn passed: to whom (their user id), when (the miss's answer), and
     /// whether their fleet was hit during the opponent's turn (so their own field has news).
     passes: Vec<(i64, Instant, bool)>,
+    /// When its players stopped pressing (the run's end, or the game's).
+    stopped: Option<Instant>,
 }
 
 const CHAT_TYPES: [ChatType; 3] = [ChatType::Group, ChatType::Private, ChatType::Inline];
@@ -257,6 +259,7 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
                     Shot::NotYourTurn | Shot::Known => {}
                 }
             }
+            run.stopped = Some(Instant::now());
             run
         });
     }
@@ -265,6 +268,22 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
         runs.push(r.expect("a duel's players"));
     }
     let played = started.elapsed();
+    // The pace the machine drove: presses made over the presses players of a human pace
+    // (a press 1.5–3 s, 2.25 s on average, after the previous answer) would have made in the
+    // time each duel was played. Below 1, the bench (or the bot on the same cores) could not
+    // keep up, and the figures are of a slower game than people play.
+    let human = runs
+        .iter()
+        .map(|r| {
+            let answer = r.answers.iter().map(Duration::as_secs_f64).sum::<f64>()
+                / r.answers.len().max(1) as f64;
+            let active = r
+                .stopped
+                .map_or(0.0, |at| at.duration_since(started).as_secs_f64());
+            active / (2.25 + answer)
+        })
+        .sum::<f64>();
+    let pace = runs.iter().map(|r| r.answers.len()).sum::<usize>() as f64 / human.max(1.0);
     tokio::time::sleep(Duration::from_secs(grace)).await;
     let end = Instant::now();
     let usage = app.tg.token_usage();
@@ -378,6 +397,7 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let mut figures: Figures = vec![
         ("duels that never began", never_began as f64),
         ("accepted shots", shots as f64),
+        ("presses over a human pace's", pace),
         ("placement (s)", placed.as_secs_f64()),
         ("429s in placement", total(&placement_429s, None)),
         ("429s in play", total(&play_429s, None)),

@@ -624,26 +624,19 @@ impl Duel {
             .unwrap_or(0);
         app.tg
             .send_reply(self.group, &self.players[seat], &name, self.battle);
-        let shooter = self.players[seat].first_name.clone();
-        let battle = self.battle;
         let deadline = std::time::Instant::now() + wait();
-        let found = loop {
-            let in_group = app
-                .tg
-                .messages(self.group)
-                .into_iter()
-                .find(|m| m.message_id == battle && shows_result(&m.text, &shooter, &name));
+        let shot = loop {
+            let in_group = self.result_shown(app, seat, cell);
             let refusal = app
                 .tg
                 .messages(dm)
                 .into_iter()
                 .find(|m| m.message_id > last && !m.has_keyboard() && m.photo.is_none());
-            // Message ids count per chat: which chat it came from tells the two apart.
-            if let Some(m) = in_group {
-                break (true, m);
+            if let Some(shot) = in_group {
+                break shot;
             }
             if let Some(m) = refusal {
-                break (false, m);
+                break read_answer(&m.text);
             }
             if self.is_over(app) {
                 return Shot::Over;
@@ -655,24 +648,33 @@ impl Duel {
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
-        let (in_group, found) = found;
-        let shot = if !in_group {
-            read_answer(&found.text)
-        } else {
-            // The line telling it, alone ("Bob: A1 — miss") or in a run ("Bob: …; A1 — miss").
-            let line = found
-                .text
-                .lines()
-                .find(|l| shows_result(l, &shooter, &name))
-                .unwrap_or_default();
-            let part = [format!(": {name} — "), format!("; {name} — ")]
-                .iter()
-                .find_map(|p| line.split_once(p.as_str()).map(|(_, after)| after))
-                .unwrap_or_default();
-            read_answer(part.split(';').next().unwrap_or_default())
-        };
         self.follow(seat, cell, shot);
         shot
+    }
+
+    /// The result of `seat`'s shot at `cell` as the group's battle message tells it, once it
+    /// does: its line, alone ("Bob: A1 — miss") or in a run ("Bob: …; A1 — miss").
+    pub fn result_shown(&self, app: &App, seat: usize, cell: usize) -> Option<Shot> {
+        let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+        let shooter = &self.players[seat].first_name;
+        let battle = app
+            .tg
+            .messages(self.group)
+            .into_iter()
+            .find(|m| m.message_id == self.battle)?;
+        let line = battle
+            .text
+            .lines()
+            .find(|l| shows_result(l, shooter, &name))?
+            .to_owned();
+        let part = [format!(": {name} — "), format!("; {name} — ")]
+            .iter()
+            .find_map(|p| {
+                line.split_once(p.as_str())
+                    .map(|(_, after)| after.to_owned())
+            })
+            .unwrap_or_default();
+        Some(read_answer(part.split(';').next().unwrap_or_default()))
     }
 
     pub fn follow(&mut self, seat: usize, cell: usize, shot: Shot) {
