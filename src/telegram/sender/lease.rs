@@ -19,6 +19,13 @@ use teloxide::RequestError;
 /// and could not acknowledge.
 pub(super) const HOLD: Duration = Duration::from_secs(60);
 
+/// How long an effect's first call waits for the token before its sender looks again (and
+/// renews its lease, [`Lease::keep`], at most [`HOLD`]` / 4` after the last renewal): well
+/// within the hold. A call that waited longer than the hold (hundreds of games set up at
+/// once, the token's budget spent minutes ahead) let the lease run out under a live sender:
+/// another sender took the game over and both sent its battle message.
+pub(super) const TOKEN_PATIENCE: Duration = Duration::from_secs(15);
+
 /// A new sender's token, `name/boot/n`: this process's claimant (`name/boot`, see
 /// `store/life.rs`) and a number of its own.
 pub(super) fn lease_token(ctx: &Ctx) -> String {
@@ -120,4 +127,20 @@ pub fn drawing_hash(text: &str, kb: &Option<Keyboard>) -> u64 {
     serde_json::to_string(kb).unwrap_or_default().hash(&mut h);
     // 0 means "nothing drawn yet".
     h.finish().max(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sender renews its lease before an effect once a quarter of the hold has passed, then
+    /// waits for the token at most [`TOKEN_PATIENCE`] before it looks again: together well
+    /// within the hold, with a quarter of it left for a slow Redis and the call itself. (Were
+    /// the wait unbounded, a live sender would lose its game to another, which sends again.)
+    #[test]
+    fn a_sender_waiting_for_the_token_renews_its_lease_well_within_the_hold() {
+        let renewed_at_most_every = HOLD / 4;
+        let longest_wait = TOKEN_PATIENCE;
+        assert!(renewed_at_most_every + longest_wait <= HOLD * 3 / 4);
+    }
 }

@@ -36,7 +36,7 @@ use crate::game::sent::{self, Sent};
 use crate::store::outbox::Release;
 use crate::store::{GameId, StoreError};
 use effects::{deliver, target_chat};
-use lease::{lease_token, Lease, HOLD};
+use lease::{lease_token, Lease, HOLD, TOKEN_PATIENCE};
 use live::{live_due, Redraw};
 use pace::{budget, own_field_waits, priority, OWN_FIELD_PATIENCE};
 use std::time::Duration;
@@ -247,9 +247,9 @@ async fn step(
         // The group's board never waits behind an own field that waits for the token: the
         // field waits only until the board is due (a second when none is), then steps aside.
         let patience = board_waits.unwrap_or(OWN_FIELD_PATIENCE);
-        super::token::with_patience(patience, delivery).await
+        super::token::with_patience(patience.min(TOKEN_PATIENCE), delivery).await
     } else {
-        delivery.await
+        super::token::with_patience(TOKEN_PATIENCE, delivery).await
     };
     let ack = match delivered {
         Ok(ack) => {
