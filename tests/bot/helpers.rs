@@ -61,10 +61,29 @@ pub struct App {
 /// to the replicas' own addresses, as a TLS-terminating load balancer would).
 pub const WEBHOOK_URL: &str = "https://bot.example.org:8443/telegram/hook";
 
-/// A local port nobody listens on now.
+/// A local port nobody listens on now, for a bot's listener. Taken below the ephemeral range
+/// (32768 and up), where the system hands out ports to whoever binds port 0 (the fake Bot
+/// API, other tests' servers, every client connection): a port picked there and let go could
+/// be taken by one of them before the bot binds it ("Address already in use", its webhook
+/// never listening). Each call takes the next port of this process's own run through
+/// 20000–31999, started at a place of its own.
 pub fn free_port() -> std::net::SocketAddr {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    l.local_addr().expect("its address")
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const LOW: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(u32::MAX);
+    let _ = NEXT.compare_exchange(
+        u32::MAX,
+        std::process::id() % SPAN,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    loop {
+        let port = LOW + NEXT.fetch_add(1, Ordering::SeqCst) % SPAN;
+        if let Ok(l) = std::net::TcpListener::bind(("127.0.0.1", port as u16)) {
+            return l.local_addr().expect("its address");
+        }
+    }
 }
 
 /// A namespace of its own for one test's bot, within the run's (see `common::namespace`).
