@@ -243,14 +243,16 @@ async fn step(
         priority(&rec, &first.effect),
         deliver(ctx, id, &rec, &first, &lease.token),
     );
-    let delivered = if matches!(first.effect, Effect::Dm { .. }) {
+    let patience = if matches!(first.effect, Effect::Dm { .. }) {
         // The group's board never waits behind an own field that waits for the token: the
         // field waits only until the board is due (a second when none is), then steps aside.
-        let patience = board_waits.unwrap_or(OWN_FIELD_PATIENCE);
-        super::token::with_patience(patience.min(TOKEN_PATIENCE), delivery).await
+        board_waits
+            .unwrap_or(OWN_FIELD_PATIENCE)
+            .min(TOKEN_PATIENCE)
     } else {
-        super::token::with_patience(TOKEN_PATIENCE, delivery).await
+        TOKEN_PATIENCE
     };
+    let delivered = super::token::with_patience(patience, delivery).await;
     let ack = match delivered {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
