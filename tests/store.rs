@@ -671,6 +671,74 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
 }
 on_both!(a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_once);
 
+/// A sender's delivery may wait its turn for the bot token's budget longer than the lease's
+/// hold (hundreds of games set up at once): the lease is renewed while it waits, so no other
+/// sender takes the game and sends what this one is sending; and when the lease went to
+/// another sender all the same (its process taken for dead), the delivery is dropped.
+async fn a_send_lease_holds_while_a_delivery_waits_longer_than_the_hold(target: Target) {
+    let store = common::store(target).await;
+    let id = store
+        .create_game(&GameRecord::new(battle(5), -7, NOW))
+        .await
+        .unwrap();
+    let hold = Duration::from_millis(400);
+    let alive = |store: Store| async move {
+        for _ in 0..20 {
+            for p in ["a/1", "b/1"] {
+                store.beat(p).await.unwrap();
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    let beating = tokio::spawn(alive(store.clone()));
+    // Held and merely waited on, the lease runs out under its live sender: another takes it.
+    assert!(store.take_send_lease(id, "a/1/x", hold).await.unwrap());
+    tokio::time::sleep(hold * 3).await;
+    assert!(store.take_send_lease(id, "b/1/y", hold).await.unwrap());
+    assert!(!store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
+    let (_, v) = store.load_game(id).await.unwrap();
+    assert_eq!(
+        store.release_send_lease(id, "b/1/y", v).await.unwrap(),
+        morskoy_boy::store::outbox::Release::Done
+    );
+    // Held while the delivery waits four holds: nobody else takes it meanwhile.
+    assert!(store.take_send_lease(id, "a/1/x", hold).await.unwrap());
+    let other = store.clone();
+    let work = async {
+        for _ in 0..8 {
+            tokio::time::sleep(hold / 2).await;
+            assert!(
+                !other.take_send_lease(id, "b/1/y", hold).await.unwrap(),
+                "the lease went to another sender while its holder's delivery waited"
+            );
+        }
+        "delivered"
+    };
+    let (out, renewed) = store
+        .holding_send_lease(id, "a/1/x", hold, work)
+        .await
+        .unwrap();
+    assert_eq!(out, "delivered");
+    assert!(renewed.is_some());
+    assert!(store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
+    // Its process taken for dead, the lease is taken over: the delivery stops where it is.
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let work = async {
+        tokio::time::sleep(hold * 4).await;
+        finished.store(true, std::sync::atomic::Ordering::SeqCst);
+    };
+    let taker = async {
+        beating.abort();
+        store.end_life("a/1").await.unwrap();
+        store.beat("b/1").await.unwrap();
+        assert!(store.take_send_lease(id, "b/1/y", hold).await.unwrap());
+    };
+    let (held, ()) = tokio::join!(store.holding_send_lease(id, "a/1/x", hold, work), taker);
+    assert_eq!(held.map(|_| ()), Err(StoreError::Fenced));
+    assert!(!finished.load(std::sync::atomic::Ordering::SeqCst));
+}
+on_both!(a_send_lease_holds_while_a_delivery_waits_longer_than_the_hold);
+
 async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target) {
     let store = common::store(target).await;
     let chat = -(rand::random::<u32>() as i64) - 1;

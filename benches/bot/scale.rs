@@ -17,6 +17,11 @@
 //!    duel's previous press, as a player who waits to see the answer does; then
 //!    `MB_BENCH_GRACE_SECS` (30) seconds for the last results to be drawn.
 //!
+//! The groups play under the default rules, the turn timer's three minutes included, unless
+//! `MB_BENCH_TIMER` names another (minutes: 0 for none, 1, 3, 10): hundreds of duels set up
+//! at once take longer than three minutes to place (the token's budget paces the editors),
+//! and a duel that began early would be forfeited by the timer before play starts.
+//!
 //! Printed (play and grace):
 //! - 429s by method and chat type (group / private / inline), placement's apart;
 //! - sends and edits that took effect per accepted shot, by method and chat type;
@@ -128,6 +133,19 @@ fn by_method(map: &BTreeMap<(&'static str, ChatType), usize>, per: f64) -> Strin
 async fn begin(app: &App, group: i64, a: User, b: User) -> Option<Duel> {
     let patience = Duration::from_secs(env_or("MB_BENCH_BEGIN_SECS", 120));
     app.tg.group(group, "Sea dogs");
+    let timer = match env_or("MB_BENCH_TIMER", 3u32) {
+        0 => engine::TurnTimer::Off,
+        1 => engine::TurnTimer::OneMinute,
+        10 => engine::TurnTimer::TenMinutes,
+        _ => engine::TurnTimer::ThreeMinutes,
+    };
+    if timer != engine::Ruleset::default().timer {
+        let ruleset = engine::Ruleset {
+            timer,
+            ..engine::Ruleset::default()
+        };
+        app.set_rules(group, ruleset).await;
+    }
     let (lobby, join) = open_lobby(app, group, &a).await;
     let answer = app.press(group, &b, lobby.message_id, &join).await;
     assert!(!answer.show_alert, "the join is refused: {answer:?}");

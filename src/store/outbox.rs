@@ -175,6 +175,40 @@ impl Store {
         Ok(got == 1)
     }
 
+    /// Runs `work` while holding the send lease: it is renewed every quarter of `hold` until
+    /// `work` ends, so however long `work` waits (a call waiting its turn for the bot token's
+    /// budget, minutes when hundreds of games start at once), the lease never runs out under
+    /// a live sender, and no other sender takes the game and sends what this one is sending.
+    /// A renewal that fails (Redis away) is tried again at the next quarter: the lease holds
+    /// for the rest of `hold`. When it went to another sender, `work` is dropped where it
+    /// stands: [`StoreError::Fenced`]. With the output, when the lease was last renewed.
+    ///
+    /// # Errors
+    /// [`StoreError::Fenced`] as above.
+    pub async fn holding_send_lease<F: std::future::Future>(
+        &self,
+        id: GameId,
+        token: &str,
+        hold: Duration,
+        work: F,
+    ) -> Result<(F::Output, Option<std::time::Instant>), StoreError> {
+        let every = hold / 4;
+        let mut renewed = None;
+        let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                out = &mut work => return Ok((out, renewed)),
+                _ = tick.tick() => match self.renew_send_lease(id, token, hold).await {
+                    Ok(true) => renewed = Some(std::time::Instant::now()),
+                    Ok(false) => return Err(StoreError::Fenced),
+                    Err(e) => log::debug!("game {id}: the send lease not renewed: {e}"),
+                },
+            }
+        }
+    }
+
     /// Gives the send lease back after the game was seen with nothing to send at `version`.
     ///
     /// # Errors

@@ -11,19 +11,20 @@ use std::hash::{Hash, Hasher};
 use std::time::Duration;
 use teloxide::RequestError;
 
-/// How long a sender holds a game: renewed before every send, so a live sender stuck longer
-/// than this loses it. A dead sender's lease is taken over as soon as its process's life key
+/// How long a sender holds a game: renewed before every send and, while a delivery is under
+/// way (its calls waiting their turn for the token's budget), every quarter of it
+/// ([`Lease::hold_during`]): a live sender keeps it however long the token makes it wait. A dead sender's lease is taken over as soon as its process's life key
 /// is gone (`store/life.rs`), within two seconds. Longer than a Redis outage a replica lives
 /// through (it exits after `MB_UNHEALTHY_EXIT_SECS`, 60 s by default): a lease that ran out
 /// while Redis was away would go to another sender, which cannot know what this one sent
 /// and could not acknowledge.
 pub(super) const HOLD: Duration = Duration::from_secs(60);
 
-/// How long an effect's first call waits for the token before its sender looks again (and
-/// renews its lease, [`Lease::keep`], at most [`HOLD`]` / 4` after the last renewal): well
-/// within the hold. A call that waited longer than the hold (hundreds of games set up at
-/// once, the token's budget spent minutes ahead) let the lease run out under a live sender:
-/// another sender took the game over and both sent its battle message.
+/// How long an effect's first call waits for the token before its sender looks again at the
+/// latest record (an effect that waits long may no longer be the one to send first, and a
+/// board due meanwhile goes before it). (A call that waited longer than the hold, before the
+/// lease was renewed during deliveries, let it run out under a live sender: another sender
+/// took the game over and both sent its battle message.)
 pub(super) const TOKEN_PATIENCE: Duration = Duration::from_secs(15);
 
 /// A new sender's token, `name/boot/n`: this process's claimant (`name/boot`, see
@@ -73,6 +74,27 @@ impl Lease {
         }
         self.renewed = std::time::Instant::now();
         Ok(())
+    }
+}
+
+impl Lease {
+    /// Runs `work` (a delivery: its calls may wait their turn for the token's budget as long
+    /// as they must) with the lease renewed meanwhile ([`crate::store::Store::holding_send_lease`]).
+    /// [`StoreError::Fenced`] when it went to another sender: `work` is dropped.
+    pub(super) async fn hold_during<F: std::future::Future>(
+        &mut self,
+        ctx: &Ctx,
+        id: GameId,
+        work: F,
+    ) -> Result<F::Output, StoreError> {
+        let (out, renewed) = ctx
+            .store
+            .holding_send_lease(id, &self.token, HOLD, work)
+            .await?;
+        if let Some(at) = renewed {
+            self.renewed = at;
+        }
+        Ok(out)
     }
 }
 

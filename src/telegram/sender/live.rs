@@ -79,7 +79,9 @@ pub(super) async fn redraw(
                 }
             }
         };
-        let edited = with_priority(board_priority(rec), edit).await;
+        let edited = lease
+            .hold_during(ctx, id, with_priority(board_priority(rec), edit))
+            .await?;
         match edited {
             Ok(()) => {
                 lease.made_edit(hash);

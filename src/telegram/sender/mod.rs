@@ -239,9 +239,10 @@ async fn step(
     };
     lease.keep(ctx, id).await?;
     let n = first.n;
+    let token = lease.token.clone();
     let delivery = with_priority(
         priority(&rec, &first.effect),
-        deliver(ctx, id, &rec, &first, &lease.token),
+        deliver(ctx, id, &rec, &first, &token),
     );
     let patience = if matches!(first.effect, Effect::Dm { .. }) {
         // The group's board never waits behind an own field that waits for the token: the
@@ -252,7 +253,9 @@ async fn step(
     } else {
         TOKEN_PATIENCE
     };
-    let delivered = super::token::with_patience(patience, delivery).await;
+    let delivered = lease
+        .hold_during(ctx, id, super::token::with_patience(patience, delivery))
+        .await?;
     let ack = match delivered {
         Ok(ack) => {
             log::debug!("effect {n} delivered: {:?}", first.effect);
