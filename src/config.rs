@@ -277,7 +277,7 @@ Environment:
   MB_HEALTH_ADDR        serve GET /healthz and GET /metrics (Prometheus) here, e.g.
                         0.0.0.0:8080 (default: none)
   MB_WEBAPP_LISTEN      serve the Mini App's page (/app) and API here, e.g. 0.0.0.0:8081
-                        (default: none; see README)
+                        (default: none; see docs/playing.md)
   MB_WEBAPP_URL         the page's public address, e.g. https://bot.example.org/app: the
                         private editor gets a button to place by dragging (default: none)
   MB_WEBAPP_NAME        the Mini App's short name at @BotFather: battle messages link to
@@ -551,6 +551,49 @@ impl Config {
     }
 }
 
+/// The names of the bot's variables in `text`: `MB_*`, `TELOXIDE_*`, `REDIS_*` and
+/// `RUST_LOG`; with `quoted`, only those written as a string literal.
+fn names(text: &str, quoted: bool) -> std::collections::BTreeSet<String> {
+    let word = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_';
+    let mut found = std::collections::BTreeSet::new();
+    for (i, _) in text.match_indices(['M', 'T', 'R']) {
+        let rest = &text[i..];
+        if !["MB_", "TELOXIDE_", "REDIS_", "RUST_LOG"]
+            .iter()
+            .any(|p| rest.starts_with(p))
+            || text[..i].ends_with(|c: char| word(c) || c.is_ascii_lowercase())
+        {
+            continue;
+        }
+        let len = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
+        // A prefix (`"MB_"`) is no variable.
+        if rest[..len].ends_with('_') {
+            continue;
+        }
+        let name = &rest[..len];
+        if quoted && !(text[..i].ends_with('"') && rest[len..].starts_with('"')) {
+            continue;
+        }
+        if name.len() > 3 {
+            found.insert(name.to_owned());
+        }
+    }
+    found
+}
+
+/// The `MB_*` variables among `set` (the environment's names) that the bot does not know (a
+/// misspelt name would otherwise be ignored without a word): each to be warned of at start.
+/// The bot knows the ones [`HELP`] lists (a test keeps it the same as what this file reads).
+pub fn unknown_variables(set: impl IntoIterator<Item = String>) -> Vec<String> {
+    let known = names(HELP, false);
+    let mut unknown: Vec<String> = set
+        .into_iter()
+        .filter(|name| name.starts_with("MB_") && !known.contains(name))
+        .collect();
+    unknown.sort();
+    unknown
+}
+
 /// The bot's token: `TELOXIDE_TOKEN`, or the content of the file `TELOXIDE_TOKEN_FILE` names,
 /// trimmed. Both set is refused, as one of them would be ignored without a word.
 fn token(var: &impl Fn(&str) -> Option<String>) -> Result<String, ConfigError> {
@@ -788,30 +831,22 @@ mod tests {
         assert_eq!(c.unhealthy_exit, None);
     }
 
-    /// The names of the bot's variables in `text`: `MB_*`, `TELOXIDE_*`, `REDIS_*` and
-    /// `RUST_LOG`; with `quoted`, only those written as a string literal.
-    fn names(text: &str, quoted: bool) -> std::collections::BTreeSet<String> {
-        let word = |c: char| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_';
-        let mut found = std::collections::BTreeSet::new();
-        for (i, _) in text.match_indices(['M', 'T', 'R']) {
-            let rest = &text[i..];
-            if !["MB_", "TELOXIDE_", "REDIS_", "RUST_LOG"]
-                .iter()
-                .any(|p| rest.starts_with(p))
-                || text[..i].ends_with(|c: char| word(c) || c.is_ascii_lowercase())
-            {
-                continue;
-            }
-            let len = rest.find(|c: char| !word(c)).unwrap_or(rest.len());
-            let name = rest[..len].trim_end_matches('_');
-            if quoted && !(text[..i].ends_with('"') && rest[len..].starts_with('"')) {
-                continue;
-            }
-            if name.len() > 3 {
-                found.insert(name.to_owned());
-            }
-        }
-        found
+    #[test]
+    fn an_unknown_mb_variable_is_named_and_the_known_ones_and_others_are_not() {
+        let set = [
+            "MB_GROUP_GAP_MS",
+            "MB_TOKEN_PER_SECND",
+            "MB_WEBHOOK_URL",
+            "MB_",
+            "PATH",
+            "TELOXIDE_TOKEN",
+            "MB_REDIS_WAIT",
+        ]
+        .map(String::from);
+        assert_eq!(
+            unknown_variables(set),
+            ["MB_", "MB_REDIS_WAIT", "MB_TOKEN_PER_SECND"].map(String::from)
+        );
     }
 
     #[test]
@@ -819,9 +854,9 @@ mod tests {
         // What the code reads: the names it asks for, outside these tests.
         let source = include_str!("config.rs");
         let code = names(&source[..source.find("#[cfg(test)]").unwrap()], true);
-        // The README's configuration table: the first cell of each row.
-        let readme = include_str!("../README.md");
-        let table = &readme[readme.find("## Configuration").unwrap()..];
+        // The configuration's table (docs/configuration.md): the first cell of each row.
+        let readme = include_str!("../docs/configuration.md");
+        let table = &readme[readme.find("# Configuration").unwrap()..];
         let table = &table[..table[3..].find("\n## ").unwrap()];
         let rows: String = table
             .lines()
@@ -838,7 +873,7 @@ mod tests {
         assert_eq!(help, code, "--help (left) against config.rs (right)");
         assert_eq!(
             readme, code,
-            "README's table (left) against config.rs (right)"
+            "docs/configuration.md's table (left) against config.rs (right)"
         );
     }
 }

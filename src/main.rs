@@ -46,6 +46,9 @@ fn main() {
     for warning in config.warnings() {
         log::warn!("{warning}");
     }
+    for name in morskoy_boy::config::unknown_variables(std::env::vars().map(|(k, _)| k)) {
+        log::warn!("{name} is not a variable the bot reads (misspelt?): it is ignored");
+    }
     bot(config);
 }
 

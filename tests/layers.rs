@@ -11,7 +11,7 @@
 //!   state's);
 //! - a shot's path in ARCHITECTURE.md names functions that exist, each called by a step
 //!   before it, in at most 8 files;
-//! - README's layout lists every source file.
+//! - docs/layout.md lists every source file.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -511,8 +511,8 @@ fn function_body<'a>(code: &'a str, name: &str) -> Option<&'a str> {
 
 #[test]
 fn the_readme_layout_lists_every_source_file() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let at = readme.find("## Layout").expect("a Layout section");
+    let readme = std::fs::read_to_string(root().join("docs/layout.md")).unwrap();
+    let at = readme.find("# Layout").expect("a Layout section");
     let layout = &readme[at..];
     let layout = &layout[..layout[3..].find("\n## ").map_or(layout.len(), |e| e + 3)];
     // Each crate's part of the layout: from its folder's line to the next one's.
@@ -541,7 +541,7 @@ fn the_readme_layout_lists_every_source_file() {
             }
         }
     }
-    assert!(missing.is_empty(), "README's layout misses {missing:?}");
+    assert!(missing.is_empty(), "docs/layout.md misses {missing:?}");
 }
 
 #[test]

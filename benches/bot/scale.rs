@@ -184,6 +184,25 @@ async fn begin(app: &App, group: i64, a: User, b: User) -> Option<Duel> {
     Some(Duel::from_battle(&battle, [a, b], group))
 }
 
+/// The board's calls' waits for the token so far (from `mb_token_wait_seconds` of the bot's
+/// `GET /metrics` at `addr`): their sum in seconds, their count, and how many waited over
+/// 2.5 s.
+async fn token_waits(addr: std::net::SocketAddr) -> (f64, f64, f64) {
+    let (_, text) = scrape(addr).await;
+    let board = [("priority", "board")];
+    let count = metric(&text, "mb_token_wait_seconds_count", &board);
+    let within = metric(
+        &text,
+        "mb_token_wait_seconds_bucket",
+        &[("priority", "board"), ("le", "2.5")],
+    );
+    (
+        metric(&text, "mb_token_wait_seconds_sum", &board),
+        count,
+        count - within,
+    )
+}
+
 async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let secs: u64 = env_or("MB_BENCH_SCALE_SECS", 60);
     let grace: u64 = env_or("MB_BENCH_GRACE_SECS", 30);
@@ -194,7 +213,11 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     if replicas > 1 {
         app.webhook_listen = vec![free_port(), free_port()];
     }
+    // The first replica's metrics: how long its calls waited for the token.
+    let metrics = free_port();
+    app.env.push(("MB_HEALTH_ADDR".into(), metrics.to_string()));
     app.start_bot().await;
+    app.env.retain(|(k, _)| k != "MB_HEALTH_ADDR");
     if replicas > 1 {
         app.start_second_bot().await;
         app.tg.set_webhook_backends(app.webhook_listen.clone());
@@ -232,6 +255,7 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
         placed.as_secs_f64()
     );
 
+    let waits_before = token_waits(metrics).await;
     let started = Instant::now();
     let until = started + Duration::from_secs(secs);
     let mut players = tokio::task::JoinSet::new();
@@ -305,6 +329,9 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     tokio::time::sleep(Duration::from_secs(grace)).await;
     let end = Instant::now();
     let usage = app.tg.token_usage();
+    let waits = token_waits(metrics).await;
+    let board_wait = (waits.0 - waits_before.0) / (waits.1 - waits_before.1).max(1.0);
+    let slow_board_calls = (waits.2 - waits_before.2) / (waits.1 - waits_before.1).max(1.0);
 
     let shots: usize = runs.iter().map(|r| r.pressed.len()).sum();
     let per = shots.max(1) as f64;
@@ -326,6 +353,9 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
     let mut never_fresh = 0;
     let mut no_news = 0;
     let mut longest_waits = Vec::new();
+    // Board redraws in play (the mean period they imply), and those that left results for
+    // the next redraw ("…and N more": more came than the caption holds).
+    let (mut redraws, mut spilled) = (0usize, 0usize);
     for r in &runs {
         let messages = app.tg.messages(r.group);
         let mut longest = 0.0f64;
@@ -344,6 +374,13 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
         if let Some(battle) = r.pressed.first().map(|p| p.battle) {
             let mut edges = vec![started];
             if let Some(m) = messages.iter().find(|m| m.message_id == battle) {
+                let in_play = |at: Instant| at > started && at < started + played;
+                redraws += m.history.iter().filter(|s| in_play(s.at)).count();
+                spilled += m
+                    .history
+                    .iter()
+                    .filter(|s| in_play(s.at) && s.text.contains(" more result"))
+                    .count();
                 edges.extend(
                     m.history
                         .iter()
@@ -476,12 +513,28 @@ async fn scale_once(n: usize, replicas: usize, seed: u64) -> Figures {
             no_news as f64,
         ),
         ("worst group's gap between board edits (s)", worst_gap),
+        (
+            "mean gap between a group's board edits in play (s)",
+            played.as_secs_f64() * runs.len() as f64 / redraws.max(1) as f64,
+        ),
+        (
+            "board edits that left results for the next (\"…and N more\")",
+            spilled as f64,
+        ),
         ("the median group's longest press → board (s)", median_wait),
         (
             "the worst group's longest press → board / the median's",
             worst_wait / median_wait,
         ),
         ("shots lost (never on the board)", lost as f64),
+        (
+            "a board call's wait for the token, mean (s; the first replica's)",
+            board_wait,
+        ),
+        (
+            "  board calls that waited over 2.5 s (share)",
+            slow_board_calls,
+        ),
     ]);
     figures
 }

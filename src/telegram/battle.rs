@@ -102,11 +102,9 @@ pub async fn on_cell(
             },
         )
         .await;
+    // Redis away: answered "try again" below, at once, in webhook mode as in long polling
+    // (Telegram takes a press's answer only within about 15 s of it).
     match &done {
-        // Webhook mode: Telegram posts it again, when Redis may be back.
-        Err(StoreError::Unavailable(e)) if ctx.webhook => {
-            return Err(StoreError::Unavailable(e.clone()).into());
-        }
         Ok(Err(Refused::Again(_))) => {
             crate::metrics::mark(crate::metrics::Outcome::Duplicate);
             if !answer_again(ctx, id, update_id).await? {

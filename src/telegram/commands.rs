@@ -12,7 +12,7 @@ use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use teloxide::prelude::*;
 use teloxide::types::{
-    BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup, User,
+    BotCommand, BotCommandScope, InlineKeyboardButton, InlineKeyboardMarkup, Me, User,
 };
 use teloxide::utils::command::BotCommands;
 
@@ -129,9 +129,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
                     InlineKeyboardButton::callback(t(l, "lang-name"), Button::Lang(l).to_string())
                 })
                 .collect::<Vec<_>>()]);
-            if !super::context::pace(&ctx, msg.chat.id).await {
-                return Ok(());
-            }
+            super::context::pace(&ctx, msg.chat.id).await?;
             let mut req = ctx
                 .bot
                 .send_message(msg.chat.id, t(lang, "lang-choose"))
@@ -153,33 +151,57 @@ pub async fn chat_lang(ctx: &Ctx, msg: &Message, user: &teloxide::types::User) -
     user_lang(ctx, user).await
 }
 
+/// The answer of a command that needs no stored state, from its message alone, for when Redis
+/// is away: `/help`; `/start` with nothing after it; `/rules` (the classic rules: a chat's own
+/// rules are in its settings). `None` for any other message.
+pub fn answer_without_store(msg: &Message, me: &Me, lang: Lang) -> Option<String> {
+    match Command::parse(msg.text()?, me.username()).ok()? {
+        Command::Help => Some(t(lang, "help")),
+        Command::Start(payload) if payload.trim().is_empty() => Some(t(
+            lang,
+            if msg.chat.is_private() {
+                "welcome"
+            } else {
+                "help"
+            },
+        )),
+        Command::Rules(arg) => Some(rules_words(lang, &arg, &engine::Ruleset::default())),
+        _ => None,
+    }
+}
+
 /// `/rules`: the rules of the chat's next game, in the chat's language.
 async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerResult {
-    if super::lobby::wants_riga(arg).0 {
-        return reply(ctx, msg, t(lang, "rg-rules")).await;
-    }
-    if wants_arsenal(arg) {
-        return reply(ctx, msg, t(lang, "rules-arsenal")).await;
-    }
     let ruleset = ctx
         .store
         .chat_settings(msg.chat.id.0)
         .await
         .map(|s| s.ruleset)
         .unwrap_or_default();
+    reply(ctx, msg, rules_words(lang, arg, &ruleset)).await
+}
+
+/// What `/rules` with `arg` says in a chat whose games are played by `ruleset`.
+fn rules_words(lang: Lang, arg: &str, ruleset: &engine::Ruleset) -> String {
+    if super::lobby::wants_riga(arg).0 {
+        return t(lang, "rg-rules");
+    }
+    if wants_arsenal(arg) {
+        return t(lang, "rules-arsenal");
+    }
     let mut text = t(lang, "rules-classic");
-    if ruleset != engine::Ruleset::default() {
+    if *ruleset != engine::Ruleset::default() {
         text = format!(
             "{}\n\n{}",
             t(lang, "rules-this-chat"),
-            crate::view::render::escape(&crate::view::render::ruleset_words(lang, &ruleset))
+            crate::view::render::escape(&crate::view::render::ruleset_words(lang, ruleset))
         );
     }
     if ruleset.arsenal > 0 {
         text.push_str(&format!("\n\n{}", t(lang, "rules-arsenal")));
     }
     text.push_str(&format!("\n\n{}", t(lang, "rg-rules-hint")));
-    reply(ctx, msg, text).await
+    text
 }
 
 /// Whether `/rules` asks for the arsenal (docs/rules.md §3.8), in any of the bot's languages.
@@ -329,7 +351,11 @@ pub async fn on_lang_button(
                     .panel_drawn(m.chat.id.0, m.id.0, hash)
                     .await
                     .unwrap_or(true);
-                if !again && super::context::try_pace(ctx, m.chat.id).await {
+                if !again
+                    && super::context::try_pace(ctx, m.chat.id)
+                        .await
+                        .unwrap_or(false)
+                {
                     let edit = ctx
                         .bot
                         .edit_message_text(m.chat.id, m.id, t(chosen, "lang-done"))

@@ -48,9 +48,6 @@ pub struct Ctx {
     /// The updates this process claimed and is handling now: a claim of this process's own
     /// that is not among them was left by a handling that failed, and is taken again.
     pub in_hand: Arc<std::sync::Mutex<std::collections::HashSet<u32>>>,
-    /// Webhook mode: an update that cannot be handled now (Redis away) is answered 503 and
-    /// posted again by Telegram, rather than answered "try again".
-    pub webhook: bool,
 }
 
 /// An update this process has in hand, let go when dropped (see [`Ctx::take_in_hand`]).
@@ -201,26 +198,37 @@ pub fn now() -> u64 {
 }
 
 /// Waits for one send or edit of the chat's budget (`sender/`), for handlers that still
-/// send themselves (the settings panel, answers to commands). `false` when Redis could not
-/// say within a few tries: then nothing is sent, as the budget is never overrun.
-pub async fn pace(ctx: &Ctx, chat: ChatId) -> bool {
-    for _ in 0..20 {
+/// send themselves (the settings panel, answers to commands).
+///
+/// # Errors
+/// When Redis cannot say (three tries in a row, or at once while it is known to be away):
+/// nothing is to be sent, as the budget is never overrun, and the update is not handled
+/// (in webhook mode Telegram posts it again; in long polling it is answered "try again").
+pub async fn pace(ctx: &Ctx, chat: ChatId) -> Result<(), StoreError> {
+    let mut failed = 0;
+    loop {
         match chat_slot(ctx, chat.0).await {
-            Ok(0) => return true,
+            Ok(0) => return Ok(()),
             Ok(wait) => tokio::time::sleep(Duration::from_millis(wait.min(60_000))).await,
             Err(e) => {
+                failed += 1;
+                if failed >= 3 || ctx.store.unreachable() {
+                    return Err(e);
+                }
                 log::warn!("budget of {chat}: {e}");
                 tokio::time::sleep(Duration::from_millis(300)).await;
             }
         }
     }
-    false
 }
 
 /// Takes one send or edit of the chat's budget if one is free now: a handler that must not
 /// wait (answers to commands in a group) sends only then.
-pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> bool {
-    matches!(chat_slot(ctx, chat.0).await, Ok(0))
+///
+/// # Errors
+/// When Redis cannot say: nothing is to be sent.
+pub async fn try_pace(ctx: &Ctx, chat: ChatId) -> Result<bool, StoreError> {
+    Ok(chat_slot(ctx, chat.0).await? == 0)
 }
 
 /// One send or edit of the chat's budget, for a caller about to make it: 0 when it may go,

@@ -14,7 +14,7 @@ use crate::view::buttons::Button;
 use crate::view::i18n::t;
 use teloxide::dispatching::{UpdateFilterExt, UpdateHandler};
 use teloxide::prelude::*;
-use teloxide::types::{CallbackQuery, InlineQuery};
+use teloxide::types::{CallbackQuery, InlineQuery, Me};
 use tracing::Instrument;
 
 async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResult {
@@ -128,7 +128,7 @@ pub fn is_shot_press(update: &Update) -> bool {
 #[derive(Clone, Copy)]
 pub struct Claimed(pub bool);
 
-async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
+async fn not_handled_yet(ctx: Ctx, me: Me, update: Update, claimed: Claimed) -> bool {
     if claimed.0 || is_shot_press(&update) {
         return true;
     }
@@ -150,45 +150,71 @@ async fn not_handled_yet(ctx: Ctx, update: Update, claimed: Claimed) -> bool {
             false
         }
         Err(e) => {
-            // Long polling: the update is answered "try again" and so taken (webhook mode
-            // claims before the dispatch and answers 503 instead).
-            not_now(&ctx, &update, &e).await;
+            // Long polling: the update is answered from itself, or "try again", and so taken
+            // (webhook mode claims before the dispatch).
+            not_now(&ctx, &me, &update, &e, true).await;
             false
         }
     }
 }
 
-/// Answers an update that cannot be handled now (Redis is away) with the polite words a
-/// press gets: a press, a command, a move typed in reply ([`may_be_typed_move`]). Sent at once, outside
-/// the group's budget, which lives in Redis.
-pub async fn not_now(ctx: &Ctx, update: &Update, e: &StoreError) {
-    crate::metrics::mark(crate::metrics::Outcome::TryAgain);
+/// What an update that cannot be handled now (Redis is away) gets, from the update alone, sent
+/// at once (outside the group's budget, which lives in Redis): a press, the polite "try again"
+/// (Telegram takes a press's answer only within about 15 s of it, and its player presses
+/// again); a command that needs no stored state, its answer
+/// ([`commands::answer_without_store`]). `true` when the update is answered so: it is
+/// handled. Anything else waits for Redis (`false`): in webhook mode its post is answered 503
+/// and Telegram posts it again; in long polling (`polling`), where it is taken either way, a
+/// command or a move typed in reply gets the "try again" words.
+pub async fn not_now(ctx: &Ctx, me: &Me, update: &Update, e: &StoreError, polling: bool) -> bool {
     let words = |lang| t(lang, store_error_key(e));
     match &update.kind {
         teloxide::types::UpdateKind::CallbackQuery(q) => {
             let lang = user_lang(ctx, &q.from).await;
-            let _ = answer(ctx, q, words(lang), true).await;
+            match answer(ctx, q, words(lang), true).await {
+                Err(BotError::Telegram(teloxide::RequestError::Network(e))) => {
+                    log::warn!("\"try again\" to update {}: {e}", update.id.0);
+                    false
+                }
+                // Telegram refused it (too late): posting it again would not help.
+                _ => true,
+            }
         }
         teloxide::types::UpdateKind::Message(msg) => {
-            let Some(text) = msg.text() else { return };
-            if !text.starts_with('/') && !may_be_typed_move(msg) {
-                return;
-            }
             let lang = match &msg.from {
                 Some(user) => user_lang(ctx, user).await,
                 None => Lang::default(),
             };
+            let text = match commands::answer_without_store(msg, me, lang) {
+                Some(text) => text,
+                None if !polling => return false,
+                None => {
+                    let Some(text) = msg.text() else { return true };
+                    if !text.starts_with('/') && !may_be_typed_move(msg) {
+                        return true;
+                    }
+                    words(lang)
+                }
+            };
             let mut req = ctx
                 .bot
-                .send_message(msg.chat.id, words(lang))
+                .send_message(msg.chat.id, text)
+                .parse_mode(teloxide::types::ParseMode::Html)
                 .reply_parameters(teloxide::types::ReplyParameters::new(msg.id));
             req = super::send::in_topic(req, topic_of(msg));
-            let sent = req.metered().await;
-            if let Err(e) = sent {
-                log::warn!("\"try again\" to update {}: {e}", update.id.0);
+            match req.metered().await {
+                Err(teloxide::RequestError::Network(e)) => {
+                    log::warn!("the answer to update {} without Redis: {e}", update.id.0);
+                    false
+                }
+                Err(e) => {
+                    log::warn!("the answer to update {} without Redis: {e}", update.id.0);
+                    true
+                }
+                Ok(_) => true,
             }
         }
-        _ => {}
+        _ => polling,
     }
 }
 

@@ -139,13 +139,7 @@ pub fn validate(init_data: &str, token: &str, now: u64) -> Result<InitData, Init
     let (check, hash) = check_string(&pairs).ok_or(InitDataError::Malformed)?;
     // Compared whole, in constant time over the hex digits.
     let expected = sign(token, &check);
-    let same = expected.len() == hash.len()
-        && expected
-            .bytes()
-            .zip(hash.to_ascii_lowercase().bytes())
-            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-            == 0;
-    if !same {
+    if !same_secret(expected.as_bytes(), hash.to_ascii_lowercase().as_bytes()) {
         return Err(InitDataError::BadHash);
     }
     let field = |name: &str| pairs.iter().find(|(k, _)| k == name).map(|(_, v)| v);
@@ -208,12 +202,40 @@ pub fn game_token(id: u64, token: &str) -> String {
 /// The game a token of [`game_token`] names, if it is one made with `token`.
 pub fn game_of_token(s: &str, token: &str) -> Option<u64> {
     let id: u64 = s.strip_prefix('g')?.split_once('_')?.0.parse().ok()?;
-    (game_token(id, token) == s).then_some(id)
+    same_secret(game_token(id, token).as_bytes(), s.as_bytes()).then_some(id)
+}
+
+/// Whether a secret given (`given`) is the one expected, compared in constant time: how long
+/// the comparison takes says nothing of how many of its first bytes were right (only whether
+/// the lengths differ, which a secret's format says anyway).
+pub fn same_secret(expected: &[u8], given: &[u8]) -> bool {
+    use subtle::ConstantTimeEq;
+    expected.ct_eq(given).into()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_are_the_same_only_when_every_byte_and_the_length_are() {
+        let secret = b"s3cret_token-of-32-characters-ok";
+        assert!(same_secret(secret, secret));
+        assert!(same_secret(b"", b""));
+        for other in [
+            &b"s3cret_token-of-32-characters-oK"[..],
+            b"S3cret_token-of-32-characters-ok",
+            b"s3cret_token-of-32-characters-o",
+            b"s3cret_token-of-32-characters-ok!",
+            b"",
+        ] {
+            assert!(
+                !same_secret(secret, other),
+                "{:?}",
+                std::str::from_utf8(other)
+            );
+        }
+    }
 
     const TOKEN: &str = "123456:ABC-test-token";
     const NOW: u64 = 1_800_000_000;

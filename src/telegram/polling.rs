@@ -318,6 +318,14 @@ pub async fn run(
                             }
                             ControlFlow::Break(Ok(()) | Err(BotError::Elsewhere))
                             | ControlFlow::Continue(_) => break,
+                            // Redis went away while it was handled: answered from itself,
+                            // or "try again", then taken.
+                            ControlFlow::Break(Err(BotError::Store(
+                                e @ crate::store::StoreError::Unavailable(_),
+                            ))) => {
+                                super::dispatch::not_now(&ctx, &me, &update, &e, true).await;
+                                break;
+                            }
                             ControlFlow::Break(Err(e)) => {
                                 log::error!("polling: {e}");
                                 break;

@@ -55,25 +55,26 @@ async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>)
             text.hash(&mut h);
             format!("{:x}", h.finish())
         };
-        if !ctx
-            .store
-            .may_answer(chat.0, user, &what)
-            .await
-            .unwrap_or(false)
-        {
+        // Redis away: not handled (an answer dropped silently would be an update lost).
+        if !ctx.store.may_answer(chat.0, user, &what).await? {
             log::debug!("{user} in {chat}: answered lately");
             return Ok(());
         }
-        if !super::context::try_pace(ctx, chat).await {
-            if user != 0 && super::context::try_pace(ctx, ChatId(user as i64)).await {
-                if let Err(e) = send_reply(ctx, ChatId(user as i64), None, text, picture).await {
+        if !super::context::try_pace(ctx, chat).await? {
+            let private = ChatId(user as i64);
+            if user != 0
+                && super::context::try_pace(ctx, private)
+                    .await
+                    .unwrap_or(false)
+            {
+                if let Err(e) = send_reply(ctx, private, None, text, picture).await {
                     log::debug!("a reply to {user} in private: {e}");
                 }
             }
             return Ok(());
         }
-    } else if !super::context::pace(ctx, chat).await {
-        return Ok(());
+    } else {
+        super::context::pace(ctx, chat).await?;
     }
     send_reply(ctx, chat, topic_of(msg), text, picture).await?;
     Ok(())
@@ -310,11 +311,8 @@ pub async fn edit_live(
     kb: Option<Keyboard>,
 ) -> HandlerResult {
     for _ in 0..5 {
-        if !super::context::pace(ctx, chat).await {
-            // The chat's budget never runs over: without a slot, nothing is edited.
-            log::warn!("edit in {chat}: no budget");
-            return Ok(());
-        }
+        // The chat's budget never runs over: without a slot, nothing is edited.
+        super::context::pace(ctx, chat).await?;
         let mut req = ctx
             .bot
             .edit_message_text(chat, message, text.clone())

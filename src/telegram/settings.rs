@@ -364,11 +364,8 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         Ok(p) => p,
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
-    if !pace(ctx, msg.chat.id).await {
-        // The chat's budget never runs over: without a slot, the panel is not sent.
-        log::warn!("settings panel for {}: no budget", msg.chat.id);
-        return Ok(());
-    }
+    // The chat's budget never runs over: without a slot, the panel is not sent.
+    pace(ctx, msg.chat.id).await?;
     let hash = sender::drawing_hash(&text, &Some(kb.clone()));
     let mut req = ctx
         .bot

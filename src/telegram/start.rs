@@ -154,7 +154,6 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
         langs: Arc::default(),
         replica: Arc::new(claimant(&config.replica)),
         in_hand: Arc::default(),
-        webhook: hook.is_some(),
     };
     let life = tokio::spawn(live(ctx.clone()));
     commands::register(&ctx).await;

@@ -9,9 +9,13 @@
 //! answered 503 (Telegram posts it again later), and one whose replica went silent longer
 //! than `MB_CLAIM_STALE_SECS` is taken over. A grid press's keyboard is cut out before the
 //! update is parsed, as in long polling ([`super::polling::slim`]).
+//!
+//! With Redis away, a press is answered "try again" at once and its post taken, and so is a
+//! command answered from the update alone (`/help`); anything else is answered 503 until it
+//! has been handled ([`without_store`]).
 
 use super::context::{BotError, Ctx};
-use super::dispatch::{is_shot_press, schema, Claimed};
+use super::dispatch::{is_shot_press, not_now, schema, Claimed};
 use super::metered::Metered;
 use crate::config::Webhook;
 use crate::metrics::Outcome;
@@ -162,8 +166,8 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
     let secret = req
         .headers()
         .get(SECRET_HEADER)
-        .and_then(|v| v.to_str().ok());
-    if secret != Some(shared.secret.as_str()) {
+        .map_or(&[][..], |v| v.as_bytes());
+    if !super::init_data::same_secret(shared.secret.as_bytes(), secret) {
         log::warn!("a post to the webhook without its secret token: refused");
         return status(StatusCode::UNAUTHORIZED);
     }
@@ -194,16 +198,13 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
                 skipped(Outcome::Duplicate);
                 return status(StatusCode::SERVICE_UNAVAILABLE);
             }
-            // Redis is away: Telegram posts it again later, when it may be back.
-            Err(e) => {
-                log::debug!("update {id}: {e}; answered 503");
-                skipped(Outcome::TryAgain);
-                return status(StatusCode::SERVICE_UNAVAILABLE);
-            }
+            // Redis is away: answered from the update alone when it can be, else Telegram
+            // posts it again later, when Redis may be back.
+            Err(e) => return without_store(&shared, &update, &e).await,
         }
     } else if ctx.store.unreachable() {
-        skipped(Outcome::TryAgain);
-        return status(StatusCode::SERVICE_UNAVAILABLE);
+        let e = StoreError::Unavailable("Redis is unreachable".into());
+        return without_store(&shared, &update, &e).await;
     }
     shared.busy.fetch_add(1, Ordering::SeqCst);
     let task = tokio::spawn(dispatch(
@@ -225,6 +226,20 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
             log::warn!("update {id} is still being handled; its post is answered 503");
             status(StatusCode::SERVICE_UNAVAILABLE)
         }
+    }
+}
+
+/// A post whose update cannot be handled now, Redis away: 200 when the update was answered
+/// from itself (a press "try again" at once, as Telegram takes its answer only within about
+/// 15 s; `/help` and the like: [`not_now`]), else 503, and Telegram posts it again. Never a
+/// 2xx for an update not handled.
+async fn without_store(shared: &Shared, update: &Update, e: &StoreError) -> Response<Full<Bytes>> {
+    crate::metrics::update(super::metered::kind(update), Outcome::TryAgain);
+    if not_now(&shared.ctx, &shared.me, update, e, false).await {
+        status(StatusCode::OK)
+    } else {
+        log::debug!("update {}: {e}; answered 503", update.id.0);
+        status(StatusCode::SERVICE_UNAVAILABLE)
     }
 }
 

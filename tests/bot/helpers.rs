@@ -238,6 +238,13 @@ impl App {
         let bin = std::env::var("MB_BOT_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
         let mut cmd = Command::new(bin);
+        // The tests' and benches' own variables (MB_TEST_*, MB_BENCH_*) are not the bot's: it
+        // would warn of each as unknown.
+        for (name, _) in std::env::vars() {
+            if name.starts_with("MB_") {
+                cmd.env_remove(name);
+            }
+        }
         let listen = replica
             .parse::<usize>()
             .ok()

@@ -278,8 +278,9 @@ async fn a_webhook_replica_killed_right_after_a_stored_shot_loses_and_repeats_no
 /// The words of "try again" in English.
 const TRY_AGAIN: &str = "Please try again in a moment";
 
-/// Long polling with Redis stopped for 20 s: commands, a typed shot and a press sent during
-/// the outage each get the polite "try again" at once, none is lost (every update is
+/// Long polling with Redis stopped for 20 s: `/help` is answered from the update alone;
+/// `/stats`, a typed shot and a press sent during the outage each get the polite "try again"
+/// at once, none is lost (every update is
 /// confirmed to Telegram only once answered), and the game goes on when Redis is back. The
 /// bot logs the outage once and its end once, with its length.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -329,8 +330,17 @@ async fn redis_away_for_20_s_under_polling_every_command_and_move_is_answered() 
             .filter(|m| m.text.contains(TRY_AGAIN))
             .count()
     };
+    // /help needs no stored state: answered from the update alone.
+    let help = |app: &App| {
+        app.tg.messages(group)[before..]
+            .iter()
+            .any(|m| m.text.contains("/newgame"))
+    };
     let deadline = Instant::now() + Duration::from_secs(15);
-    while replies(&app, group, before) < 2 || replies(&app, private, private_before) < 1 {
+    while replies(&app, group, before) < 1
+        || !help(&app)
+        || replies(&app, private, private_before) < 1
+    {
         assert!(
             Instant::now() < deadline,
             "not every message was answered: group {:?}, private {:?}",
@@ -353,8 +363,13 @@ async fn redis_away_for_20_s_under_polling_every_command_and_move_is_answered() 
     assert_no_4xx(&app);
 }
 
-/// Webhook mode with Redis stopped for 20 s: posts during the outage are answered 503, and
-/// every command and press sent meanwhile is handled once Redis is back, none lost.
+/// Webhook mode (two replicas) with Redis stopped for 20 s, the fake re-posting what is not
+/// taken: every press made during the outage — a shot, a button of the battle message — is
+/// answered "try again" within Telegram's 15 s (never posted again to be answered too late:
+/// the fake refuses an answer later than that, and no 4xx may come); `/help`, which needs no
+/// stored state, is answered during the outage from the update alone; `/stats` and a shot
+/// typed in reply are answered 503 until Redis is back, and then handled — no post is taken
+/// (2xx) before its update is handled, so none is lost; and the game goes on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_away_for_20_s_under_a_webhook_every_update_is_handled_after() {
     let mut redis = RedisServer::start();
@@ -373,45 +388,100 @@ async fn redis_away_for_20_s_under_a_webhook_every_update_is_handled_after() {
     tokio::time::sleep(Duration::from_secs(1)).await;
     let outage = Instant::now();
     let seat = d.turn;
+    let shooter = d.players[seat].clone();
     // A cell no sunk ship makes known: a settled refusal would be answered from what this
-    // process knows, without Redis, and the post taken at once.
+    // process knows, without Redis.
     let cell = d.next_open_cell(seat).unwrap();
-    let query = app
+    let shot = app
         .tg
-        .press_stale(group, &d.players[seat], d.battle, &d.fire_data(seat, cell));
+        .press_stale(group, &shooter, d.battle, &d.fire_data(seat, cell));
     let private = a.id.0 as i64;
-    let private_before = app.tg.messages(private).len();
+    let (group_before, private_before) =
+        (app.tg.messages(group).len(), app.tg.messages(private).len());
     app.tg.send_command(private, &a, "/help");
-    tokio::time::sleep(Duration::from_secs(19)).await;
-    let during: Vec<_> = app.tg.webhook_deliveries();
+    app.tg.send_command(private, &a, "/stats");
+    // The same cell typed in reply: handled once Redis is back (the press above was not).
+    app.tg
+        .send_reply(group, &shooter, &cell_name(cell), d.battle);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    // Another cell, far from the one shot before the outage (by then Redis is known away).
+    let far = (0..100)
+        .rev()
+        .find(|&i| i != cell && d.result_shown(&app, seat, i).is_none())
+        .unwrap();
+    let other = app
+        .tg
+        .press_stale(group, &shooter, d.battle, &d.fire_data(seat, far));
+    for query in [&shot, &other] {
+        let answer = app
+            .tg
+            .wait_answer(query, Duration::from_secs(12))
+            .await
+            .expect("a press during the outage is answered within 15 s");
+        assert!(
+            said(&answer).contains(&TRY_AGAIN.to_lowercase()),
+            "{answer:?}"
+        );
+    }
+    let help = |app: &App| {
+        app.tg.messages(private)[private_before..]
+            .iter()
+            .any(|m| m.text.contains("/newgame"))
+    };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !help(&app) {
+        assert!(
+            Instant::now() < deadline,
+            "/help is not answered during the outage: {:?}",
+            app.tg.all_texts(private)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    tokio::time::sleep(outage + Duration::from_secs(19) - Instant::now()).await;
+    // Nothing else was answered meanwhile, and what was not handled is still Telegram's.
+    assert_eq!(
+        app.tg.messages(group).len(),
+        group_before,
+        "{:?}",
+        app.tg.all_texts(group)
+    );
+    assert_eq!(
+        app.tg.messages(private)[private_before..].len(),
+        1,
+        "{:?}",
+        app.tg.all_texts(private)
+    );
+    let during = app.tg.webhook_deliveries();
     assert!(
         during.iter().any(|d| d.outcome == Ok(503)),
         "no post was answered 503 during the outage: {during:?}"
     );
-    assert!(
-        !during.iter().rev().take(4).any(|d| d.delivered()),
-        "a post was taken during the outage: {during:?}"
+    assert_eq!(
+        app.tg.pending_updates(),
+        2,
+        "/stats and the typed shot wait: {during:?}"
     );
     redis.restart();
-    let answer = app
-        .tg
-        .wait_answer(&query, Duration::from_secs(60))
-        .await
-        .expect("the press is handled once Redis is back");
-    assert!(outage.elapsed() > Duration::from_secs(19));
-    let text = answer.text.clone().unwrap_or_default();
-    assert!(!text.contains(TRY_AGAIN), "{answer:?}");
-    d.follow(seat, cell, read_answer(&said(&answer)));
+    // Once Redis is back: /stats answered, the typed shot taken, nothing left with Telegram.
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !app.tg.messages(private)[private_before..]
-        .iter()
-        .any(|m| m.text.contains("/newgame"))
-    {
+    let result = loop {
+        let stats = app.tg.messages(private)[private_before..].len() >= 2;
+        if let (true, Some(result)) = (stats, d.result_shown(&app, seat, cell)) {
+            break result;
+        }
         assert!(
             Instant::now() < deadline,
-            "/help is not answered once Redis is back: {:?}",
-            app.tg.all_texts(private)
+            "not handled once Redis is back: {:?}; {:?}",
+            app.tg.all_texts(private),
+            app.tg.all_texts(group)
         );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(outage.elapsed() > Duration::from_secs(19));
+    d.follow(seat, cell, result);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while app.tg.pending_updates() > 0 {
+        assert!(Instant::now() < deadline, "updates left with Telegram");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     shoot_to_the_end(&app, &mut d).await;

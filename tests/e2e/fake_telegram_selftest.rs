@@ -587,7 +587,6 @@ async fn long_polling_delivers_commands_and_presses_and_sees_answers() {
         unknown(e),
         "Bad Request: query is too old and response timeout expired or query ID is invalid"
     );
-
     // allowed_updates filters what getUpdates hands out.
     let next = updates[0].id.0 as i32 + 1;
     fake.press(GROUP, &anya, lobby.id.0, "join:1");
@@ -1729,4 +1728,38 @@ async fn the_token_budget_lets_a_private_chat_burst_then_one_call_a_second() {
     assert_eq!(usage.too_many[&("sendMessage", ChatType::Private)], 1);
     assert_eq!(usage.too_many[&("editMessageText", ChatType::Private)], 1);
     assert_eq!(fake.messages(21).len(), 3);
+}
+
+/// Telegram takes a press's answer only within about 15 s of the press; later it is refused
+/// as "query is too old" (the player's app stopped waiting for it).
+#[tokio::test]
+async fn a_press_is_answered_within_15_s_of_it_or_never() {
+    let (fake, bot) = with_group().await;
+    let anya = fake.user(11, "Аня", "ru");
+    let lobby = bot
+        .send_message(ChatId(GROUP), "Лобби")
+        .reply_markup(keyboard(vec![vec![("Вступить", "join:1")]]))
+        .await
+        .unwrap();
+    let mut offset = 0;
+    for (age, taken) in [(14, true), (16, false)] {
+        let query_id = fake.press(GROUP, &anya, lobby.id.0, "join:1");
+        fake.age_press(&query_id, Duration::from_secs(age));
+        let updates = bot.get_updates().offset(offset).timeout(5).await.unwrap();
+        let last = updates.last().expect("the press");
+        offset = last.id.0 as i32 + 1;
+        let UpdateKind::CallbackQuery(q) = &last.kind else {
+            panic!("{last:?}")
+        };
+        match bot.answer_callback_query(q.id.clone()).await {
+            Ok(_) => assert!(taken, "an answer {age} s after the press was taken"),
+            Err(e) => {
+                assert!(!taken, "an answer {age} s after the press was refused: {e}");
+                assert_eq!(
+                    unknown(e),
+                    "Bad Request: query is too old and response timeout expired or query ID is invalid"
+                );
+            }
+        }
+    }
 }

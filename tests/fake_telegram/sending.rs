@@ -18,6 +18,9 @@ const NOT_MODIFIED: &str = "Bad Request: message is not modified: specified new 
                             markup of the message";
 const QUERY_INVALID: &str =
     "Bad Request: query is too old and response timeout expired or query ID is invalid";
+/// How long after a press Telegram takes its answer: later, the answer is refused as "query is
+/// too old" (the player's app stopped waiting for it).
+pub(super) const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(15);
 
 /// The chat of `chat_id`, to change: its waiters (`FakeTelegram::wait_for`) are woken.
 pub(super) fn chat_mut(st: &mut State, chat_id: i64) -> &mut super::state::Chat {
@@ -529,7 +532,11 @@ pub(super) fn delete_message(st: &mut State, chat_id: i64, message_id: i32) -> A
 
 pub(super) fn answer_callback_query(st: &mut State, p: &Params) -> Answer {
     let id = p.str("callback_query_id").unwrap_or_default();
-    let Some(cb) = st.callbacks.get_mut(&id).filter(|cb| cb.answer.is_none()) else {
+    let Some(cb) = st
+        .callbacks
+        .get_mut(&id)
+        .filter(|cb| cb.answer.is_none() && cb.at.elapsed() <= ANSWER_WITHIN)
+    else {
         return Err(Reply::bad_request(QUERY_INVALID));
     };
     let text = p.str("text");

@@ -268,6 +268,8 @@ pub(super) struct QueuedUpdate {
 
 pub(super) struct Callback {
     pub answer: Option<super::CallbackAnswer>,
+    /// When it was pressed: Telegram takes its answer only within [`super::sending::ANSWER_WITHIN`].
+    pub at: std::time::Instant,
     pub chat_id: i64,
     pub message_id: i32,
     pub user_id: i64,

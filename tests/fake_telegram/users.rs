@@ -239,6 +239,7 @@ impl FakeTelegram {
             st.callbacks.insert(
                 id.clone(),
                 Callback {
+                    at: std::time::Instant::now(),
                     answer: None,
                     chat_id,
                     message_id,
@@ -282,6 +283,16 @@ impl FakeTelegram {
             .filter(|id| st.callbacks[*id].answer.is_none())
             .cloned()
             .collect()
+    }
+
+    /// Makes the press `query` as if it had been made `by` earlier (to try Telegram's time
+    /// limit on its answer without waiting for it).
+    #[allow(dead_code)]
+    pub fn age_press(&self, query: &str, by: std::time::Duration) {
+        let mut st = self.shared.lock();
+        if let Some(cb) = st.callbacks.get_mut(query) {
+            cb.at -= by;
+        }
     }
 }
 
