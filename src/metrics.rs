@@ -136,7 +136,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         token_calls.with_label_values(&[p]);
         token_wait.with_label_values(&[p]);
     }
-    Metrics {
+    let m = Metrics {
         token_calls,
         token_wait,
         token_pauses: counter(
@@ -196,7 +196,25 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
             &["by"],
         ),
         registry: r,
+    };
+    // Every family shows from the start, at 0: a query of "failed updates" or "takeovers"
+    // answers 0, not "no data", on a process that has seen none yet.
+    for outcome in Outcome::ALL {
+        m.updates.with_label_values(&["command", outcome.label()]);
     }
+    for result in ["ok", "retry_after", "network"] {
+        m.calls.with_label_values(&["sendMessage", result]);
+    }
+    for what in [Takeover::UpdateClaim, Takeover::SendLease] {
+        m.takeovers.with_label_values(&[takeover_label(what)]);
+    }
+    for kind in ["timeout", "connection", "server"] {
+        m.redis_errors.with_label_values(&[kind]);
+    }
+    for by in ["player", "bot"] {
+        m.shots.with_label_values(&[by]);
+    }
+    m
 });
 
 fn get() -> &'static Metrics {
@@ -261,6 +279,15 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// Every outcome.
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Handled,
+        Outcome::Refused,
+        Outcome::Duplicate,
+        Outcome::TryAgain,
+        Outcome::Failed,
+    ];
+
     /// Its label value.
     pub fn label(self) -> &'static str {
         match self {
@@ -322,13 +349,20 @@ pub enum Takeover {
     SendLease,
 }
 
-/// Counts a claim taken over from a process that died.
-pub fn takeover(what: Takeover) {
-    let label = match what {
+/// Its label value.
+fn takeover_label(what: Takeover) -> &'static str {
+    match what {
         Takeover::UpdateClaim => "update_claim",
         Takeover::SendLease => "send_lease",
-    };
-    get().takeovers.with_label_values(&[label]).inc();
+    }
+}
+
+/// Counts a claim taken over from a process that died.
+pub fn takeover(what: Takeover) {
+    get()
+        .takeovers
+        .with_label_values(&[takeover_label(what)])
+        .inc();
 }
 
 /// Counts one request to Redis that took `seconds`, and its failure's kind if it failed.

@@ -49,6 +49,30 @@ async fn the_metrics_endpoint_counts_the_updates_calls_shots_and_games_of_a_game
     app.start_bot().await;
     let (code, before) = scrape(addr).await;
     assert_eq!(code, 200, "{before}");
+    // A fresh process shows every family, each with a sample: at 0 what has not happened
+    // yet (a query of failed updates answers 0, not "no data").
+    let declared = families(&before);
+    for family in &declared {
+        assert!(
+            before
+                .lines()
+                .any(|l| !l.starts_with('#') && l.starts_with(family.as_str())),
+            "{family} has no sample on a fresh process:\n{before}"
+        );
+    }
+    for series in [
+        "mb_updates_total{kind=\"command\",outcome=\"failed\"} 0",
+        "mb_takeovers_total{what=\"send_lease\"} 0",
+        "mb_takeovers_total{what=\"update_claim\"} 0",
+        "mb_shots_total{by=\"bot\"} 0",
+        "mb_redis_errors_total{kind=\"connection\"} 0",
+        "mb_games_finished_total 0",
+    ] {
+        assert!(
+            before.lines().any(|l| l == series),
+            "no {series} in\n{before}"
+        );
+    }
     let trips_before = metric(&before, "mb_redis_round_trips_total", &[]);
 
     let a = app.player(401, "Alice", "en");

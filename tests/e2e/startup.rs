@@ -159,6 +159,26 @@ fn a_missing_token_or_a_bad_value_is_refused_by_its_name() {
     );
 }
 
+/// A misspelt `MB_*` variable is named at start (it would be ignored without a word), and a
+/// known one is not; the bot starts all the same.
+#[test]
+fn an_unknown_mb_variable_is_warned_of_at_start() {
+    let dead = format!("redis://127.0.0.1:{}", closed_port());
+    let mut cmd = bin();
+    cmd.env("TELOXIDE_TOKEN", "1:x")
+        .env("REDIS_URL", &dead)
+        .env("MB_REDIS_WAIT_SECS", "1")
+        .env("MB_TOKEN_PER_SECND", "5");
+    let mut bot = Running::start(cmd);
+    bot.wait_log(
+        "MB_TOKEN_PER_SECND is not a variable the bot reads",
+        Duration::from_secs(10),
+    );
+    assert_eq!(bot.wait_exit(Duration::from_secs(20)), Some(3));
+    let log = bot.log.lock().unwrap().clone();
+    assert!(!log.contains("MB_REDIS_WAIT_SECS is not"), "{log}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_telegram_refuses_stops_the_bot_with_its_own_words() {
     let fake = FakeTelegram::start().await;
