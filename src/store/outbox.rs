@@ -302,18 +302,20 @@ impl Store {
     }
 
     /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a
-    /// burst `tolerance` (the caller's priority's: the higher, the longer). 0 when the call may
-    /// go now, else the milliseconds to wait (a pause Telegram asked for, or the budget).
+    /// burst tolerance of `tolerance_ms` (the caller's priority's: the higher, the longer;
+    /// below zero, the call takes only slack: it goes once the bucket has been idle that long
+    /// past its last call's turn). 0 when the call may go now, else the milliseconds to wait
+    /// (a pause Telegram asked for, or the budget).
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
     pub async fn take_token(
         &self,
         interval: Duration,
-        tolerance: Duration,
+        tolerance_ms: i64,
     ) -> Result<u64, StoreError> {
         let (bucket, pause) = self.keys.token_budget();
-        self.gcra(vec![bucket, pause], interval, tolerance, "take")
+        self.gcra_ms(vec![bucket, pause], interval, tolerance_ms, "take")
             .await
     }
 
@@ -339,6 +341,19 @@ impl Store {
         tolerance: Duration,
         mode: &'static str,
     ) -> Result<u64, StoreError> {
+        self.gcra_ms(keys, interval, tolerance.as_millis() as i64, mode)
+            .await
+    }
+
+    /// [`Self::gcra`] with a tolerance in milliseconds, below zero for a call that takes only
+    /// slack.
+    async fn gcra_ms(
+        &self,
+        keys: Vec<String>,
+        interval: Duration,
+        tolerance_ms: i64,
+        mode: &'static str,
+    ) -> Result<u64, StoreError> {
         let wait: i64 = self
             .run(|mut c| {
                 let keys = keys.clone();
@@ -348,7 +363,7 @@ impl Store {
                         call.key(k);
                     }
                     call.arg(interval.as_millis() as u64)
-                        .arg(tolerance.as_millis() as u64)
+                        .arg(tolerance_ms)
                         .arg(mode)
                         .invoke_async(&mut c)
                         .await

@@ -10,9 +10,9 @@
 //! **Priorities.** Who waits first when the budget is short is the call's [`Priority`], the
 //! task's (the sender sets it per effect, [`with_priority`]; anything else is
 //! [`Priority::Other`]). A priority is the burst the bucket allows it: the group's live board
-//! may run a call ahead of the clock, the end and the reveal three quarters of one, a
-//! player's own field half, everything else (lobbies, editors, stats, rules) none (a lower
-//! priority goes only when the bucket is less far ahead than the higher ones let it). Under load the bucket
+//! goes at its turn; the end and the reveal, a player's own field, and everything else
+//! (lobbies, editors, stats, rules), in that order, take only slack — a turn the boards left
+//! idle ([`Priority::burst`]). Under load the bucket
 //! runs ahead of the clock and the lower priorities wait while the higher ones still go:
 //! nothing is dropped (a sender's work waits, and draws the latest state when it goes).
 //! Answers to presses (answerCallbackQuery) are not limited by Telegram and never wait here.
@@ -64,20 +64,23 @@ impl Priority {
         }
     }
 
-    /// The burst it may take, in calls: the higher the priority, the further the bucket may
-    /// run ahead of the clock for it. With `MB_TOKEN_PER_SECOND` 25 the highest lets at most
-    /// 27 calls into any one second (two at once, then one each 40 ms): three under
-    /// Telegram's 30, for the network's jitter (Telegram counts calls as they arrive, and a
-    /// call that took its turn may arrive after later ones: with 640 boards keeping the
-    /// bucket full, a burst of three let 31 arrive within a second once, and one 429; a
-    /// burst of five, three 429s at 40 duels). The order matters, not the size: a lower
-    /// priority goes only when the bucket is less far ahead than the higher ones let it.
+    /// The burst it may take, in calls (of the bucket's interval): the live board none, so
+    /// that with `MB_TOKEN_PER_SECOND` 25 at most 26 calls go in any one second (one each
+    /// 40 ms), four under Telegram's 30 for the network's jitter (Telegram counts calls as
+    /// they arrive, and a call that took its turn may arrive after later ones: with 640
+    /// boards keeping the bucket full, bursts of three and of one let 31 arrive within a
+    /// second, one and two 429s). The lower priorities' are below zero: they take only
+    /// slack, once the bucket has been idle half an interval (the end), one (an own field),
+    /// one and a half (the rest) past its last call's turn. So a board waiting for its turn
+    /// is never overtaken by a lower priority (with bursts above zero for all, own fields
+    /// took the turns boards napped through, and boards at 640 duels waited 5.4 s on
+    /// average), and the lower priorities share what the boards leave, in order.
     fn burst(self) -> f64 {
         match self {
-            Priority::Board => 1.0,
-            Priority::End => 0.75,
-            Priority::OwnField => 0.5,
-            Priority::Other => 0.0,
+            Priority::Board => 0.0,
+            Priority::End => -0.5,
+            Priority::OwnField => -1.0,
+            Priority::Other => -1.5,
         }
     }
 }
@@ -231,9 +234,10 @@ pub fn limited(method: &str) -> bool {
         || method == "ForwardMessage"
 }
 
-/// The burst tolerance of `p` for a bucket of `interval`.
-pub fn tolerance(interval: Duration, p: Priority) -> Duration {
-    interval.mul_f64(p.burst())
+/// The burst tolerance of `p` for a bucket of `interval`, in milliseconds (below zero: the
+/// slack a call of `p` waits for, see [`Priority::burst`]).
+pub fn tolerance(interval: Duration, p: Priority) -> i64 {
+    (interval.as_secs_f64() * 1000.0 * p.burst()).round() as i64
 }
 
 /// Waits until a call of `method` to `chat` (if it names one) may go, and takes it from the
@@ -260,8 +264,9 @@ pub async fn spend(method: &str, chat: Option<i64>) -> Result<(), ()> {
         match briefly(budget.store.take_token(budget.interval, tolerance)).await {
             Ok(0) => {}
             Ok(ms) => {
-                // A little spread, so that waiting callers do not all come back at once.
-                let spread = rand::random::<u64>() % (budget.interval.as_millis() as u64 + 1);
+                // A little spread, so that waiting callers do not all come back at once (a
+                // quarter of an interval: less than the slack between two priorities).
+                let spread = rand::random::<u64>() % (budget.interval.as_millis() as u64 / 4 + 1);
                 if !nap_within_patience(Duration::from_millis(ms.min(2_000) + spread)).await {
                     break Err(());
                 }
@@ -382,14 +387,13 @@ mod tests {
     #[test]
     fn a_higher_priority_may_run_further_ahead() {
         let i = Duration::from_millis(40);
-        let t: Vec<Duration> = Priority::ALL.iter().map(|&p| tolerance(i, p)).collect();
+        let t: Vec<i64> = Priority::ALL.iter().map(|&p| tolerance(i, p)).collect();
         assert!(t.windows(2).all(|w| w[0] > w[1]), "{t:?}");
         // The most calls in any second at the highest burst (GCRA: the second and the
-        // tolerance over the interval, and one) stay three under Telegram's 30.
-        let most = |p: Priority| {
-            ((Duration::from_secs(1) + tolerance(i, p)).as_secs_f64() / i.as_secs_f64()).floor()
-                + 1.0
-        };
-        assert_eq!(most(Priority::Board), 27.0);
+        // tolerance over the interval, and one) stay four under Telegram's 30.
+        let most = |p: Priority| ((1000 + tolerance(i, p)) as f64 / 40.0).floor() + 1.0;
+        assert_eq!(most(Priority::Board), 26.0);
+        // The lower ones take only slack.
+        assert!(t[1..].iter().all(|&t| t < 0), "{t:?}");
     }
 }
