@@ -194,6 +194,12 @@ impl Keys {
         )
     }
 
+    /// The token's priorities: for each rank, until when a caller of it waits for a turn (in
+    /// the budget's slot).
+    pub fn token_waiting(&self) -> String {
+        format!("{}:{{t}}:waiting", self.ns)
+    }
+
     /// The chats whose live boards wanted a redraw lately (all replicas'), by when: how many
     /// share the token's budget, so each group's gap stretches with them.
     pub fn live_boards(&self) -> String {

@@ -301,22 +301,34 @@ impl Store {
             .await
     }
 
-    /// Takes one call of the bot token's budget (every replica's): `interval` apart, with a
-    /// burst tolerance of `tolerance_ms` (the caller's priority's: the higher, the longer;
-    /// below zero, the call takes only slack: it goes once the bucket has been idle that long
-    /// past its last call's turn). 0 when the call may go now, else the milliseconds to wait
-    /// (a pause Telegram asked for, or the budget).
+    /// Takes one call of the bot token's budget (every replica's): `interval` apart, no burst,
+    /// by strict priority: a caller of `rank` (0 the highest) is refused while a caller of a
+    /// higher rank waits for a turn, and with none waiting every rank goes at the whole pace.
+    /// 0 when the call may go now, else the milliseconds to wait (a pause Telegram asked for,
+    /// the budget, or a higher priority).
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn take_token(
-        &self,
-        interval: Duration,
-        tolerance_ms: i64,
-    ) -> Result<u64, StoreError> {
+    pub async fn take_token(&self, interval: Duration, rank: u8) -> Result<u64, StoreError> {
         let (bucket, pause) = self.keys.token_budget();
-        self.gcra_ms(vec![bucket, pause], interval, tolerance_ms, "take")
-            .await
+        let waiting = self.keys.token_waiting();
+        let wait: i64 = self
+            .run(|mut c| {
+                let (bucket, pause, waiting) = (bucket.clone(), pause.clone(), waiting.clone());
+                async move {
+                    self.outbox
+                        .token
+                        .key(bucket)
+                        .key(pause)
+                        .key(waiting)
+                        .arg(interval.as_millis() as u64)
+                        .arg(rank)
+                        .invoke_async(&mut c)
+                        .await
+                }
+            })
+            .await?;
+        Ok(wait.max(0) as u64)
     }
 
     /// Gives back a call of the bot token's budget (of one every `interval`) taken by
@@ -341,19 +353,6 @@ impl Store {
         tolerance: Duration,
         mode: &'static str,
     ) -> Result<u64, StoreError> {
-        self.gcra_ms(keys, interval, tolerance.as_millis() as i64, mode)
-            .await
-    }
-
-    /// [`Self::gcra`] with a tolerance in milliseconds, below zero for a call that takes only
-    /// slack.
-    async fn gcra_ms(
-        &self,
-        keys: Vec<String>,
-        interval: Duration,
-        tolerance_ms: i64,
-        mode: &'static str,
-    ) -> Result<u64, StoreError> {
         let wait: i64 = self
             .run(|mut c| {
                 let keys = keys.clone();
@@ -363,7 +362,7 @@ impl Store {
                         call.key(k);
                     }
                     call.arg(interval.as_millis() as u64)
-                        .arg(tolerance_ms)
+                        .arg(tolerance.as_millis() as u64)
                         .arg(mode)
                         .invoke_async(&mut c)
                         .await

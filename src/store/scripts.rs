@@ -20,6 +20,10 @@ const DROP: &str = include_str!("lua/drop.lua");
 /// ARGV: the emission interval and the burst tolerance, in ms). 0 when a send may go now (and
 /// it is counted), else the milliseconds to wait. Never counts a send it refuses.
 const GCRA: &str = include_str!("lua/gcra.lua");
+/// The bot token's budget: a GCRA bucket without burst, the pause of a 429, and strict
+/// priorities (KEYS: the bucket, the pause, the waiting ranks; ARGV: the interval in ms, the
+/// caller's rank). 0 when a call may go now, else the milliseconds to wait.
+const TOKEN: &str = include_str!("lua/token.lua");
 /// Pauses the token's calls for ARGV[1] ms (KEYS: the pause), keeping a longer one.
 const PAUSE: &str = include_str!("lua/pause.lua");
 /// Marks the chats whose live boards want redraws and counts those seen within a window
@@ -34,6 +38,7 @@ pub struct Scripts {
     pub(super) release: Script,
     pub(super) drop: Script,
     pub(super) gcra: Script,
+    pub(super) token: Script,
     pub(super) pause: Script,
     pub(super) boards: Script,
 }
@@ -46,6 +51,7 @@ impl Scripts {
             release: Script::new(RELEASE),
             drop: Script::new(DROP),
             gcra: Script::new(GCRA),
+            token: Script::new(TOKEN),
             pause: Script::new(PAUSE),
             boards: Script::new(BOARDS),
         }

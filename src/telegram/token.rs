@@ -9,12 +9,12 @@
 //!
 //! **Priorities.** Who waits first when the budget is short is the call's [`Priority`], the
 //! task's (the sender sets it per effect, [`with_priority`]; anything else is
-//! [`Priority::Other`]). A priority is the burst the bucket allows it: the group's live board
-//! goes at its turn; the end and the reveal, a player's own field, and everything else
-//! (lobbies, editors, stats, rules), in that order, take only slack — a turn the boards left
-//! idle ([`Priority::burst`]). Under load the bucket
-//! runs ahead of the clock and the lower priorities wait while the higher ones still go:
-//! nothing is dropped (a sender's work waits, and draws the latest state when it goes).
+//! [`Priority::Other`]). Priorities are strict ([`Priority::rank`]): a call waits while one of
+//! a higher priority waits for a turn — the group's live board first, then the end and the
+//! reveal, a player's own field, and everything else (lobbies, editors, stats, rules). Under
+//! load the lower priorities wait while the higher ones still go, and with no higher one
+//! waiting any goes at the budget's whole pace: nothing is dropped (a sender's work waits,
+//! and draws the latest state when it goes).
 //! Answers to presses (answerCallbackQuery) are not limited by Telegram and never wait here.
 //!
 //! **The live boards' gap stretches with the load.** Each sender that has a live board to
@@ -64,23 +64,21 @@ impl Priority {
         }
     }
 
-    /// The burst it may take, in calls (of the bucket's interval): the live board none, so
-    /// that with `MB_TOKEN_PER_SECOND` 25 at most 26 calls go in any one second (one each
-    /// 40 ms), four under Telegram's 30 for the network's jitter (Telegram counts calls as
-    /// they arrive, and a call that took its turn may arrive after later ones: with 640
-    /// boards keeping the bucket full, bursts of three and of one let 31 arrive within a
-    /// second, one and two 429s). The lower priorities' are below zero: they take only
-    /// slack, once the bucket has been idle half an interval (the end), one (an own field),
-    /// one and a half (the rest) past its last call's turn. So a board waiting for its turn
-    /// is never overtaken by a lower priority (with bursts above zero for all, own fields
-    /// took the turns boards napped through, and boards at 640 duels waited 5.4 s on
-    /// average), and the lower priorities share what the boards leave, in order.
-    fn burst(self) -> f64 {
+    /// Its rank, 0 the highest: a call waits while a call of a higher rank waits for a turn
+    /// (`store/lua/token.lua`), so a board is never overtaken by a lower priority, and the
+    /// lower ones share what the boards leave, in order. (When each priority ran ahead of the
+    /// clock by a burst of its own instead, own fields took the turns napping boards slept
+    /// through, and at 640 duels a board's call waited 5.4 s for the token on average.) No
+    /// priority bursts: with `MB_TOKEN_PER_SECOND` 25 at most 26 calls go in any one second,
+    /// four under Telegram's 30 for the network's jitter (Telegram counts calls as they
+    /// arrive, and a call that took its turn may arrive after later ones: with 640 boards
+    /// keeping the bucket full, bursts of three and of one let 31 arrive within a second).
+    pub fn rank(self) -> u8 {
         match self {
-            Priority::Board => 0.0,
-            Priority::End => -0.5,
-            Priority::OwnField => -1.0,
-            Priority::Other => -1.5,
+            Priority::Board => 0,
+            Priority::End => 1,
+            Priority::OwnField => 2,
+            Priority::Other => 3,
         }
     }
 }
@@ -234,12 +232,6 @@ pub fn limited(method: &str) -> bool {
         || method == "ForwardMessage"
 }
 
-/// The burst tolerance of `p` for a bucket of `interval`, in milliseconds (below zero: the
-/// slack a call of `p` waits for, see [`Priority::burst`]).
-pub fn tolerance(interval: Duration, p: Priority) -> i64 {
-    (interval.as_secs_f64() * 1000.0 * p.burst()).round() as i64
-}
-
 /// Waits until a call of `method` to `chat` (if it names one) may go, and takes it from the
 /// token's budget (nothing for a method that is not limited, or in a process with no budget
 /// installed). A call to a private chat takes that chat's budget too, right after the
@@ -257,11 +249,10 @@ pub async fn spend(method: &str, chat: Option<i64>) -> Result<(), ()> {
         return Ok(());
     };
     let p = current();
-    let tolerance = tolerance(budget.interval, p);
     let started = Instant::now();
     let private = chat.filter(|&c| c > 0);
     let went = loop {
-        match briefly(budget.store.take_token(budget.interval, tolerance)).await {
+        match briefly(budget.store.take_token(budget.interval, p.rank())).await {
             Ok(0) => {}
             Ok(ms) => {
                 // A little spread, so that waiting callers do not all come back at once (a
@@ -385,15 +376,8 @@ mod tests {
     }
 
     #[test]
-    fn a_higher_priority_may_run_further_ahead() {
-        let i = Duration::from_millis(40);
-        let t: Vec<i64> = Priority::ALL.iter().map(|&p| tolerance(i, p)).collect();
-        assert!(t.windows(2).all(|w| w[0] > w[1]), "{t:?}");
-        // The most calls in any second at the highest burst (GCRA: the second and the
-        // tolerance over the interval, and one) stay four under Telegram's 30.
-        let most = |p: Priority| ((1000 + tolerance(i, p)) as f64 / 40.0).floor() + 1.0;
-        assert_eq!(most(Priority::Board), 26.0);
-        // The lower ones take only slack.
-        assert!(t[1..].iter().all(|&t| t < 0), "{t:?}");
+    fn the_priorities_rank_in_the_issues_order() {
+        let ranks: Vec<u8> = Priority::ALL.iter().map(|p| p.rank()).collect();
+        assert_eq!(ranks, [0, 1, 2, 3]);
     }
 }

@@ -376,9 +376,8 @@ async fn a_fast_tapped_editor_is_redrawn_at_the_chats_pace_with_its_latest_state
 }
 
 /// The group's board never waits behind a player's own field that waits for the token: while
-/// the token's budget is spent (a hog takes every turn left idle for half an interval, so that
-/// the board, which goes at its turn, still goes, and an own field, which waits for an interval
-/// of slack, does not), a turn that passes after hits
+/// the token's budget is spent (a hog at the end's priority takes every turn it can, so that
+/// the board, higher, still goes, and an own field, lower, does not), a turn that passes after hits
 /// asks for the target's field and the board at once; the board shows the miss within its
 /// gap and a little, not when the budget comes back. The field is not dropped: it is redrawn
 /// once the budget is back.
@@ -397,7 +396,7 @@ async fn the_board_never_waits_behind_an_own_field_that_waits_for_the_token() {
         let (store, hogging) = (store.clone(), hogging.clone());
         tokio::spawn(async move {
             while hogging.load(std::sync::atomic::Ordering::Relaxed) {
-                match store.take_token(interval, -20).await {
+                match store.take_token(interval, 1).await {
                     Ok(0) => {}
                     Ok(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
                     Err(_) => tokio::time::sleep(interval).await,

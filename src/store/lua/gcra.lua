@@ -22,13 +22,10 @@ if KEYS[2] then
   local paused = tonumber(redis.call('GET', KEYS[2]) or '0')
   if paused > now then return paused - now end
 end
--- A tolerance below zero asks for slack: the call goes only once the bucket has been idle
--- that long past its last call's interval (how the token's lower priorities wait for the
--- higher: they take only what the higher leave).
 local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
 local allowed_at = tat - tolerance
 if now < allowed_at then return allowed_at - now end
-if tat < now then tat = now end
 if mode == 'peek' then return 0 end
 local new_tat = tat + interval
 redis.call('SET', KEYS[1], new_tat, 'PX', new_tat - now + 1000)
