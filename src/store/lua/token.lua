@@ -24,8 +24,9 @@ for r = 0, rank - 1 do
 end
 if turn > 0 then
   -- Waiting for a turn: lower priorities wait behind this one until it comes back (a
-  -- caller returns within a quarter of an interval of its turn).
-  local mark = now + turn + interval
+  -- caller returns within a quarter of an interval of its turn; half an interval allows for
+  -- the round trip, and a turn left idle past that is anybody's).
+  local mark = now + turn + math.floor(interval / 2)
   local held = tonumber(redis.call('HGET', KEYS[3], tostring(rank)) or '0')
   if mark > held then
     redis.call('HSET', KEYS[3], tostring(rank), mark)
