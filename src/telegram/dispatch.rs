@@ -203,15 +203,12 @@ pub async fn not_now(ctx: &Ctx, me: &Me, update: &Update, e: &StoreError, pollin
                 .reply_parameters(teloxide::types::ReplyParameters::new(msg.id));
             req = super::send::in_topic(req, topic_of(msg));
             match req.metered().await {
-                Err(teloxide::RequestError::Network(e)) => {
-                    log::warn!("the answer to update {} without Redis: {e}", update.id.0);
-                    false
-                }
+                Ok(_) => true,
                 Err(e) => {
                     log::warn!("the answer to update {} without Redis: {e}", update.id.0);
-                    true
+                    // Only a network failure may go better when posted again.
+                    !matches!(e, teloxide::RequestError::Network(_))
                 }
-                Ok(_) => true,
             }
         }
         _ => polling,
