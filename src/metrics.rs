@@ -46,7 +46,7 @@ pub struct Metrics {
     shots: IntCounterVec,
     webapp_streams: IntGauge,
     webapp_watchers: IntGauge,
-    live_boards: IntGauge,
+    board_queue: prometheus::Gauge,
     token_calls: IntCounterVec,
     token_wait: prometheus::HistogramVec,
     token_pauses: IntCounter,
@@ -111,10 +111,13 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "mb_webapp_watchers",
         "Games watched for the Mini App's live streams on this replica (one each, however many streams).",
     );
-    let live_boards = gauge(
-        "mb_token_live_boards",
-        "Live boards (group battle messages) that wanted a redraw in the last 10 s, all replicas': each group's gap between redraws stretches with them.",
-    );
+    let board_queue = prometheus::Gauge::new(
+        "mb_token_board_queue_seconds",
+        "How long the last live board (a group's battle message) to queue for its turn of the bot token waits for it: as many turns as boards queue before it, all replicas'.",
+    )
+    .expect("a valid metric");
+    r.register(Box::new(board_queue.clone()))
+        .expect("registered once");
     let token_wait = prometheus::HistogramVec::new(
         HistogramOpts::new(
             "mb_token_wait_seconds",
@@ -146,7 +149,7 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         ),
         webapp_streams,
         webapp_watchers,
-        live_boards,
+        board_queue,
         updates: counter_vec(
             &r,
             "mb_updates_total",
@@ -255,9 +258,9 @@ pub fn webapp_watchers(change: i64) {
     get().webapp_watchers.add(change);
 }
 
-/// How many live boards share the token's budget now (every replica's).
-pub fn live_boards(n: u64) {
-    get().live_boards.set(n as i64);
+/// A live board queued for a turn of the token's budget `wait` seconds away.
+pub fn board_queue(wait: f64) {
+    get().board_queue.set(wait);
 }
 
 /// The content type of [`render`]'s text.

@@ -1112,26 +1112,42 @@ async fn the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses(ta
 }
 on_both!(the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses);
 
-/// The live boards that share the token (issue 43) are counted across replicas: a chat told by
-/// two replicas counts once, and a chat no one told of within the window no longer counts.
-async fn live_boards_are_counted_once_across_replicas_within_the_window(target: Target) {
+/// The live boards queue for the token (issue 43): each takes the next free turn, first come
+/// first served across replicas, the turns evenly apart, so none is overtaken and none polls;
+/// once the queue has run dry a board goes at once.
+async fn the_live_boards_take_turns_first_come_first_served_across_replicas(target: Target) {
     let config = common::config();
     let url = common::target_url(target);
     let a = Store::connect(&url, config.clone()).await.unwrap();
     let b = Store::connect(&url, config).await.unwrap();
-    let window = Duration::from_millis(600);
-    assert_eq!(a.live_boards(&[], window).await.unwrap(), 0);
-    assert_eq!(a.live_boards(&[-1, -2, -3], window).await.unwrap(), 3);
-    // The other replica sees them, and adds its own; a chat both tell of counts once.
-    assert_eq!(b.live_boards(&[-3, -4], window).await.unwrap(), 4);
-    assert_eq!(a.live_boards(&[], window).await.unwrap(), 4);
-    // Past the window only the chats told of again still count.
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(b.live_boards(&[-2], window).await.unwrap(), 4);
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(a.live_boards(&[], window).await.unwrap(), 1);
+    let spacing = Duration::from_millis(500);
+    // Nobody queued: now.
+    assert_eq!(a.take_board_turn(spacing).await.unwrap(), 0);
+    // Six more, from both replicas in turn: each a spacing after the one before.
+    let mut turns = Vec::new();
+    for i in 0..6 {
+        let s = if i % 2 == 0 { &b } else { &a };
+        let asked = std::time::Instant::now();
+        let wait = s.take_board_turn(spacing).await.unwrap();
+        turns.push(asked + Duration::from_millis(wait));
+    }
+    for (i, w) in turns.windows(2).enumerate() {
+        let apart = w[1].saturating_duration_since(w[0]).as_millis();
+        assert!(
+            (400..=600).contains(&apart),
+            "turns {i} and {}: {apart} ms apart",
+            i + 1
+        );
+    }
+    let first = turns[0].saturating_duration_since(std::time::Instant::now());
+    assert!(first <= Duration::from_millis(500), "{first:?}");
+    // Asked again much later, after the queue ran dry: now, not behind the old turns.
+    tokio::time::sleep(Duration::from_millis(3_600)).await;
+    assert_eq!(b.take_board_turn(spacing).await.unwrap(), 0);
+    let next = a.take_board_turn(spacing).await.unwrap();
+    assert!((400..=500).contains(&next), "{next}");
 }
-on_both!(live_boards_are_counted_once_across_replicas_within_the_window);
+on_both!(the_live_boards_take_turns_first_come_first_served_across_replicas);
 
 /// How the bot's calls spend the token's budget (issue 43), with a real Redis: one test, as
 /// the budget a process spends from is installed once.

@@ -8,7 +8,8 @@
 //!
 //! For each number of duels in `MB_BENCH_DUELS` (10,40: about 8 minutes with both replica
 //! counts; 100 takes 2.5 minutes a run) and each replica count in `MB_BENCH_REPLICAS` (1,2),
-//! over `MB_BENCH_SCALE_SEEDS` (1) seeds:
+//! over `MB_BENCH_SCALE_SEEDS` (1) seeds, from seed `MB_BENCH_SCALE_SEED_FROM` (1; to add
+//! seeds to a run made before):
 //! 1. **Placement.** Every duel is set up at once as people would (`/start` of both players,
 //!    `/newgame`, Join, Start, Random and Ready in each private chat): how long it took, and
 //!    its sends and edits and 429s.
@@ -66,10 +67,11 @@ pub async fn run() {
             .collect()
     };
     let seeds: u64 = env_or("MB_BENCH_SCALE_SEEDS", 1);
+    let from: u64 = env_or("MB_BENCH_SCALE_SEED_FROM", 1);
     for n in list("MB_BENCH_DUELS", "10,40") {
         for replicas in list("MB_BENCH_REPLICAS", "1,2") {
             let mut runs = Vec::new();
-            for seed in 1..=seeds {
+            for seed in from..from + seeds {
                 runs.push(scale_once(n, replicas, seed).await);
             }
             report(

@@ -35,7 +35,7 @@
 //! | `mb:v1:{c:CHAT}:budget` | string | the chat's GCRA bucket of sends and edits | a minute |
 //! | `mb:v1:{t}:budget` | string | the bot token's GCRA bucket of sends and edits (every replica's) | a minute |
 //! | `mb:v1:{t}:pause` | string | until when Telegram asked the token to wait (a 429) | its wait |
-//! | `mb:v1:{t}:boards` | sorted set | chats whose live boards wanted a redraw lately, by when (the load that stretches a group's gap) | twice the window |
+//! | `mb:v1:{t}:board-turn` | string | the live boards' next free turn of the token (µs, the server's clock): boards queue first come first served | a second past it |
 //! | `mb:v1:{c:CHAT}:said:USER:WHAT` | string | a command answered lately | a minute |
 //! | `mb:v1:{c:CHAT}:panel:MESSAGE` | string | a hash of what a `/settings` panel (or the `/lang` choice) shows | a day |
 
@@ -200,10 +200,10 @@ impl Keys {
         format!("{}:{{t}}:waiting", self.ns)
     }
 
-    /// The chats whose live boards wanted a redraw lately (all replicas'), by when: how many
-    /// share the token's budget, so each group's gap stretches with them.
-    pub fn live_boards(&self) -> String {
-        format!("{}:{{t}}:boards", self.ns)
+    /// The live boards' next free turn of the token's budget (all replicas'): they queue for
+    /// it first come first served.
+    pub fn board_turn(&self) -> String {
+        format!("{}:{{t}}:board-turn", self.ns)
     }
 
     /// A command of one person in a chat answered lately (answered once a minute at most).

@@ -391,27 +391,28 @@ impl Store {
         Ok(())
     }
 
-    /// Marks `chats` as live boards that want a redraw now, and counts the chats (of every
-    /// replica) so marked within `window`: how many boards share the token's budget.
+    /// Takes the live boards' next turn of the token's budget (every replica's): turns
+    /// `spacing` apart, first come first served, whoever asks. The milliseconds until the
+    /// caller's turn (0: now); the caller sleeps until then, nothing to poll.
     ///
     /// # Errors
     /// [`StoreError::Unavailable`] and the like.
-    pub async fn live_boards(&self, chats: &[i64], window: Duration) -> Result<u64, StoreError> {
-        let key = self.keys.live_boards();
-        let n: i64 = self
+    pub async fn take_board_turn(&self, spacing: Duration) -> Result<u64, StoreError> {
+        let key = self.keys.board_turn();
+        let wait: i64 = self
             .run(|mut c| {
                 let key = key.clone();
                 async move {
-                    let mut call = self.outbox.boards.prepare_invoke();
-                    call.key(key).arg(window.as_millis() as u64);
-                    for chat in chats {
-                        call.arg(*chat);
-                    }
-                    call.invoke_async(&mut c).await
+                    self.outbox
+                        .board_turn
+                        .key(key)
+                        .arg(spacing.as_micros() as u64)
+                        .invoke_async(&mut c)
+                        .await
                 }
             })
             .await?;
-        Ok(n.max(0) as u64)
+        Ok(wait.max(0) as u64)
     }
 
     /// Whether `user`'s command `what` in `chat` may be answered now: once a minute at most.

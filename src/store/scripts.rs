@@ -26,9 +26,9 @@ const GCRA: &str = include_str!("lua/gcra.lua");
 const TOKEN: &str = include_str!("lua/token.lua");
 /// Pauses the token's calls for ARGV[1] ms (KEYS: the pause), keeping a longer one.
 const PAUSE: &str = include_str!("lua/pause.lua");
-/// Marks the chats whose live boards want redraws and counts those seen within a window
-/// (KEYS: the set; ARGV: the window in ms, then the chats), on the server's clock.
-const BOARDS: &str = include_str!("lua/boards.lua");
+/// Takes the live boards' next turn of the token, first come first served (KEYS: the next free
+/// turn; ARGV: the turns' spacing in µs), on the server's clock: the ms until it.
+const BOARD_TURN: &str = include_str!("lua/board-turn.lua");
 
 /// The scripts of the senders, loaded once per store.
 #[derive(Clone)]
@@ -40,7 +40,7 @@ pub struct Scripts {
     pub(super) gcra: Script,
     pub(super) token: Script,
     pub(super) pause: Script,
-    pub(super) boards: Script,
+    pub(super) board_turn: Script,
 }
 
 impl Scripts {
@@ -53,7 +53,7 @@ impl Scripts {
             gcra: Script::new(GCRA),
             token: Script::new(TOKEN),
             pause: Script::new(PAUSE),
-            boards: Script::new(BOARDS),
+            board_turn: Script::new(BOARD_TURN),
         }
     }
 }

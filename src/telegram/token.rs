@@ -17,19 +17,23 @@
 //! and draws the latest state when it goes).
 //! Answers to presses (answerCallbackQuery) are not limited by Telegram and never wait here.
 //!
-//! **The live boards' gap stretches with the load.** Each sender that has a live board to
-//! redraw says so ([`board_wants`]); every second each replica adds the chats it saw to a set
-//! in Redis and reads how many chats (of every replica) wanted a redraw in the last ten
-//! seconds ([`crate::store::Store::live_boards`]). With `live` boards sharing the token, each
-//! waits at least `live / (0.9 × MB_TOKEN_PER_SECOND)` between two redraws ([`board_gap`]):
-//! the boards together plan for nine tenths of the budget (the rest, and whatever the boards
-//! leave, is for own fields, the end and the lobbies, which wait behind them anyway), and every group gets the same gap, so none waits on luck while others
-//! go twice (fair: the same gap for all, where a race for a short budget is won by whoever
-//! asks most often). With few games the group's own gap (`MB_GROUP_GAP_MS`) is the longer.
+//! **The live boards take turns.** A group's board due for a redraw (its own gap,
+//! `MB_GROUP_GAP_MS`, passed) takes the next free turn of a queue kept in Redis for every
+//! replica ([`board_turn`]: one round trip, first come first served), the turns
+//! `1 / (0.9 × MB_TOKEN_PER_SECOND)` apart, and its sender sleeps until it, then loads the
+//! latest record and draws it (so the wait is not spent on an older state), taking the token
+//! at the board's priority (free by then: the boards plan for nine tenths of the budget; the
+//! rest, and whatever the boards leave, is for the end, own fields and the lobbies, which
+//! wait behind them anyway). With few games no board waits; with many each waits for the
+//! boards queued before it, so each group's gap is as long as there are boards to draw,
+//! every group the same (at 25 a second, 640 busy boards are redrawn every 28.4 s): fair
+//! by construction, where boards racing for a short budget favour whoever comes back first,
+//! and nobody polls the bucket while they wait. (When each board waited a gap stretched by
+//! a count of the live boards and then raced for the token, at 640 duels it waited 5–8 s
+//! more for the token and drew the record it had loaded before that wait.)
 
 use crate::store::Store;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Who goes first when the token's budget is short.
@@ -148,77 +152,43 @@ static BUDGET: OnceLock<Budget> = OnceLock::new();
 
 /// Every send and edit of this process takes from the token's budget in `store`, of
 /// `per_second` calls a second (all replicas together), and each to a private chat that
-/// chat's budget too (`private`: its interval and burst tolerance). Once, at start-up
-/// (within the runtime: it starts the task that counts the live boards).
+/// chat's budget too (`private`: its interval and burst tolerance). Once, at start-up.
 pub fn install(store: Store, per_second: u32, private: (Duration, Duration)) {
     let interval = Duration::from_micros(1_000_000 / u64::from(per_second.max(1)));
-    if BUDGET
-        .set(Budget {
-            store: store.clone(),
-            interval,
-            private,
-        })
-        .is_ok()
-    {
-        tokio::spawn(count_live_boards(store));
-    }
+    let _ = BUDGET.set(Budget {
+        store,
+        interval,
+        private,
+    });
 }
 
 /// The share of the token's budget the live boards plan for: nine tenths, so that 640 boards
-/// at 25 calls a second wait 28 s each (at four fifths, 32 s: a result's p90 on its board
-/// above 30 s). Below about 100 boards the group's own gap is the longer anyway.
+/// at 25 calls a second wait 28.4 s each (at four fifths, 32 s: a result's p90 on its board
+/// above 30 s), and the end, own fields and the lobbies always have a tenth.
 const BOARD_SHARE: f64 = 0.9;
-/// How long a board that wanted a redraw counts as live.
-const LIVE_WINDOW: Duration = Duration::from_secs(10);
 
-/// The chats whose live boards wanted a redraw since the last count (this process's).
-static WANTED: Mutex<Vec<i64>> = Mutex::new(Vec::new());
-/// Live boards of every replica, as last counted.
-static LIVE: AtomicU64 = AtomicU64::new(0);
+/// The spacing of the live boards' turns for a budget of one call every `interval`: together
+/// they take [`BOARD_SHARE`] of it.
+pub fn board_spacing(interval: Duration) -> Duration {
+    interval.div_f64(BOARD_SHARE)
+}
 
-/// The live board of `chat` wants a redraw: it counts among those that share the token.
-pub fn board_wants(chat: i64) {
-    if let Ok(mut wanted) = WANTED.lock() {
-        if wanted.last() != Some(&chat) {
-            wanted.push(chat);
+/// Takes the next free turn of the live boards' queue (every replica's): how long until it
+/// comes. Zero in a process with no budget installed, or with Redis away (the board then
+/// races for the token like any call).
+pub async fn board_turn() -> Duration {
+    let Some(budget) = BUDGET.get() else {
+        return Duration::ZERO;
+    };
+    match briefly(budget.store.take_board_turn(board_spacing(budget.interval))).await {
+        Ok(ms) => {
+            let wait = Duration::from_millis(ms);
+            crate::metrics::board_queue(wait.as_secs_f64());
+            wait
         }
-    }
-}
-
-/// The least time between two redraws of a live board whose chat's own gap is `base`: longer
-/// when many boards share the token's budget ([`stretched`]).
-pub fn board_gap(base: Duration) -> Duration {
-    match BUDGET.get() {
-        Some(budget) => stretched(base, budget.interval, LIVE.load(Ordering::Relaxed)),
-        None => base,
-    }
-}
-
-/// The gap of each of `live` boards when together they take [`BOARD_SHARE`] of a budget of
-/// one call every `interval`, or `base` when that is longer.
-pub fn stretched(base: Duration, interval: Duration, live: u64) -> Duration {
-    base.max(interval.mul_f64(live as f64 / BOARD_SHARE))
-}
-
-/// Every second: the chats seen here go to Redis, and the live boards of every replica are
-/// counted. With Redis away the last count stands.
-async fn count_live_boards(store: Store) {
-    let mut tick = tokio::time::interval(Duration::from_secs(1));
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        let mut chats = match WANTED.lock() {
-            Ok(mut wanted) => std::mem::take(&mut *wanted),
-            Err(_) => Vec::new(),
-        };
-        chats.sort_unstable();
-        chats.dedup();
-        match store.live_boards(&chats, LIVE_WINDOW).await {
-            Ok(n) => {
-                LIVE.store(n, Ordering::Relaxed);
-                crate::metrics::live_boards(n);
-            }
-            Err(e) => log::debug!("live boards: {e}"),
+        Err(e) => {
+            log::debug!("boards' turn: {e}");
+            Duration::ZERO
         }
     }
 }
@@ -356,22 +326,16 @@ mod tests {
     }
 
     #[test]
-    fn the_boards_gap_stretches_with_the_live_boards_to_nine_tenths_of_the_budget() {
-        let base = Duration::from_millis(3500);
-        let interval = Duration::from_millis(40); // 25 a second
-                                                  // Few boards: the group's own gap.
-        assert_eq!(stretched(base, interval, 0), base);
-        assert_eq!(stretched(base, interval, 40), base);
-        // 90 boards at 22.5 a second: four seconds each; 640: 28.4 s.
-        assert_eq!(stretched(base, interval, 60), base);
-        assert_eq!(stretched(base, interval, 90), Duration::from_secs(4));
-        assert_eq!(stretched(base, interval, 180), Duration::from_secs(8));
-        assert_eq!(stretched(base, interval, 640).as_millis(), 28_444);
-        // Together they take nine tenths of the budget, whatever their number.
-        for live in [100u64, 250, 640, 5_000] {
-            let gap = stretched(base, interval, live).as_secs_f64();
-            let per_second = live as f64 / gap;
-            assert!((per_second - 22.5).abs() < 1e-6, "{live}: {per_second}");
+    fn the_boards_turns_take_nine_tenths_of_the_budget() {
+        // 25 a second: a board's turn every 44.4 ms, 22.5 a second; 640 boards each 28.4 s.
+        let spacing = board_spacing(Duration::from_millis(40));
+        assert_eq!(spacing.as_micros(), 44_444);
+        assert_eq!((spacing * 640).as_millis(), 28_444);
+        for per_second in [1u64, 3, 25, 30, 1000] {
+            let interval = Duration::from_micros(1_000_000 / per_second);
+            let boards = 1.0 / board_spacing(interval).as_secs_f64();
+            let share = boards / per_second as f64;
+            assert!((share - 0.9).abs() < 1e-3, "{per_second}: {share}");
         }
     }
 

@@ -43,6 +43,8 @@ pub(super) struct Lease {
     /// An effect this sender delivered whose acknowledgement failed: its number, what it
     /// left, and the version of the record it was delivered from.
     pub(super) unacked: Option<(u64, Sent, u64)>,
+    /// The live board's turn of the token this sender queued for and waits for (`token.rs`).
+    pub(super) board_turn: Option<tokio::time::Instant>,
 }
 
 impl Lease {
@@ -60,6 +62,16 @@ impl Lease {
     /// The effect delivered was acknowledged.
     pub(super) fn delivered_and_acknowledged(&mut self) {
         self.unacked = None;
+    }
+
+    /// The live board's turn of the token, queued for now, comes at `at`.
+    pub(super) fn queued_for_board(&mut self, at: tokio::time::Instant) {
+        self.board_turn = Some(at);
+    }
+
+    /// The live board's turn, if one is queued for: forgotten (it came, or it is not needed).
+    pub(super) fn take_board_turn(&mut self) -> Option<tokio::time::Instant> {
+        self.board_turn.take()
     }
 
     /// Makes sure the lease holds for most of [`HOLD`] yet, before a send: it is renewed

@@ -11,7 +11,7 @@ use crate::store::GameId;
 use crate::telegram::context::{crash_point, BotError, Ctx};
 use crate::telegram::metered::Metered;
 use crate::telegram::send::in_topic;
-use crate::telegram::token::with_priority;
+use crate::telegram::token::{with_priority, Priority};
 use crate::view::live::{live_drawing, with_board_link, Drawing};
 use engine::Phase;
 use std::time::Duration;
@@ -33,10 +33,11 @@ pub(super) enum Redraw {
 }
 
 /// The live board (the group's battle message, or a lobby), redrawn when what it would show
-/// differs from what it shows, once the gap since its last redraw (stretched by the load:
-/// `token.rs`) has passed and the group's budget has a slot, at the board's priority. Never
-/// an older state: it draws the record just loaded (at `version`). A place found gone is
-/// acknowledged as such (the game is called off).
+/// differs from what it shows, once the group's gap since its last redraw has passed, the
+/// battle's board's turn of the token has come (it queues for one with every replica's
+/// boards: `token.rs`) and the group's budget has a slot, at the board's priority. Never an
+/// older state: it draws the record just loaded (at `version`), after the wait for the turn.
+/// A place found gone is acknowledged as such (the game is called off).
 pub(super) async fn redraw(
     ctx: &Ctx,
     id: GameId,
@@ -45,16 +46,36 @@ pub(super) async fn redraw(
     version: u64,
 ) -> Result<Redraw, BotError> {
     let Some((message, drawing, hash)) = live_due(ctx, rec, id) else {
+        lease.take_board_turn();
         return Ok(Redraw::NotDue);
     };
     let since = now_ms().saturating_sub(rec.delivery.drawn_at);
-    // The more boards share the token, the longer each waits (the same for all).
-    crate::telegram::token::board_wants(rec.chat);
-    let gap = crate::telegram::token::board_gap(ctx.config.gap(rec.chat)).as_millis() as u64;
+    let gap = ctx.config.gap(rec.chat).as_millis() as u64;
     if since < gap {
         return Ok(Redraw::Waits(Duration::from_millis(gap - since)));
     }
+    let priority = board_priority(rec);
+    let mut turn = None;
+    if priority == Priority::Board {
+        // The battle's board waits for its turn among every group's (none when few are
+        // queued), then draws the record loaded once it came.
+        let now = tokio::time::Instant::now();
+        let at = match lease.take_board_turn() {
+            Some(at) => at,
+            None => now + crate::telegram::token::board_turn().await,
+        };
+        if at > now {
+            lease.queued_for_board(at);
+            return Ok(Redraw::Waits(at - now));
+        }
+        turn = Some(at);
+    }
     if let Some(w) = budget(ctx, rec.chat).await? {
+        // The turn came but the group's budget is spent (by its other messages): the board
+        // keeps its turn, and goes once the group has a slot.
+        if let Some(at) = turn {
+            lease.queued_for_board(at);
+        }
         return Ok(Redraw::Waits(w));
     }
     lease.keep(ctx, id).await?;
@@ -80,7 +101,7 @@ pub(super) async fn redraw(
             }
         };
         let edited = lease
-            .hold_during(ctx, id, with_priority(board_priority(rec), edit))
+            .hold_during(ctx, id, with_priority(priority, edit))
             .await?;
         match edited {
             Ok(()) => {

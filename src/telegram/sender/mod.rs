@@ -122,6 +122,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
         renewed: std::time::Instant::now(),
         edited: 0,
         unacked: None,
+        board_turn: None,
     };
     // The first look at the game comes with the lease.
     let mut first = match ctx.store.take_send_lease_and_load(id, &token, HOLD).await {
