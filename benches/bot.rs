@@ -14,7 +14,7 @@
 //!    result line in the picture's caption, or in the text (read from the message's history
 //!    in the fake, so a result that was never shown counts as missing); it counts the
 //!    rate-limited Bot API calls (sends and edits, every chat) and the bot's Redis round trips
-//!    (`mb_redis_round_trips_total` of its `GET /metrics`) per accepted shot.
+//!    (`mb_redis_seconds_count` of its `GET /metrics`) per accepted shot.
 //! 2. **Throughput.** `MB_BENCH_GROUPS` (64) groups play a whole game at once (or for at most
 //!    `MB_BENCH_BURST_SECS`, 20, seconds), every player pressing as soon as the last answer
 //!    came: shots per second of one bot process, with the CPU time the bot, the fake with its
@@ -61,10 +61,10 @@ fn rate_limited_calls(app: &App) -> usize {
         .sum()
 }
 
-/// The bot's Redis round trips so far: `mb_redis_round_trips_total` of its `GET /metrics`.
+/// The bot's Redis round trips so far: `mb_redis_seconds_count` of its `GET /metrics`.
 async fn round_trips(metrics: std::net::SocketAddr) -> u64 {
     let (_, text) = scrape(metrics).await;
-    metric(&text, "mb_redis_round_trips_total", &[]) as u64
+    metric(&text, "mb_redis_seconds_count", &[]) as u64
 }
 
 /// CPU seconds (user and system) a process has used so far, from `/proc/<pid>/stat`.

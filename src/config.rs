@@ -28,7 +28,8 @@ pub struct Config {
     pub replica: String,
     /// `MB_SEED`: a fixed seed for every random choice (tests).
     pub seed: Option<u64>,
-    /// `MB_HEALTH_ADDR`: where `GET /healthz` and `GET /metrics` are served (none when unset).
+    /// `MB_HEALTH_ADDR`: where `GET /livez`, `/readyz`, `/healthz` and `/metrics` are served
+    /// (none when unset).
     pub health: Option<std::net::SocketAddr>,
     /// `MB_WEBHOOK_URL` and its companions: webhook mode instead of long polling.
     pub webhook: Option<Webhook>,
@@ -274,8 +275,8 @@ Environment:
   MB_AI_PAUSE_MS        how long the bot shows typing before its own move (default: 1200)
   MB_BOARD              how chats that have not chosen see the fields: picture or text
                         (default: picture)
-  MB_HEALTH_ADDR        serve GET /healthz and GET /metrics (Prometheus) here, e.g.
-                        0.0.0.0:8080 (default: none)
+  MB_HEALTH_ADDR        serve GET /livez, /readyz (/healthz) and /metrics (Prometheus)
+                        here, e.g. 0.0.0.0:8080 (default: none)
   MB_WEBAPP_LISTEN      serve the Mini App's page (/app) and API here, e.g. 0.0.0.0:8081
                         (default: none; see docs/playing.md)
   MB_WEBAPP_URL         the page's public address, e.g. https://bot.example.org/app: the

@@ -38,8 +38,12 @@ fn main() {
     let config = match Config::from_env() {
         Ok(config) => config,
         Err(e) => {
-            log::error!("{e}");
-            eprintln!("morskoy-boy: {e}");
+            // Once: in the log, or on stderr when the log would not show it (RUST_LOG=off).
+            if log::log_enabled!(log::Level::Error) {
+                log::error!("{e}");
+            } else {
+                eprintln!("morskoy-boy: {e}");
+            }
             exit(2);
         }
     };
@@ -186,6 +190,10 @@ async fn bot(config: Config) {
     if let Some(url) = config.api_url.clone() {
         bot = bot.set_api_url(url);
     }
+    if let Some(addr) = config.health {
+        // Liveness and readiness from the first second, whatever start-up waits for.
+        tokio::spawn(telegram::health::serve(addr));
+    }
     let store = connect(&config).await;
     telegram::run(bot, store, config).await;
 }
@@ -194,6 +202,7 @@ async fn bot(config: Config) {
 /// `MB_REDIS_WAIT_SECS`; ctrl-c or SIGTERM stops the wait.
 async fn connect(config: &Config) -> Store {
     let url = &morskoy_boy::config::redacted(&config.redis_url);
+    telegram::health::starting(format!("connecting to Redis at {url}"));
     let deadline = Instant::now() + config.redis_wait;
     loop {
         let attempt = tokio::time::timeout(
@@ -216,6 +225,7 @@ async fn connect(config: &Config) -> Store {
             exit(3);
         }
         log::warn!("waiting for Redis at {url}: {error}");
+        telegram::health::starting(format!("waiting for Redis at {url}: {error}"));
         tokio::select! {
             () = tokio::time::sleep(Duration::from_secs(2)) => {}
             code = telegram::context::stop_requested() => stop(code),

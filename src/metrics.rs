@@ -13,20 +13,23 @@
 //!   long the oldest has waited (refreshed by the ticker every few seconds);
 //! - `mb_takeovers_total{what}` — an update's claim or a game's send lease taken over from a
 //!   process that died;
-//! - `mb_redis_round_trips_total`, `mb_redis_seconds`, `mb_redis_errors_total{kind}` —
-//!   requests to Redis (a command, a script or a pipeline), how long each took, and the
-//!   failed ones (`timeout`, `connection`, `server`);
+//! - `mb_redis_seconds`, `mb_redis_errors_total{kind}` — requests to Redis (a command, a
+//!   script or a pipeline: the histogram's count is the round trips), how long each took, and
+//!   the failed ones (`timeout`, `connection`, `server`);
+//! - `mb_update_seconds{kind}` — how long the handling of an update took, by its kind;
+//! - `mb_telegram_call_seconds{method}` — how long a Bot API call took (its answer's wait,
+//!   not its wait for the token's budget), by method;
 //! - `mb_games_started_total`, `mb_games_finished_total` — battles this process began to
 //!   show (the battle message sent) and ended (the settlement written);
 //! - `mb_shots_total{by}` — accepted shots (a salvo or a typed volley once), `player`
 //!   or `bot`;
-//! - `process_cpu_seconds_total` — this process's CPU time (Linux, from `/proc/self/stat`).
+//! - `mb_build_info{version}` — 1, labelled with the bot's version;
+//! - `process_*` — the standard process metrics (Linux): CPU seconds, resident and virtual
+//!   memory, open and most file descriptors, start time.
 
-use prometheus::core::{Collector, Desc};
-use prometheus::proto::{Counter, Metric, MetricFamily, MetricType};
 use prometheus::{
-    Encoder, Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, Opts, Registry,
-    TextEncoder,
+    Encoder, Histogram, HistogramOpts, HistogramVec, IntCounter, IntCounterVec, IntGauge,
+    IntGaugeVec, Opts, Registry, TextEncoder,
 };
 use std::sync::LazyLock;
 
@@ -38,7 +41,8 @@ pub struct Metrics {
     outbox_games: IntGauge,
     outbox_oldest: prometheus::Gauge,
     takeovers: IntCounterVec,
-    round_trips: IntCounter,
+    update_seconds: HistogramVec,
+    call_seconds: HistogramVec,
     redis_seconds: Histogram,
     redis_errors: IntCounterVec,
     games_started: IntCounter,
@@ -96,8 +100,46 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     .expect("a valid metric");
     r.register(Box::new(redis_seconds.clone()))
         .expect("registered once");
-    r.register(Box::new(ProcessCpu::new()))
+    #[cfg(target_os = "linux")]
+    r.register(Box::new(
+        prometheus::process_collector::ProcessCollector::for_self(),
+    ))
+    .expect("registered once");
+    let build_info = IntGaugeVec::new(
+        Opts::new(
+            "mb_build_info",
+            "1, labelled with the version of the bot that runs.",
+        ),
+        &["version"],
+    )
+    .expect("a valid metric");
+    r.register(Box::new(build_info.clone()))
         .expect("registered once");
+    build_info
+        .with_label_values(&[env!("CARGO_PKG_VERSION")])
+        .set(1);
+    let histogram = |name: &str, help: &str, label: &str, buckets: Vec<f64>| {
+        let h = HistogramVec::new(HistogramOpts::new(name, help).buckets(buckets), &[label])
+            .expect("a valid metric");
+        r.register(Box::new(h.clone())).expect("registered once");
+        h
+    };
+    let update_seconds = histogram(
+        "mb_update_seconds",
+        "How long the handling of an update took, by kind (command, text, a button's kind).",
+        "kind",
+        vec![
+            0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+        ],
+    );
+    let call_seconds = histogram(
+        "mb_telegram_call_seconds",
+        "How long a Bot API call took to answer (not its wait for the token's budget), by method.",
+        "method",
+        vec![
+            0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+        ],
+    );
     let gauge = |name: &str, help: &str| {
         let g = IntGauge::new(name, help).expect("a valid metric");
         r.register(Box::new(g.clone())).expect("registered once");
@@ -170,11 +212,8 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
             "Claims taken over from a process that died: an update's, a game's send lease.",
             &["what"],
         ),
-        round_trips: counter(
-            &r,
-            "mb_redis_round_trips_total",
-            "Requests to Redis (each one round trip: a command, a script or a pipeline).",
-        ),
+        update_seconds,
+        call_seconds,
         redis_seconds,
         redis_errors: counter_vec(
             &r,
@@ -217,6 +256,8 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     for by in ["player", "bot"] {
         m.shots.with_label_values(&[by]);
     }
+    m.update_seconds.with_label_values(&["command"]);
+    m.call_seconds.with_label_values(&["sendMessage"]);
     m
 });
 
@@ -337,6 +378,22 @@ pub fn telegram_call(method: &str, result: &str) {
     get().calls.with_label_values(&[method, result]).inc();
 }
 
+/// A Bot API call of `method` took `secs` to answer.
+pub fn telegram_call_took(method: &str, secs: f64) {
+    get()
+        .call_seconds
+        .with_label_values(&[method])
+        .observe(secs);
+}
+
+/// The handling of an update of `kind` took `secs`.
+pub fn update_took(kind: &str, secs: f64) {
+    get()
+        .update_seconds
+        .with_label_values(&[kind])
+        .observe(secs);
+}
+
 /// The outbox as the ticker saw it: `games` in the index, the oldest marked `oldest_secs` ago.
 pub fn outbox(games: u64, oldest_secs: f64) {
     get().outbox_games.set(games as i64);
@@ -371,7 +428,6 @@ pub fn takeover(what: Takeover) {
 /// Counts one request to Redis that took `seconds`, and its failure's kind if it failed.
 pub fn redis_request(seconds: f64, error: Option<&str>) {
     let m = get();
-    m.round_trips.inc();
     m.redis_seconds.observe(seconds);
     if let Some(kind) = error {
         m.redis_errors.with_label_values(&[kind]).inc();
@@ -380,7 +436,7 @@ pub fn redis_request(seconds: f64, error: Option<&str>) {
 
 /// How many round trips to Redis this process has made so far.
 pub fn redis_round_trips() -> u64 {
-    get().round_trips.get()
+    get().redis_seconds.get_sample_count()
 }
 
 /// Counts a battle begun (its message sent).
@@ -409,60 +465,6 @@ pub fn shot(by: Shooter) {
         Shooter::Bot => "bot",
     };
     get().shots.with_label_values(&[label]).inc();
-}
-
-/// `process_cpu_seconds_total`, read from `/proc/self/stat` when gathered (Linux; elsewhere
-/// it is left out).
-struct ProcessCpu {
-    desc: Desc,
-}
-
-impl ProcessCpu {
-    fn new() -> ProcessCpu {
-        ProcessCpu {
-            desc: Desc::new(
-                "process_cpu_seconds_total".into(),
-                "Total user and system CPU time spent in seconds.".into(),
-                Vec::new(),
-                Default::default(),
-            )
-            .expect("a valid metric"),
-        }
-    }
-}
-
-/// User and system CPU seconds of this process, from `/proc/self/stat`.
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The command name (field 2) may hold spaces; the fields after its `)` are plain.
-    let (_, rest) = stat.rsplit_once(')')?;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15, i.e. 12 and 13 after the name, in clock ticks
-    // (USER_HZ, 100 on every Linux the bot runs on).
-    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok());
-    Some((ticks(11)? + ticks(12)?) / 100.0)
-}
-
-impl Collector for ProcessCpu {
-    fn desc(&self) -> Vec<&Desc> {
-        vec![&self.desc]
-    }
-
-    fn collect(&self) -> Vec<MetricFamily> {
-        let Some(seconds) = cpu_seconds() else {
-            return Vec::new();
-        };
-        let mut counter = Counter::default();
-        counter.set_value(seconds);
-        let mut metric = Metric::default();
-        metric.set_counter(counter);
-        let mut family = MetricFamily::default();
-        family.set_name(self.desc.fq_name.clone());
-        family.set_help(self.desc.help.clone());
-        family.set_field_type(MetricType::COUNTER);
-        family.set_metric(vec![metric]);
-        vec![family]
-    }
 }
 
 #[cfg(test)]
@@ -587,7 +589,9 @@ mod tests {
     #[test]
     fn the_rendered_text_parses_as_prometheus_text_with_every_family_described() {
         update("command", Outcome::Handled);
+        update_took("command", 0.004);
         telegram_call("sendMessage", "ok");
+        telegram_call_took("sendMessage", 0.03);
         takeover(Takeover::SendLease);
         redis_request(0.003, Some("timeout"));
         game_started();
@@ -602,13 +606,18 @@ mod tests {
             ("mb_outbox_games", "gauge"),
             ("mb_outbox_oldest_seconds", "gauge"),
             ("mb_takeovers_total", "counter"),
-            ("mb_redis_round_trips_total", "counter"),
             ("mb_redis_seconds", "histogram"),
             ("mb_redis_errors_total", "counter"),
             ("mb_games_started_total", "counter"),
             ("mb_games_finished_total", "counter"),
             ("mb_shots_total", "counter"),
+            ("mb_build_info", "gauge"),
+            ("mb_update_seconds", "histogram"),
+            ("mb_telegram_call_seconds", "histogram"),
             ("process_cpu_seconds_total", "counter"),
+            ("process_resident_memory_bytes", "gauge"),
+            ("process_open_fds", "gauge"),
+            ("process_start_time_seconds", "gauge"),
         ];
         for (name, kind) in expected {
             let f = families
@@ -638,6 +647,15 @@ mod tests {
         assert_eq!(buckets, value(&families, "mb_redis_seconds_count", &[]));
         assert!(value(&families, "mb_shots_total", &[("by", "player")]) >= 1.0);
         assert!(value(&families, "process_cpu_seconds_total", &[]) >= 0.0);
+        assert!(value(&families, "process_resident_memory_bytes", &[]) > 0.0);
+        assert!(value(&families, "mb_update_seconds_count", &[("kind", "command")]) >= 1.0);
+        assert!(
+            value(
+                &families,
+                "mb_telegram_call_seconds_bucket",
+                &[("method", "sendMessage"), ("le", "0.05")]
+            ) >= 1.0
+        );
     }
 
     #[tokio::test]

@@ -44,7 +44,7 @@ pub const CODEC: u32 = 1;
 pub const FENCE_HOLD: Duration = Duration::from_secs(20);
 
 /// How many round trips to Redis this process has made so far (each request: a command, a
-/// script or a pipeline; `mb_redis_round_trips_total`).
+/// script or a pipeline; `mb_redis_seconds_count`).
 pub fn round_trips() -> u64 {
     crate::metrics::redis_round_trips()
 }

@@ -1,15 +1,21 @@
-//! The health endpoint (`MB_HEALTH_ADDR`): `GET /healthz` answers `200 ok` while Redis answers
-//! and the timer loop (which also wakes the senders of every game with something to send)
-//! keeps turning, else `503` with what is wrong. `morskoy-boy healthcheck` asks it, for
+//! The health endpoints (`MB_HEALTH_ADDR`), served by one `axum` router from the process's
+//! first second, before Redis or Telegram answer: `GET /livez` answers `200 ok` while the
+//! process runs (liveness); `GET /readyz` (and `/healthz`, its older name) answers `200 ok`
+//! once the bot is up and while Redis answers and the timer loop (which also wakes the senders
+//! of every game with something to send) keeps turning, else `503` with what is wrong or what
+//! start-up waits for (Redis, Telegram). `morskoy-boy healthcheck` asks `/healthz`, for
 //! container health checks in images without curl. The same judgement, made every second,
 //! ends the process once it has been bad for `MB_UNHEALTHY_EXIT_SECS` ([`exit_when_unhealthy`]).
 //! `GET /metrics` answers this process's counters as Prometheus text (`src/metrics.rs`).
+//! `HEAD` answers as `GET` without the body; a query string is let be.
 
 use super::context::Ctx;
+use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// When the timer loop last turned (Unix milliseconds); 0 before its first turn.
 static LAST_TICK: AtomicU64 = AtomicU64::new(0);
@@ -17,6 +23,39 @@ static LAST_TICK: AtomicU64 = AtomicU64::new(0);
 /// Notes a turn of the timer loop.
 pub fn ticked() {
     LAST_TICK.store(super::sender::now_ms(), Ordering::Relaxed);
+}
+
+/// The bot once it is up: until then the readiness says what start-up waits for.
+static UP: OnceLock<Ctx> = OnceLock::new();
+
+/// What start-up waits for now, until the bot is up.
+static STARTING: Mutex<String> = Mutex::new(String::new());
+
+/// Start-up waits for `what` now (said by `/readyz` until the bot is up).
+pub fn starting(what: impl Into<String>) {
+    let mut now = STARTING
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    *now = what.into();
+}
+
+/// The bot is up: from now on the readiness is its health ([`check`]).
+pub fn up(ctx: &Ctx) {
+    let _ = UP.set(ctx.clone());
+}
+
+/// Whether the bot is ready to take updates; else why not.
+async fn readiness() -> Result<(), String> {
+    match UP.get() {
+        Some(ctx) => check(ctx).await,
+        None => {
+            let what = STARTING
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            Err(format!("starting: {what}"))
+        }
+    }
 }
 
 /// What is wrong, if anything.
@@ -71,8 +110,42 @@ pub async fn exit_when_unhealthy(ctx: Ctx, limit: Duration) {
     }
 }
 
-/// Serves the endpoint on `addr` until the process ends.
-pub async fn serve(ctx: Ctx, addr: SocketAddr) {
+/// The endpoints' router: `/livez`, `/readyz`, `/healthz`, `/metrics`.
+pub fn router() -> axum::Router {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/livez", get(|| async { "ok\n" }))
+        .route("/readyz", get(ready))
+        .route("/healthz", get(ready))
+        .route("/metrics", get(metrics))
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                "GET /livez, /readyz, /healthz or /metrics\n",
+            )
+        })
+}
+
+/// `/readyz`: 200 when ready, else 503 and why.
+async fn ready() -> axum::response::Response {
+    match readiness().await {
+        Ok(()) => "ok\n".into_response(),
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{e}\n")).into_response(),
+    }
+}
+
+/// `/metrics`: the process's metrics as Prometheus text.
+async fn metrics() -> axum::response::Response {
+    (
+        [(header::CONTENT_TYPE, crate::metrics::CONTENT_TYPE)],
+        crate::metrics::render(),
+    )
+        .into_response()
+}
+
+/// Serves the endpoints on `addr` until the process ends (from its start: the readiness says
+/// what start-up waits for). A port taken stops the process (exit 2).
+pub async fn serve(addr: SocketAddr) {
     let listener = match tokio::net::TcpListener::bind(addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -80,39 +153,12 @@ pub async fn serve(ctx: Ctx, addr: SocketAddr) {
             std::process::exit(2);
         }
     };
-    log::info!("health at http://{addr}/healthz, metrics at http://{addr}/metrics");
-    loop {
-        let Ok((mut stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let ctx = ctx.clone();
-        tokio::spawn(async move {
-            let mut buf = [0u8; 1024];
-            let n = match tokio::time::timeout(Duration::from_secs(2), stream.read(&mut buf)).await
-            {
-                Ok(Ok(n)) => n,
-                _ => return,
-            };
-            let request = String::from_utf8_lossy(&buf[..n]);
-            let mut kind = "text/plain";
-            let (status, body) = if request.starts_with("GET /healthz ") {
-                match check(&ctx).await {
-                    Ok(()) => ("200 OK", "ok\n".to_owned()),
-                    Err(e) => ("503 Service Unavailable", format!("{e}\n")),
-                }
-            } else if request.starts_with("GET /metrics ") {
-                kind = crate::metrics::CONTENT_TYPE;
-                ("200 OK", crate::metrics::render())
-            } else {
-                ("404 Not Found", "GET /healthz or GET /metrics\n".to_owned())
-            };
-            let reply = format!(
-                "HTTP/1.1 {status}\r\ncontent-type: {kind}\r\ncontent-length: {}\r\n\
-                 connection: close\r\n\r\n{body}",
-                body.len()
-            );
-            let _ = stream.write_all(reply.as_bytes()).await;
-        });
+    log::info!(
+        "liveness at http://{addr}/livez, readiness at http://{addr}/readyz, metrics at \
+         http://{addr}/metrics"
+    );
+    if let Err(e) = axum::serve(listener, router()).await {
+        log::error!("the health endpoint on {addr} failed: {e}");
     }
 }
 

@@ -79,7 +79,9 @@ pub async fn dispatch(
     deps: teloxide::dptree::di::DependencyMap,
     kind: &'static str,
 ) -> ControlFlow<Result<(), BotError>, teloxide::dptree::di::DependencyMap> {
+    let started = std::time::Instant::now();
     let (flow, marked) = metrics::marking(handler.dispatch(deps)).await;
+    metrics::update_took(kind, started.elapsed().as_secs_f64());
     let outcome = match &flow {
         ControlFlow::Break(Err(BotError::Store(crate::store::StoreError::Unavailable(_))))
         | ControlFlow::Break(Err(BotError::Elsewhere)) => Outcome::TryAgain.max(marked),
@@ -133,8 +135,10 @@ pub trait Metered: Request<Err = RequestError> + Sized {
                     // Not made: the caller's patience ran out (counted as no call).
                     return Err(super::token::not_now());
                 }
+                let started = std::time::Instant::now();
                 let result = self.send_ref().await;
                 call(name, &result);
+                metrics::telegram_call_took(&method_of(name), started.elapsed().as_secs_f64());
                 if let Err(RequestError::RetryAfter(s)) = &result {
                     // Every replica pauses, and this call goes again after the pause (twice
                     // at most; then its caller hears of it).
@@ -163,13 +167,18 @@ fn chat_of<P: serde::Serialize>(payload: &P) -> Option<i64> {
 /// Counts one call of `name` (a payload's name, `SendMessage`; counted as the Bot API's
 /// method, `sendMessage`).
 pub fn call<T>(name: &str, result: &Result<T, RequestError>) {
+    metrics::telegram_call(&method_of(name), result_of(result));
+}
+
+/// The Bot API's method of a payload's name: `sendMessage` of `SendMessage`.
+fn method_of(name: &str) -> String {
     let mut method = String::with_capacity(name.len());
     let mut chars = name.chars();
     if let Some(first) = chars.next() {
         method.push(first.to_ascii_lowercase());
         method.extend(chars);
     }
-    metrics::telegram_call(&method, result_of(result));
+    method
 }
 
 /// A call's result, for its label.

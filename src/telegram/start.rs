@@ -1,5 +1,6 @@
-//! Start-up: who the bot is, the context, the timer, the health server and its watch, then
-//! polling or the webhook until ctrl-c or SIGTERM.
+//! Start-up: who the bot is, the context, the timer, the health watch (its endpoints are up
+//! from the process's start: `health.rs`), then polling or the webhook until ctrl-c or
+//! SIGTERM.
 
 use super::commands;
 use super::context::{wait_to_try_again, Ctx};
@@ -88,11 +89,9 @@ async fn get_me(bot: &teloxide::Bot) -> teloxide::types::Me {
                 std::process::exit(1);
             }
         };
-        log::warn!(
-            "cannot reach Telegram at {}: {error}; trying again in {} s",
-            bot.api_url(),
-            pause.as_secs()
-        );
+        let what = format!("cannot reach Telegram at {}: {error}", bot.api_url());
+        log::warn!("{what}; trying again in {} s", pause.as_secs());
+        health::starting(what);
         wait_to_try_again(&mut pause).await;
     }
 }
@@ -117,13 +116,17 @@ async fn live(ctx: Ctx) {
     }
 }
 
-/// How long a stopping bot waits for the updates it has in hand.
-const GRACE: Duration = Duration::from_secs(10);
+/// How long a stopping bot waits for the updates it has in hand: it stops within 8 s of
+/// SIGTERM (Docker kills it after 10).
+const GRACE: Duration = Duration::from_secs(5);
 
 /// Runs the bot until ctrl-c or SIGTERM: the updates in hand are finished, then it returns.
 pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config) {
+    health::starting(format!(
+        "asking Telegram who the bot is (getMe at {})",
+        bot.api_url()
+    ));
     let me = get_me(&bot).await;
-    let health_addr = config.health;
     let webapp_addr = config.webapp;
     let token = config.token.clone();
     let hook = config.webhook.clone();
@@ -158,7 +161,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     let life = tokio::spawn(live(ctx.clone()));
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
-    let health = health_addr.map(|addr| tokio::spawn(health::serve(ctx.clone(), addr)));
+    health::up(&ctx);
     let webapp =
         webapp_addr.map(|addr| tokio::spawn(super::webapp::serve(ctx.clone(), token, addr)));
     let watch =
@@ -183,7 +186,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     life.abort();
     // What this process claimed or held is anybody's at once.
     let _ = ctx.store.end_life(&ctx.replica).await;
-    for task in [health, watch, webapp].into_iter().flatten() {
+    for task in [watch, webapp].into_iter().flatten() {
         task.abort();
     }
     log::info!("stopped");

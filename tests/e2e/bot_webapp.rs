@@ -908,7 +908,7 @@ async fn stream_figures(addr: std::net::SocketAddr) -> (f64, f64, f64) {
     (
         metric(&text, "mb_webapp_streams", &[]),
         metric(&text, "mb_webapp_watchers", &[]),
-        metric(&text, "mb_redis_round_trips_total", &[]),
+        metric(&text, "mb_redis_seconds_count", &[]),
     )
 }
 
