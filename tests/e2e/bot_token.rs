@@ -208,10 +208,10 @@ async fn the_battle_board_goes_before_lobbies_when_the_budget_is_short() {
 /// The live boards take turns, the same for every group: six duels shooting 0.6 s after each
 /// answer, through two replicas that share a budget of 3 calls a second, each board queues
 /// for a turn of nine tenths of the budget (one every 0.37 s) behind the boards queued before
-/// it, so together they take no more than that (the group's own gap here is 0.15 s: boards
-/// racing for the token would take it all); every board is redrawn again and again, every
+/// it (the group's own gap here is 0.15 s); every board is redrawn again and again, every
 /// result reaches its board, and no group's longest wait from a press to its result is more
-/// than twice the median group's.
+/// than twice the median group's. (The queue's order and spacing are the store's test,
+/// `the_live_boards_take_turns_first_come_first_served_across_replicas`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_boards_take_turns_and_are_fair() {
     let mut app = App::world(150, Some(100_000)).await;
@@ -276,7 +276,6 @@ async fn the_boards_take_turns_and_are_fair() {
     // duel's game (the end is drawn at once).
     let from = start + Duration::from_secs(6);
     let mut longest = Vec::new();
-    let mut all_redraws = Vec::new();
     for (d, (end, pressed)) in duels.iter().zip(&played) {
         let until = end.unwrap_or(start + play).min(start + play);
         let messages = app.tg.messages(d.group);
@@ -297,7 +296,6 @@ async fn the_boards_take_turns_and_are_fair() {
             d.group,
             redraws.len()
         );
-        all_redraws.extend(redraws);
         // Every result on the board; the group's longest wait from a press to its result.
         let mut waited = Duration::ZERO;
         for p in pressed.iter().filter(|p| p.at > from && p.at < until) {
@@ -307,20 +305,6 @@ async fn the_boards_take_turns_and_are_fair() {
         }
         longest.push(waited);
     }
-    // The boards together take their turns, nine tenths of the budget (2.7 a second), and no
-    // more: at most 11 in any four seconds (a turn's jitter allowed for), where boards that
-    // raced for the token at their own gap would take all 3 a second.
-    all_redraws.sort();
-    let most = (0..all_redraws.len())
-        .map(|i| {
-            all_redraws[i..]
-                .iter()
-                .take_while(|&&t| t.duration_since(all_redraws[i]) < Duration::from_secs(4))
-                .count()
-        })
-        .max()
-        .unwrap_or(0);
-    assert!(most <= 11, "{most} boards redrawn within four seconds");
     let mut sorted = longest.clone();
     sorted.sort();
     let median = sorted[sorted.len() / 2];
