@@ -47,11 +47,11 @@ use crate::view::editor::{edited_words, editor_text};
 use crate::view::group::cell_answer;
 use crate::view::i18n::t;
 use crate::view::render::unescape;
+use axum::body::Bytes;
+use axum::http::{header, Method, Response, StatusCode};
 use engine::{Phase, PlayerId, SeatId};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
-use hyper::body::{Bytes, Incoming};
-use hyper::{Method, Request, Response, StatusCode};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -61,6 +61,17 @@ const PAGE: &str = include_str!("../../assets/webapp/index.html");
 
 /// Every response's body: whole, or the live stream's events.
 type Body = BoxBody<Bytes, Infallible>;
+
+/// A request to the page or its API, its body left (the API reads only the query: a request
+/// without its body is `Sync`, so it is held across awaits).
+type Request = axum::http::Request<()>;
+
+/// How long a request may take before it is answered 408 (the live stream's answer comes at
+/// once; its events then flow for as long as it stays open).
+const REQUEST_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The most a request may carry (the API's requests carry nothing but their query).
+const MAX_BODY: usize = 16 * 1024;
 
 /// After how long a quiet live stream gets a comment, so proxies keep it open.
 const QUIET: std::time::Duration = std::time::Duration::from_secs(15);
@@ -94,10 +105,10 @@ fn reply(status: StatusCode, kind: &str, body: impl Into<Bytes>) -> Response<Bod
     let mut r = Response::new(Full::new(body.into()).boxed());
     *r.status_mut() = status;
     if let Ok(v) = kind.parse() {
-        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+        r.headers_mut().insert(header::CONTENT_TYPE, v);
     }
     if let Ok(v) = "no-store".parse() {
-        r.headers_mut().insert(hyper::header::CACHE_CONTROL, v);
+        r.headers_mut().insert(header::CACHE_CONTROL, v);
     }
     r
 }
@@ -106,25 +117,24 @@ fn text(status: StatusCode, words: &str) -> Response<Body> {
     reply(status, "text/plain; charset=utf-8", words.to_owned())
 }
 
-/// The value of `name` in a query string.
-fn query<'a>(req: &'a Request<Incoming>, name: &str) -> Option<&'a str> {
-    req.uri().query()?.split('&').find_map(|pair| {
-        let (k, v) = pair.split_once('=')?;
-        (k == name).then_some(v)
-    })
+/// The value of `name` in the request's query string, decoded (`form_urlencoded`).
+fn query(req: &Request, name: &str) -> Option<String> {
+    form_urlencoded::parse(req.uri().query()?.as_bytes())
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.into_owned())
 }
 
 /// The caller, if the request carries a valid `initData`: in the header `Authorization: tma
 /// <initData>`, or (for the live stream, which a browser opens without headers) encoded in
 /// the query's `auth`.
-fn caller(req: &Request<Incoming>, token: &str) -> Option<init_data::InitData> {
+fn caller(req: &Request, token: &str) -> Option<init_data::InitData> {
     let header = req
         .headers()
-        .get(hyper::header::AUTHORIZATION)
+        .get(header::AUTHORIZATION)
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("tma "))
         .map(str::to_owned);
-    let data = header.or_else(|| query(req, "auth").and_then(init_data::decode))?;
+    let data = header.or_else(|| query(req, "auth"))?;
     init_data::validate(&data, token, crate::telegram::sender::now_ms() / 1000).ok()
 }
 
@@ -317,30 +327,30 @@ async fn events(ctx: &Ctx, streams: &Arc<Streams>, id: GameId, who: Viewer) -> R
     });
     let mut r = Response::new(StreamBody::new(stream).boxed());
     if let Ok(v) = "text/event-stream".parse() {
-        r.headers_mut().insert(hyper::header::CONTENT_TYPE, v);
+        r.headers_mut().insert(header::CONTENT_TYPE, v);
     }
     if let Ok(v) = "no-store".parse() {
-        r.headers_mut().insert(hyper::header::CACHE_CONTROL, v);
+        r.headers_mut().insert(header::CACHE_CONTROL, v);
     }
     r
 }
 
 /// What the page asks of the editor: `op` and its cells, as the query has them.
-fn page_change(req: &Request<Incoming>, size: engine::Size) -> Option<Change> {
+fn page_change(req: &Request, size: engine::Size) -> Option<Change> {
     let cell = |v: &str| {
         v.parse::<usize>()
             .ok()
             .filter(|&i| i < size.area())
             .map(|i| size.coord(i))
     };
-    let op = match query(req, "op")? {
-        "cell" => return Some(Change::Edit(Edit::Cell(cell(query(req, "cell")?)?))),
+    let op = match query(req, "op")?.as_str() {
+        "cell" => return Some(Change::Edit(Edit::Cell(cell(&query(req, "cell")?)?))),
         "move" => {
             let from = match query(req, "from") {
-                Some(v) => Some(cell(v)?),
+                Some(v) => Some(cell(&v)?),
                 None => None,
             };
-            let cells = match query(req, "cells") {
+            let cells = match query(req, "cells").as_deref() {
                 Some("") | None => Vec::new(),
                 Some(list) => list.split(',').map(cell).collect::<Option<Vec<_>>>()?,
             };
@@ -364,7 +374,7 @@ fn page_change(req: &Request<Incoming>, size: engine::Size) -> Option<Change> {
 /// ([`placement::change_draft`], and Ready its [`placement::lock_fleet`]), with the same
 /// refusals and words; the chat's editor message is redrawn to match. The answer carries
 /// the state after it, so the page need not wait for the stream.
-async fn edit(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> Response<Body> {
+async fn edit(ctx: &Ctx, req: &Request, id: GameId, who: &Viewer) -> Response<Body> {
     let player = PlayerId(who.id);
     let rec = match ctx.store.load_game(id).await {
         Ok((rec, _)) if !rec.is_riga() => rec,
@@ -423,20 +433,13 @@ async fn edit(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> R
 /// A tap on the Riga board: the data of one of the chat's buttons the page was given (a
 /// set-up tap, Random, Ready, or a move), through that very button's transition, with the
 /// same refusals and words. Any other button, or one of another game, is refused.
-async fn riga_press(
-    ctx: &Ctx,
-    req: &Request<Incoming>,
-    id: GameId,
-    who: &Viewer,
-) -> Response<Body> {
+async fn riga_press(ctx: &Ctx, req: &Request, id: GameId, who: &Viewer) -> Response<Body> {
     use super::riga::{riga_move, riga_setup, setup_words};
     use crate::game::riga::SetupTap;
     use crate::view::buttons::Button;
     let player = PlayerId(who.id);
     let lang = who.lang();
-    let data = query(req, "data")
-        .and_then(init_data::decode)
-        .unwrap_or_default();
+    let data = query(req, "data").unwrap_or_default();
     let refused = |r: &crate::game::Refused| refused_reply(lang, r);
     let unavailable = |e: StoreError| try_again("riga press", id, &e);
     let done = match Button::parse(&data) {
@@ -518,7 +521,7 @@ async fn answered(
 }
 
 /// A tap on a cell from the page: `press_cell`, as a cell's button.
-async fn shot(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> Response<Body> {
+async fn shot(ctx: &Ctx, req: &Request, id: GameId, who: &Viewer) -> Response<Body> {
     let number = |name: &str| query(req, name).and_then(|v| v.parse::<u64>().ok());
     let (Some(generation), Some(target), Some(cell)) = (
         number("generation").and_then(|g| u32::try_from(g).ok()),
@@ -560,7 +563,7 @@ async fn shot(ctx: &Ctx, req: &Request<Incoming>, id: GameId, who: &Viewer) -> R
 /// 401 for a caller without a valid `initData`, as JSON: what is wrong for operators
 /// (`error`), and for the person what to do (`words`, which the page shows), in the language
 /// the request claims ([`claimed_lang`]).
-fn unauthorized(req: &Request<Incoming>) -> Response<Body> {
+fn unauthorized(req: &Request) -> Response<Body> {
     let words = t(claimed_lang(req), "webapp-unauthorized");
     let body = serde_json::json!({
         "error": "initData missing, forged or expired",
@@ -576,18 +579,21 @@ fn unauthorized(req: &Request<Incoming>) -> Response<Body> {
 /// The language of a refused request: the `language_code` of the `user` its `initData`
 /// claims (unchecked, as the `initData` was refused, but it only picks the words), else the
 /// first language of `Accept-Language` the bot speaks, else English.
-fn claimed_lang(req: &Request<Incoming>) -> Lang {
+fn claimed_lang(req: &Request) -> Lang {
     let data = req
         .headers()
-        .get(hyper::header::AUTHORIZATION)
+        .get(header::AUTHORIZATION)
         .and_then(|h| h.to_str().ok())
         .and_then(|h| h.strip_prefix("tma "))
         .map(str::to_owned)
-        .or_else(|| query(req, "auth").and_then(init_data::decode));
+        .or_else(|| query(req, "auth"));
     let claimed = data
         .as_deref()
-        .and_then(|d| d.split('&').find_map(|p| p.strip_prefix("user=")))
-        .and_then(init_data::decode)
+        .and_then(|d| {
+            form_urlencoded::parse(d.as_bytes())
+                .find(|(k, _)| k == "user")
+                .map(|(_, v)| v.into_owned())
+        })
         .and_then(|u| serde_json::from_str::<serde_json::Value>(&u).ok())
         .and_then(|u| u["language_code"].as_str().map(str::to_owned));
     if let Some(code) = claimed {
@@ -595,7 +601,7 @@ fn claimed_lang(req: &Request<Incoming>) -> Lang {
     }
     let accepted = req
         .headers()
-        .get(hyper::header::ACCEPT_LANGUAGE)
+        .get(header::ACCEPT_LANGUAGE)
         .and_then(|h| h.to_str().ok())
         .unwrap_or("");
     accepted
@@ -614,7 +620,7 @@ async fn answer(
     ctx: Ctx,
     token: Arc<String>,
     streams: Arc<Streams>,
-    req: Request<Incoming>,
+    req: Request,
 ) -> Response<Body> {
     let path = req.uri().path();
     if path == "/app" || path == "/app/" {
@@ -629,13 +635,13 @@ async fn answer(
     if !within_rate(who.user.id, crate::telegram::sender::now_ms()) {
         let mut r = text(StatusCode::TOO_MANY_REQUESTS, "slow down");
         if let Ok(v) = "1".parse() {
-            r.headers_mut().insert(hyper::header::RETRY_AFTER, v);
+            r.headers_mut().insert(header::RETRY_AFTER, v);
         }
         return r;
     }
     // Every call names its game by the token of its links: a number alone is not enough.
     let Some(id) = query(&req, "game")
-        .and_then(|g| init_data::game_of_token(g, &token))
+        .and_then(|g| init_data::game_of_token(&g, &token))
         .map(GameId)
     else {
         return text(StatusCode::NOT_FOUND, "no such game");
@@ -651,6 +657,23 @@ async fn answer(
     }
 }
 
+/// What every request's handling shares.
+#[derive(Clone)]
+struct Shared {
+    ctx: Ctx,
+    token: Arc<String>,
+    streams: Arc<Streams>,
+}
+
+/// One request to the page or its API.
+async fn handle(
+    axum::extract::State(s): axum::extract::State<Shared>,
+    req: axum::extract::Request,
+) -> Response<Body> {
+    let (parts, _) = req.into_parts();
+    answer(s.ctx, s.token, s.streams, Request::from_parts(parts, ())).await
+}
+
 /// Serves the page and its API on `addr` until the process ends; `token` checks `initData`.
 pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
     let listener = match tokio::net::TcpListener::bind(addr).await {
@@ -663,24 +686,20 @@ pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
     log::info!("the Mini App is served at http://{addr}/app");
     let token = Arc::new(token);
     let streams = Arc::new(Streams::default());
-    loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
-        };
-        let (ctx, token, streams) = (ctx.clone(), Arc::clone(&token), Arc::clone(&streams));
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| {
-                let (ctx, token, streams) = (ctx.clone(), Arc::clone(&token), Arc::clone(&streams));
-                async move { Ok::<_, Infallible>(answer(ctx, token, streams, req).await) }
-            });
-            let io = hyper_util::rt::TokioIo::new(stream);
-            if let Err(e) = hyper::server::conn::http1::Builder::new()
-                .serve_connection(io, service)
-                .await
-            {
-                log::debug!("Mini App connection: {e}");
-            }
-        });
+    let app = axum::Router::new()
+        .fallback(handle)
+        .with_state(Shared {
+            ctx,
+            token,
+            streams,
+        })
+        .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIME,
+        ));
+    if let Err(e) = axum::serve(listener, app).await {
+        log::error!("the Mini App's server on {addr}: {e}");
     }
 }
 

@@ -21,10 +21,10 @@ use crate::config::Webhook;
 use crate::metrics::Outcome;
 use crate::store::settings::Claim;
 use crate::store::StoreError;
-use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Bytes, Incoming};
-use hyper::{Method, Request, Response, StatusCode};
-use std::convert::Infallible;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -121,60 +121,54 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
         hook.listen,
         shared.path
     );
-    let stop = super::context::stop_requested();
-    tokio::pin!(stop);
-    loop {
-        let accepted = tokio::select! {
-            _ = &mut stop => break,
-            a = listener.accept() => a,
-        };
-        let Ok((stream, _)) = accepted else {
-            continue;
-        };
-        let shared = Arc::clone(&shared);
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| {
-                let shared = Arc::clone(&shared);
-                async move { Ok::<_, Infallible>(answer(shared, req).await) }
-            });
-            let io = hyper_util::rt::TokioIo::new(stream);
-            if let Err(e) = hyper::server::conn::http1::Builder::new()
-                .serve_connection(io, service)
-                .await
-            {
-                log::debug!("webhook connection: {e}");
+    // Posts to the path only (anything else 404), at most MAX_BODY (413 beyond).
+    let not_here = || async { StatusCode::NOT_FOUND };
+    let app = axum::Router::new()
+        .route(&shared.path, axum::routing::post(answer).fallback(not_here))
+        .fallback(not_here)
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .with_state(Arc::clone(&shared));
+    // On ctrl-c or SIGTERM the server takes no new post and closes idle connections; the
+    // posts being handled get GRACE to finish.
+    let (stopped, stop) = tokio::sync::oneshot::channel::<()>();
+    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+        super::context::stop_requested().await;
+        let _ = stopped.send(());
+    });
+    let grace = async {
+        if stop.await.is_ok() {
+            tokio::time::sleep(GRACE).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        served = server => {
+            if let Err(e) = served {
+                log::error!("the webhook server on {}: {e}", hook.listen);
             }
-        });
-    }
-    let deadline = tokio::time::Instant::now() + GRACE;
-    while shared.busy.load(Ordering::SeqCst) > 0 && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        () = grace => {
+            log::warn!(
+                "{} posts still in hand after {} s: Telegram posts them again",
+                shared.busy.load(Ordering::SeqCst),
+                GRACE.as_secs()
+            );
+        }
     }
 }
 
-fn status(code: StatusCode) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::new()));
-    *r.status_mut() = code;
-    r
+fn status(code: StatusCode) -> Response {
+    code.into_response()
 }
 
 /// One post: checked, claimed, handled, then answered.
-async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<Bytes>> {
-    if req.method() != Method::POST || req.uri().path() != shared.path {
-        return status(StatusCode::NOT_FOUND);
-    }
-    let secret = req
-        .headers()
-        .get(SECRET_HEADER)
-        .map_or(&[][..], |v| v.as_bytes());
+async fn answer(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+    let secret = headers.get(SECRET_HEADER).map_or(&[][..], |v| v.as_bytes());
     if !super::init_data::same_secret(shared.secret.as_bytes(), secret) {
         log::warn!("a post to the webhook without its secret token: refused");
         return status(StatusCode::UNAUTHORIZED);
     }
-    let Ok(body) = Limited::new(req.into_body(), MAX_BODY).collect().await else {
-        return status(StatusCode::PAYLOAD_TOO_LARGE);
-    };
-    let body = body.to_bytes();
     // An update that cannot be read would come again and again: it is logged and taken.
     let Some(update) = read(&body) else {
         return status(StatusCode::OK);
@@ -233,7 +227,7 @@ async fn answer(shared: Arc<Shared>, req: Request<Incoming>) -> Response<Full<By
 /// from itself (a press "try again" at once, as Telegram takes its answer only within about
 /// 15 s; `/help` and the like: [`not_now`]), else 503, and Telegram posts it again. Never a
 /// 2xx for an update not handled.
-async fn without_store(shared: &Shared, update: &Update, e: &StoreError) -> Response<Full<Bytes>> {
+async fn without_store(shared: &Shared, update: &Update, e: &StoreError) -> Response {
     crate::metrics::update(super::metered::kind(update), Outcome::TryAgain);
     if not_now(&shared.ctx, &shared.me, update, e, false).await {
         status(StatusCode::OK)
