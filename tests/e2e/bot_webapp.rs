@@ -985,3 +985,20 @@ async fn a_user_holds_at_most_four_streams_and_the_streams_of_a_game_share_one_w
     }
     assert_eq!((figures.0, figures.1), (0.0, 0.0), "closed streams let go");
 }
+
+/// The Mini App's server limits a request's size (its API reads only the query): a request
+/// carrying a megabyte is refused 413 before anything reads it, and the page still answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_larger_than_the_api_takes_is_refused_413() {
+    let (_app, base) = app_with_page().await;
+    let client = reqwest::Client::new();
+    let big = client
+        .post(format!("{base}/app/api/shot?game=g1_000000"))
+        .body(vec![b'x'; 1 << 20])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(big.status(), 413);
+    let page = client.get(format!("{base}/app")).send().await.unwrap();
+    assert_eq!(page.status(), 200);
+}

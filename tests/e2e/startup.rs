@@ -496,6 +496,16 @@ async fn a_webhook_is_set_with_its_secret_and_takes_only_posts_that_carry_it() {
         404
     );
     assert_eq!(client.get(&hook).send().await.unwrap().status(), 404);
+    // A post larger than an update can be (a megabyte): refused 413 by the server's limit.
+    let huge = client
+        .post(&hook)
+        .header("X-Telegram-Bot-Api-Secret-Token", "s3cret_token-1")
+        .header("content-type", "application/json")
+        .body(vec![b' '; 2 << 20])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(huge.status(), 413);
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(
         fake.messages(15_101).is_empty(),
