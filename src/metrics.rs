@@ -81,13 +81,15 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
     .expect("a valid metric");
     r.register(Box::new(outbox_games.clone()))
         .expect("registered once");
-    let outbox_oldest = prometheus::Gauge::new(
+    let float_gauge = |name: &str, help: &str| {
+        let g = prometheus::Gauge::new(name, help).expect("a valid metric");
+        r.register(Box::new(g.clone())).expect("registered once");
+        g
+    };
+    let outbox_oldest = float_gauge(
         "mb_outbox_oldest_seconds",
         "How long the game longest in the outbox index has waited, in seconds.",
-    )
-    .expect("a valid metric");
-    r.register(Box::new(outbox_oldest.clone()))
-        .expect("registered once");
+    );
     let redis_seconds = Histogram::with_opts(
         HistogramOpts::new(
             "mb_redis_seconds",
@@ -153,13 +155,10 @@ static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         "mb_webapp_watchers",
         "Games watched for the Mini App's live streams on this replica (one each, however many streams).",
     );
-    let board_queue = prometheus::Gauge::new(
+    let board_queue = float_gauge(
         "mb_token_board_queue_seconds",
         "How long the last live board (a group's battle message) to queue for its turn of the bot token waits for it: as many turns as boards queue before it, all replicas'.",
-    )
-    .expect("a valid metric");
-    r.register(Box::new(board_queue.clone()))
-        .expect("registered once");
+    );
     let token_wait = prometheus::HistogramVec::new(
         HistogramOpts::new(
             "mb_token_wait_seconds",

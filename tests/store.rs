@@ -504,6 +504,130 @@ async fn eventually<T>(limit: Duration, mut op: impl AsyncFnMut() -> Result<T, S
     }
 }
 
+/// The backup and the restore of docs/operations.md, step by step, with real processes: a
+/// snapshot taken from the running Redis (`redis-cli --rdb`), then, after more play, the
+/// restore (Redis stopped, the snapshot as `dump.rdb`, the append-only folder moved away,
+/// Redis started with `--appendonly no`, `CONFIG SET appendonly yes` and its rewrite awaited,
+/// Redis restarted as usual): the game is as the snapshot held it, at its version, and a game
+/// begun after the snapshot is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_restored_as_the_operations_page_says_brings_back_the_games_it_held() {
+    use std::process::{Command, Stdio};
+    let redis_cli = |args: &[&str]| {
+        let out = Command::new("redis-cli")
+            .args(args)
+            .stderr(Stdio::null())
+            .output()
+            .expect("redis-cli is installed with redis-server");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let mut server = RedisServer::start();
+    let port = server.port.to_string();
+    let store = Store::connect(&server.url(), common::config())
+        .await
+        .unwrap();
+    let id = store
+        .create_game(&GameRecord::new(battle(8), -1, NOW))
+        .await
+        .unwrap();
+    for _ in 0..5 {
+        let (rec, _) = store.load_game(id).await.unwrap();
+        act(&store, id, common::next_shot(&rec.game).unwrap())
+            .await
+            .unwrap();
+    }
+    let (held, held_version) = store.load_game(id).await.unwrap();
+    // Backup, the server running.
+    let aside = tempfile::tempdir().unwrap();
+    let backup = aside.path().join("backup.rdb");
+    let (ok, said) = redis_cli(&["-u", &server.url(), "--rdb", backup.to_str().unwrap()]);
+    assert!(ok && backup.exists(), "{said}");
+    // Play goes on after it, and another game begins.
+    for _ in 0..3 {
+        let (rec, _) = store.load_game(id).await.unwrap();
+        act(&store, id, common::next_shot(&rec.game).unwrap())
+            .await
+            .unwrap();
+    }
+    let later = store
+        .create_game(&GameRecord::new(battle(9), -1, NOW))
+        .await
+        .unwrap();
+    // Restore.
+    server.stop();
+    let dir = server.dir();
+    std::fs::copy(&backup, dir.join("dump.rdb")).unwrap();
+    std::fs::rename(
+        dir.join("appendonlydir"),
+        aside.path().join("appendonlydir"),
+    )
+    .unwrap();
+    let mut plain = Command::new("redis-server")
+        .args([
+            "--port",
+            &port,
+            "--bind",
+            "127.0.0.1",
+            "--appendonly",
+            "no",
+            "--save",
+            "",
+        ])
+        .arg("--dir")
+        .arg(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while redis_cli(&["-p", &port, "ping"]).1.trim() != "PONG" {
+        assert!(
+            Instant::now() < deadline,
+            "redis-server --appendonly no did not start"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (ok, said) = redis_cli(&["-p", &port, "config", "set", "appendonly", "yes"]);
+    assert!(ok && said.trim() == "OK", "{said}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, info) = redis_cli(&["-p", &port, "info", "persistence"]);
+        let field = |name: &str| {
+            info.lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map(str::trim)
+                .map(str::to_owned)
+        };
+        if field("aof_enabled:").as_deref() == Some("1")
+            && field("aof_rewrite_in_progress:").as_deref() == Some("0")
+            && field("aof_rewrite_scheduled:").as_deref() == Some("0")
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the rewrite never ended:\n{info}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    redis_cli(&["-p", &port, "shutdown"]);
+    let _ = plain.wait();
+    // Restarted as usual (the append-only file on): it loads the file just written.
+    server.restart();
+    let (restored, version) = eventually(Duration::from_secs(5), async || {
+        store.load_game(id).await.map_err(|e| e.to_string())
+    })
+    .await;
+    assert_eq!((&restored, version), (&held, held_version));
+    assert!(
+        matches!(store.load_game(later).await, Err(StoreError::NotFound)),
+        "a game begun after the snapshot came back"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_survives_dropped_connections_and_a_redis_restart() {
     let mut server = RedisServer::start();

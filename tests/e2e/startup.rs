@@ -201,8 +201,8 @@ async fn a_token_telegram_refuses_stops_the_bot_with_its_own_words() {
     assert!(!log.contains("cannot reach"), "{log}");
 }
 
-#[test]
-fn without_a_network_the_bot_says_so_tries_again_and_stops_on_ctrl_c() {
+/// The bot on the test's Redis (in `namespace`) with Telegram's address where nothing listens.
+fn telegram_unreachable(namespace: &str) -> Command {
     let mut cmd = bin();
     cmd.env("TELOXIDE_TOKEN", "1:x")
         .env(
@@ -210,8 +210,13 @@ fn without_a_network_the_bot_says_so_tries_again_and_stops_on_ctrl_c() {
             format!("http://127.0.0.1:{}/", closed_port()),
         )
         .env("REDIS_URL", redis_url())
-        .env("MB_NAMESPACE", "mb:test:startup-net");
-    let mut bot = Running::start(cmd);
+        .env("MB_NAMESPACE", namespace);
+    cmd
+}
+
+#[test]
+fn without_a_network_the_bot_says_so_tries_again_and_stops_on_ctrl_c() {
+    let mut bot = Running::start(telegram_unreachable("mb:test:startup-net"));
     bot.wait_log("cannot reach Telegram", Duration::from_secs(20));
     bot.wait_log("trying again in 2 s", Duration::from_secs(10));
     assert!(bot.child.try_wait().unwrap().is_none(), "it gave up");
@@ -290,15 +295,8 @@ async fn livez_answers_at_once_and_readyz_says_what_start_up_waits_for() {
     drop(bot);
     // Telegram unreachable.
     let addr = format!("127.0.0.1:{}", closed_port());
-    let mut cmd = bin();
-    cmd.env("TELOXIDE_TOKEN", "1:x")
-        .env(
-            "TELOXIDE_API_URL",
-            format!("http://127.0.0.1:{}/", closed_port()),
-        )
-        .env("REDIS_URL", redis_url())
-        .env("MB_NAMESPACE", "mb:test:startup-livez")
-        .env("MB_HEALTH_ADDR", &addr);
+    let mut cmd = telegram_unreachable("mb:test:startup-livez");
+    cmd.env("MB_HEALTH_ADDR", &addr);
     let bot = Running::start(cmd);
     bot.wait_log("cannot reach Telegram", Duration::from_secs(20));
     assert_eq!(http(&addr, "/livez", false).await.0, 200);
