@@ -137,8 +137,7 @@ pub trait Metered: Request<Err = RequestError> + Sized {
                 }
                 let started = std::time::Instant::now();
                 let result = self.send_ref().await;
-                call(name, &result);
-                metrics::telegram_call_took(&method_of(name), started.elapsed().as_secs_f64());
+                call(name, &result, started.elapsed());
                 if let Err(RequestError::RetryAfter(s)) = &result {
                     // Every replica pauses, and this call goes again after the pause (twice
                     // at most; then its caller hears of it).
@@ -165,9 +164,11 @@ fn chat_of<P: serde::Serialize>(payload: &P) -> Option<i64> {
 }
 
 /// Counts one call of `name` (a payload's name, `SendMessage`; counted as the Bot API's
-/// method, `sendMessage`).
-pub fn call<T>(name: &str, result: &Result<T, RequestError>) {
-    metrics::telegram_call(&method_of(name), result_of(result));
+/// method, `sendMessage`) with its result, and how long it took to answer (`took`).
+pub fn call<T>(name: &str, result: &Result<T, RequestError>, took: std::time::Duration) {
+    let method = method_of(name);
+    metrics::telegram_call(&method, result_of(result));
+    metrics::telegram_call_took(&method, took.as_secs_f64());
 }
 
 /// The Bot API's method of a payload's name: `sendMessage` of `SendMessage`.
