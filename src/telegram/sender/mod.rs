@@ -48,6 +48,11 @@ pub use pace::now_ms;
 /// The longest a sender sleeps at once while it waits for a budget or the gap.
 const MAX_NAP: Duration = Duration::from_secs(5);
 
+/// How long before the live board's queued turn of the token a sender stops starting other
+/// deliveries (a call and the picture it draws take about this long at most), so that the
+/// board is drawn when its turn comes.
+const TURN_ROOM: Duration = Duration::from_secs(1);
+
 /// Wakes this process's sender of game `id` (it starts one when none runs here).
 pub fn kick(ctx: &Ctx, id: GameId) {
     start(ctx, id, true);
@@ -232,6 +237,13 @@ async fn step(
     // so the group reads the final board before "Winner" (and every result before the end).
     let redraw_waits = wait.is_some();
     let board_waits = wait;
+    // The board's turn of the token is queued for and comes soon: nothing else starts now
+    // (a delivery still out when the turn comes would make the board late for it, and its
+    // group wait longer than the others).
+    let turn_soon = lease.board_turn.is_some() && board_waits.is_some_and(|w| w < TURN_ROOM);
+    if turn_soon {
+        return Ok(Step::Wait(board_waits.unwrap_or(TURN_ROOM)));
+    }
     let Some(first) = next_effect(ctx, &rec, &mut wait, redraw_waits).await? else {
         return Ok(match wait {
             Some(w) => Step::Wait(w),
@@ -248,7 +260,14 @@ async fn step(
     let patience = if matches!(first.effect, Effect::Dm { .. }) {
         // The group's board never waits behind an own field that waits for the token: the
         // field waits only until the board is due (a second when none is), then steps aside.
+        // A turn queued for leaves room for the field's call before it.
+        let room = if lease.board_turn.is_some() {
+            TURN_ROOM
+        } else {
+            Duration::ZERO
+        };
         board_waits
+            .map(|w| w.saturating_sub(room))
             .unwrap_or(OWN_FIELD_PATIENCE)
             .min(TOKEN_PATIENCE)
     } else {
