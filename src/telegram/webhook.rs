@@ -121,13 +121,13 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
         hook.listen,
         shared.path
     );
-    // Posts to the path only (anything else 404), at most MAX_BODY (413 beyond).
+    // Posts to the path only (anything else 404), at most MAX_BODY (413 beyond), answered
+    // within ANSWER_WITHIN (503 beyond: never a 2xx for an update not handled yet).
     let not_here = || async { StatusCode::NOT_FOUND };
     let app = axum::Router::new()
         .route(&shared.path, axum::routing::post(answer).fallback(not_here))
-        .fallback(not_here)
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
-        .with_state(Arc::clone(&shared));
+        .fallback(not_here);
+    let app = limited(app, ANSWER_WITHIN).with_state(Arc::clone(&shared));
     // On ctrl-c or SIGTERM the server takes no new post and closes idle connections; the
     // posts being handled get GRACE to finish.
     let (stopped, stop) = tokio::sync::oneshot::channel::<()>();
@@ -156,6 +156,21 @@ pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
             );
         }
     }
+}
+
+/// The webhook's limits as tower layers: a post of at most [`MAX_BODY`] (413 beyond), answered
+/// within `within` (503 beyond, and Telegram posts it again: never a 2xx for an update whose
+/// handling has not ended).
+fn limited<S: Clone + Send + Sync + 'static>(
+    router: axum::Router<S>,
+    within: Duration,
+) -> axum::Router<S> {
+    router
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            within,
+        ))
 }
 
 fn status(code: StatusCode) -> Response {
@@ -207,17 +222,15 @@ async fn answer(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Byt
         kind,
         Claimed(claimed),
     ));
-    match tokio::time::timeout(ANSWER_WITHIN, task).await {
-        Ok(Ok(true)) => status(StatusCode::OK),
+    // Past ANSWER_WITHIN the router's time limit answers 503 and lets go of this wait, not
+    // of the handling (its task goes on): a post of it again is answered 503 until it is
+    // done, then 200.
+    match task.await {
+        Ok(true) => status(StatusCode::OK),
         // Not handled for want of Redis: Telegram posts it again.
-        Ok(Ok(false)) => status(StatusCode::SERVICE_UNAVAILABLE),
-        Ok(Err(e)) => {
+        Ok(false) => status(StatusCode::SERVICE_UNAVAILABLE),
+        Err(e) => {
             log::error!("update {id}: {e}");
-            status(StatusCode::SERVICE_UNAVAILABLE)
-        }
-        Err(_) => {
-            // Still in hand: a post of it again is answered 503 until it is done, then 200.
-            log::warn!("update {id} is still being handled; its post is answered 503");
             status(StatusCode::SERVICE_UNAVAILABLE)
         }
     }
@@ -281,4 +294,63 @@ async fn dispatch(
     shared.ctx.hold_update(id, false);
     shared.busy.fetch_sub(1, Ordering::SeqCst);
     handled
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// The status line of a post of `body` to `path` at `addr`.
+    async fn post(addr: std::net::SocketAddr, path: &str, body: &[u8]) -> String {
+        let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        // A body refused unread may close the connection before it is all written.
+        let _ = stream.write_all(body).await;
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer).await;
+        let answer = String::from_utf8_lossy(&answer);
+        answer.lines().next().unwrap_or_default().to_owned()
+    }
+
+    /// A post whose handling outlasts the time limit is answered 503 (Telegram posts it again),
+    /// not 200 and not left hanging; one handled in time 200; one over the size limit 413.
+    #[tokio::test]
+    async fn a_post_not_handled_in_time_is_answered_503_and_one_too_big_413() {
+        let slow = axum::Router::new()
+            .route(
+                "/slow",
+                axum::routing::post(|| async {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    StatusCode::OK
+                }),
+            )
+            .route(
+                "/fast",
+                axum::routing::post(|body: Bytes| async move {
+                    assert!(!body.is_empty());
+                    StatusCode::OK
+                }),
+            );
+        let app = limited(slow, Duration::from_millis(300));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let began = std::time::Instant::now();
+        assert_eq!(
+            post(addr, "/slow", b"{}").await,
+            "HTTP/1.1 503 Service Unavailable"
+        );
+        assert!(began.elapsed() < Duration::from_secs(30));
+        assert_eq!(post(addr, "/fast", b"{}").await, "HTTP/1.1 200 OK");
+        let big = vec![b' '; MAX_BODY + 1];
+        assert_eq!(
+            post(addr, "/fast", &big).await,
+            "HTTP/1.1 413 Payload Too Large"
+        );
+    }
 }
