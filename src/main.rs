@@ -190,10 +190,9 @@ async fn bot(config: Config) {
     if let Some(url) = config.api_url.clone() {
         bot = bot.set_api_url(url);
     }
-    if let Some(addr) = config.health {
-        // Liveness and readiness from the first second, whatever start-up waits for.
-        tokio::spawn(telegram::health::serve(addr));
-    }
+    // Liveness and readiness from the first second, whatever start-up waits for; the
+    // webhook and the Mini App answer 503 until the bot is up.
+    telegram::http::listen(&config).await;
     let store = connect(&config).await;
     telegram::run(bot, store, config).await;
 }

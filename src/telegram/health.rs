@@ -1,5 +1,5 @@
-//! The health endpoints (`MB_HEALTH_ADDR`), served by one `axum` router from the process's
-//! first second, before Redis or Telegram answer: `GET /livez` answers `200 ok` while the
+//! The health endpoints (`MB_HEALTH_ADDR`), served by the bot's HTTP server (`http.rs`)
+//! from the process's first second, before Redis or Telegram answer: `GET /livez` answers `200 ok` while the
 //! process runs (liveness); `GET /readyz` (and `/healthz`, its older name) answers `200 ok`
 //! once the bot is up and while Redis answers and the timer loop (which also wakes the senders
 //! of every game with something to send) keeps turning, else `503` with what is wrong or what
@@ -12,7 +12,6 @@
 use super::context::Ctx;
 use axum::http::{header, StatusCode};
 use axum::response::IntoResponse;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -110,7 +109,8 @@ pub async fn exit_when_unhealthy(ctx: Ctx, limit: Duration) {
     }
 }
 
-/// The endpoints' router: `/livez`, `/readyz`, `/healthz`, `/metrics`.
+/// The endpoints' part of the router (`http.rs`): `/livez`, `/readyz`, `/healthz`,
+/// `/metrics`.
 pub fn router() -> axum::Router {
     use axum::routing::get;
     axum::Router::new()
@@ -118,12 +118,6 @@ pub fn router() -> axum::Router {
         .route("/readyz", get(ready))
         .route("/healthz", get(ready))
         .route("/metrics", get(metrics))
-        .fallback(|| async {
-            (
-                StatusCode::NOT_FOUND,
-                "GET /livez, /readyz, /healthz or /metrics\n",
-            )
-        })
 }
 
 /// `/readyz`: 200 when ready, else 503 and why.
@@ -141,25 +135,6 @@ async fn metrics() -> axum::response::Response {
         crate::metrics::render(),
     )
         .into_response()
-}
-
-/// Serves the endpoints on `addr` until the process ends (from its start: the readiness says
-/// what start-up waits for). A port taken stops the process (exit 2).
-pub async fn serve(addr: SocketAddr) {
-    let listener = match tokio::net::TcpListener::bind(addr).await {
-        Ok(l) => l,
-        Err(e) => {
-            log::error!("the health endpoint cannot listen on {addr} (MB_HEALTH_ADDR): {e}");
-            std::process::exit(2);
-        }
-    };
-    log::info!(
-        "liveness at http://{addr}/livez, readiness at http://{addr}/readyz, metrics at \
-         http://{addr}/metrics"
-    );
-    if let Err(e) = axum::serve(listener, router()).await {
-        log::error!("the health endpoint on {addr} failed: {e}");
-    }
 }
 
 /// `morskoy-boy healthcheck`: asks the endpoint at `addr`; the process's exit code (0 when

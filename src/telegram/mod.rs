@@ -26,6 +26,7 @@ pub mod commands;
 pub mod context;
 pub mod dispatch;
 pub mod health;
+pub mod http;
 pub mod init_data;
 pub mod inline;
 pub mod lobby;

@@ -1,6 +1,7 @@
-//! Start-up: who the bot is, the context, the timer, the health watch (its endpoints are up
-//! from the process's start: `health.rs`), then polling or the webhook until ctrl-c or
-//! SIGTERM.
+//! Start-up: who the bot is, the context, the timer, the health watch, then polling or the
+//! webhook until ctrl-c or SIGTERM. (The HTTP server's listeners are up from the process's
+//! start, `http.rs`: the health endpoints say what start-up waits for, the webhook and the
+//! Mini App answer 503 until this brings them up.)
 
 use super::commands;
 use super::context::{wait_to_try_again, Ctx};
@@ -162,14 +163,15 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     commands::register(&ctx).await;
     let ticker = tokio::spawn(timer::tick_forever(ctx.clone()));
     health::up(&ctx);
-    let webapp =
-        webapp_addr.map(|addr| tokio::spawn(super::webapp::serve(ctx.clone(), token, addr)));
+    if webapp_addr.is_some() {
+        super::webapp::up(&ctx, token);
+    }
     let watch =
         unhealthy_exit.map(|limit| tokio::spawn(health::exit_when_unhealthy(ctx.clone(), limit)));
     log::info!("@{} is up", ctx.username);
     if let Some(hook) = hook {
         webhook::set(&ctx, &hook).await;
-        webhook::serve(ctx.clone(), me, hook).await;
+        webhook::run(ctx.clone(), me, hook).await;
     } else {
         polling::run(
             ctx.clone(),
@@ -186,7 +188,7 @@ pub async fn run(bot: teloxide::Bot, store: Store, config: crate::config::Config
     life.abort();
     // What this process claimed or held is anybody's at once.
     let _ = ctx.store.end_life(&ctx.replica).await;
-    for task in [watch, webapp].into_iter().flatten() {
+    if let Some(task) = watch {
         task.abort();
     }
     log::info!("stopped");

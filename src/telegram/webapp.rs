@@ -53,7 +53,6 @@ use engine::{Phase, PlayerId, SeatId};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, StreamBody};
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// The page, as built into the binary.
@@ -658,48 +657,57 @@ async fn answer(
 }
 
 /// What every request's handling shares.
-#[derive(Clone)]
 struct Shared {
     ctx: Ctx,
     token: Arc<String>,
     streams: Arc<Streams>,
 }
 
-/// One request to the page or its API.
-async fn handle(
-    axum::extract::State(s): axum::extract::State<Shared>,
-    req: axum::extract::Request,
-) -> Response<Body> {
+/// One request to the page or its API: 503 until the bot is up ([`up`]).
+async fn handle(req: axum::extract::Request) -> Response<Body> {
+    let Some(s) = UP.get() else {
+        return text(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "starting: try again in a moment",
+        );
+    };
     let (parts, _) = req.into_parts();
-    answer(s.ctx, s.token, s.streams, Request::from_parts(parts, ())).await
+    answer(
+        s.ctx.clone(),
+        Arc::clone(&s.token),
+        Arc::clone(&s.streams),
+        Request::from_parts(parts, ()),
+    )
+    .await
 }
 
-/// Serves the page and its API on `addr` until the process ends; `token` checks `initData`.
-pub async fn serve(ctx: Ctx, token: String, addr: SocketAddr) {
-    let listener = match tokio::net::TcpListener::bind(addr).await {
-        Ok(l) => l,
-        Err(e) => {
-            log::error!("the Mini App cannot listen on {addr} (MB_WEBAPP_LISTEN): {e}");
-            std::process::exit(2);
-        }
-    };
-    log::info!("the Mini App is served at http://{addr}/app");
-    let token = Arc::new(token);
-    let streams = Arc::new(Streams::default());
-    let app = axum::Router::new()
-        .fallback(handle)
-        .with_state(Shared {
-            ctx,
-            token,
-            streams,
-        })
+/// What the page's requests share, once the bot is up.
+static UP: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+
+/// The Mini App's part of the router (`http.rs`): the page and its API under `/app`, a
+/// request's body at most [`MAX_BODY`] (413 beyond), answered within [`REQUEST_TIME`] (408
+/// beyond).
+pub fn router() -> axum::Router {
+    axum::Router::new()
+        .route("/app", axum::routing::any(handle))
+        .route("/app/", axum::routing::any(handle))
+        .route("/app/{*rest}", axum::routing::any(handle))
         .layer(tower_http::limit::RequestBodyLimitLayer::new(MAX_BODY))
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             REQUEST_TIME,
-        ));
-    if let Err(e) = axum::serve(listener, app).await {
-        log::error!("the Mini App's server on {addr}: {e}");
+        ))
+}
+
+/// The bot is up: the page and its API are served from now on; `token` checks `initData`.
+pub fn up(ctx: &Ctx, token: String) {
+    let shared = Shared {
+        ctx: ctx.clone(),
+        token: Arc::new(token),
+        streams: Arc::new(Streams::default()),
+    };
+    if UP.set(shared).is_err() {
+        log::error!("the Mini App was started twice");
     }
 }
 

@@ -22,12 +22,10 @@ use crate::metrics::Outcome;
 use crate::store::settings::Claim;
 use crate::store::StoreError;
 use axum::body::Bytes;
-use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 use teloxide::dispatching::UpdateHandler;
 use teloxide::prelude::*;
@@ -52,10 +50,7 @@ struct Shared {
     ctx: Ctx,
     me: Me,
     handler: UpdateHandler<BotError>,
-    path: String,
     secret: String,
-    /// Posts being handled now.
-    busy: AtomicUsize,
 }
 
 /// Tells Telegram where to post (every replica sets the same): a URL Telegram refuses stops
@@ -94,67 +89,55 @@ pub async fn set(ctx: &Ctx, hook: &Webhook) {
     }
 }
 
-/// Takes Telegram's posts on `hook.listen` until ctrl-c or SIGTERM, then waits a little for the
-/// posts being handled.
-pub async fn serve(ctx: Ctx, me: Me, hook: Webhook) {
-    let listener = match tokio::net::TcpListener::bind(hook.listen).await {
-        Ok(l) => l,
-        Err(e) => {
-            log::error!(
-                "the webhook cannot listen on {} (MB_WEBHOOK_LISTEN): {e}",
-                hook.listen
-            );
-            std::process::exit(2);
-        }
-    };
-    let shared = Arc::new(Shared {
+/// The webhook's part of the router (`http.rs`): posts to `path` (anything else there 404),
+/// answered 503 until the bot is up ([`run`]).
+pub fn router(path: &str) -> axum::Router {
+    let not_here = || async { StatusCode::NOT_FOUND };
+    limited(
+        axum::Router::new().route(path, axum::routing::post(answer).fallback(not_here)),
+        ANSWER_WITHIN,
+    )
+}
+
+/// What every post's handling shares, once the bot is up.
+static UP: std::sync::OnceLock<Shared> = std::sync::OnceLock::new();
+
+/// Posts being handled now.
+static BUSY: AtomicUsize = AtomicUsize::new(0);
+
+/// Takes Telegram's posts (the server listens from the process's start: `http.rs`) until
+/// ctrl-c or SIGTERM, then waits a little for the posts being handled.
+pub async fn run(ctx: Ctx, me: Me, hook: Webhook) {
+    let shared = Shared {
         ctx,
         me,
         handler: schema(),
-        path: hook.url.path().to_owned(),
         secret: hook.secret,
-        busy: AtomicUsize::new(0),
-    });
+    };
+    if UP.set(shared).is_err() {
+        log::error!("the webhook was started twice");
+        return;
+    }
     log::info!(
         "taking Telegram's posts to {} at http://{}{}",
         hook.url,
         hook.listen,
-        shared.path
+        hook.url.path()
     );
-    // Posts to the path only (anything else 404), at most MAX_BODY (413 beyond), answered
-    // within ANSWER_WITHIN (503 beyond: never a 2xx for an update not handled yet).
-    let not_here = || async { StatusCode::NOT_FOUND };
-    let app = axum::Router::new()
-        .route(&shared.path, axum::routing::post(answer).fallback(not_here))
-        .fallback(not_here);
-    let app = limited(app, ANSWER_WITHIN).with_state(Arc::clone(&shared));
-    // On ctrl-c or SIGTERM the server takes no new post and closes idle connections; the
-    // posts being handled get GRACE to finish.
-    let (stopped, stop) = tokio::sync::oneshot::channel::<()>();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
-        super::context::stop_requested().await;
-        let _ = stopped.send(());
-    });
-    let grace = async {
-        if stop.await.is_ok() {
-            tokio::time::sleep(GRACE).await;
-        } else {
-            std::future::pending::<()>().await;
-        }
-    };
-    tokio::select! {
-        served = server => {
-            if let Err(e) = served {
-                log::error!("the webhook server on {}: {e}", hook.listen);
-            }
-        }
-        () = grace => {
+    // The server takes no new post once a stop is asked for; the posts being handled get
+    // GRACE to finish.
+    super::context::stop_requested().await;
+    let deadline = tokio::time::Instant::now() + GRACE;
+    while BUSY.load(Ordering::SeqCst) > 0 {
+        if tokio::time::Instant::now() >= deadline {
             log::warn!(
                 "{} posts still in hand after {} s: Telegram posts them again",
-                shared.busy.load(Ordering::SeqCst),
+                BUSY.load(Ordering::SeqCst),
                 GRACE.as_secs()
             );
+            return;
         }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -177,8 +160,11 @@ fn status(code: StatusCode) -> Response {
     code.into_response()
 }
 
-/// One post: checked, claimed, handled, then answered.
-async fn answer(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Bytes) -> Response {
+/// One post: checked, claimed, handled, then answered (503 before the bot is up).
+async fn answer(headers: HeaderMap, body: Bytes) -> Response {
+    let Some(shared) = UP.get() else {
+        return status(StatusCode::SERVICE_UNAVAILABLE);
+    };
     let secret = headers.get(SECRET_HEADER).map_or(&[][..], |v| v.as_bytes());
     if !super::init_data::same_secret(shared.secret.as_bytes(), secret) {
         log::warn!("a post to the webhook without its secret token: refused");
@@ -209,19 +195,14 @@ async fn answer(State(shared): State<Arc<Shared>>, headers: HeaderMap, body: Byt
             }
             // Redis is away: answered from the update alone when it can be, else Telegram
             // posts it again later, when Redis may be back.
-            Err(e) => return without_store(&shared, &update, &e).await,
+            Err(e) => return without_store(shared, &update, &e).await,
         }
     } else if ctx.store.unreachable() {
         let e = StoreError::Unavailable("Redis is unreachable".into());
-        return without_store(&shared, &update, &e).await;
+        return without_store(shared, &update, &e).await;
     }
-    shared.busy.fetch_add(1, Ordering::SeqCst);
-    let task = tokio::spawn(dispatch(
-        Arc::clone(&shared),
-        update,
-        kind,
-        Claimed(claimed),
-    ));
+    BUSY.fetch_add(1, Ordering::SeqCst);
+    let task = tokio::spawn(dispatch(shared, update, kind, Claimed(claimed)));
     // Past ANSWER_WITHIN the router's time limit answers 503 and lets go of this wait, not
     // of the handling (its task goes on): a post of it again is answered 503 until it is
     // done, then 200.
@@ -266,7 +247,7 @@ fn read(body: &[u8]) -> Option<Update> {
 /// Runs the handler tree on one update, as the dispatcher of long polling does: `false`
 /// when it failed for want of Redis (it is to come again).
 async fn dispatch(
-    shared: Arc<Shared>,
+    shared: &'static Shared,
     update: Update,
     kind: &'static str,
     claimed: Claimed,
@@ -292,7 +273,7 @@ async fn dispatch(
         }
     };
     shared.ctx.hold_update(id, false);
-    shared.busy.fetch_sub(1, Ordering::SeqCst);
+    BUSY.fetch_sub(1, Ordering::SeqCst);
     handled
 }
 

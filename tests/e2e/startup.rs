@@ -268,7 +268,8 @@ async fn http(addr: &str, path: &str, head: bool) -> (u16, String) {
 /// Liveness and readiness answer from the process's first second, whatever start-up waits
 /// for: while Redis does not answer, and while Telegram cannot be reached, `/livez` says the
 /// process lives and `/readyz` (and the health check) says what start-up waits for; HEAD and a
-/// query string are taken; the metrics are served all along.
+/// query string are taken; the metrics are served all along. The webhook and the Mini App
+/// listen from the start too, and answer 503 (Telegram posts again later) until the bot is up.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn livez_answers_at_once_and_readyz_says_what_start_up_waits_for() {
     // Redis away.
@@ -295,14 +296,33 @@ async fn livez_answers_at_once_and_readyz_says_what_start_up_waits_for() {
     drop(bot);
     // Telegram unreachable.
     let addr = format!("127.0.0.1:{}", closed_port());
+    // The webhook on a port of its own, the Mini App beside the health endpoints: all up
+    // from the start, the webhook and the Mini App answering 503 until the bot is up.
+    let hook = format!("127.0.0.1:{}", closed_port());
     let mut cmd = telegram_unreachable("mb:test:startup-livez");
-    cmd.env("MB_HEALTH_ADDR", &addr);
+    cmd.env("MB_HEALTH_ADDR", &addr)
+        .env("MB_WEBAPP_LISTEN", &addr)
+        .env("MB_WEBHOOK_URL", "https://bot.example.org/tg")
+        .env("MB_WEBHOOK_LISTEN", &hook);
     let bot = Running::start(cmd);
     bot.wait_log("cannot reach Telegram", Duration::from_secs(20));
     assert_eq!(http(&addr, "/livez", false).await.0, 200);
     let (status, said) = http(&addr, "/readyz", false).await;
     assert_eq!(status, 503, "{said}");
     assert!(said.contains("cannot reach Telegram"), "{said}");
+    let (status, said) = http(&addr, "/app", false).await;
+    assert_eq!(status, 503, "{said}");
+    let client = reqwest::Client::new();
+    let post = client
+        .post(format!("http://{hook}/tg"))
+        .body(r#"{"update_id":1}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(post.status(), 503);
+    // A port open to the world takes only its own part's routes.
+    assert_eq!(http(&hook, "/metrics", false).await.0, 404);
+    assert_eq!(http(&addr, "/tg", false).await.0, 404);
     drop(bot);
 }
 
