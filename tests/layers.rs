@@ -299,7 +299,7 @@ fn the_layers_use_each_other_in_one_direction_only() {
     assert!(seen_edges > 100, "the reader sees uses: {seen_edges}");
     // The reader sees what it must: a view using the game, the adapter using the sender.
     let file = |p: &str| root().join(p);
-    assert!(g[&file("src/view/group.rs")].contains(&file("src/game/record.rs")));
+    assert!(g[&file("src/view/group/mod.rs")].contains(&file("src/game/record.rs")));
     assert!(g[&file("src/telegram/battle.rs")].contains(&file("src/telegram/sender/mod.rs")));
 }
 
