@@ -12,8 +12,8 @@
 //!   `battle.rs` (a cell's button, the field aimed at, a salvo, the cell given up after a
 //!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`, `replay.rs`,
 //!   `inline.rs` (inline mode: the cards, and the game opened on one);
-//! - `init_data.rs` — a Mini App's `initData` checked with the bot's token; `webapp.rs` — the
-//!   Mini App's page and API (issue 31, begun);
+//! - `init_data.rs` — a Mini App's `initData` checked with the bot's token; `webapp/` — the
+//!   Mini App's page and API; `http.rs` — the one HTTP server (health, webhook, Mini App);
 //! - `bot_turns.rs` — the bot's moves in both games, under a lease; `timer.rs` — the turn
 //!   timer's ticks;
 //! - `sender/` — each game's one sender, delivering its outbox; `mine_dm.rs` — the mine
