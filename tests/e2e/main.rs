@@ -8,8 +8,9 @@
 //! the players and worlds in tests/bot/helpers.rs, the stores and Redis servers in
 //! tests/common/ (shared with tests/store.rs).
 //!
-//! The tests run in parallel threads of this one process (libtest's default: one per core,
-//! `--test-threads` or `RUST_TEST_THREADS` to change it). Each test has its own fake
+//! The tests run in parallel threads of this one process (libtest's default: one per core;
+//! `scripts/test` runs four, as they mostly wait; `--test-threads` or `RUST_TEST_THREADS` to
+//! change it). Each test has its own fake
 //! Telegram, its own Redis namespace and its own bot processes, and none sets an environment
 //! variable of this process, so any two may run side by side.
 
