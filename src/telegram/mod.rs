@@ -8,7 +8,7 @@
 //! - `dispatch.rs` — the one dispatch: an update to its handler, each update once;
 //! - `context.rs` — what handlers share: the context, errors, the clock, pacing, languages;
 //! - the handlers, one per kind of press or move, each calling one transition of `game/`:
-//!   `commands.rs` (commands, their registration, help), `lobby.rs`, `placement.rs`,
+//!   `commands.rs` (commands, their registration, help), `lobby/`, `placement.rs`,
 //!   `battle.rs` (a cell's button, the field aimed at, a salvo, the cell given up after a
 //!   mine, typed shots, surrender), `settings.rs`, `riga.rs`, `stats.rs`, `replay.rs`,
 //!   `inline.rs` (inline mode: the cards, and the game opened on one);
