@@ -20,8 +20,12 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A file's code without its unit tests and without comments.
+/// A file's code without its unit tests and without comments (nothing of a `tests.rs`: a
+/// module of unit tests in a file of its own).
 fn code(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
     let text = match text.find("#[cfg(test)]\nmod tests") {
         Some(at) => &text[..at],
@@ -299,7 +303,7 @@ fn the_layers_use_each_other_in_one_direction_only() {
     assert!(seen_edges > 100, "the reader sees uses: {seen_edges}");
     // The reader sees what it must: a view using the game, the adapter using the sender.
     let file = |p: &str| root().join(p);
-    assert!(g[&file("src/view/group/mod.rs")].contains(&file("src/game/record.rs")));
+    assert!(g[&file("src/view/group/mod.rs")].contains(&file("src/game/record/mod.rs")));
     assert!(g[&file("src/telegram/battle.rs")].contains(&file("src/telegram/sender/mod.rs")));
 }
 
@@ -575,5 +579,94 @@ fn the_readers_of_this_test_find_what_there_is() {
     assert_eq!(
         function_body("fn a() { b(); { c } }\nfn d() {}", "a"),
         Some("fn a() { b(); { c } ")
+    );
+}
+
+/// Every `.rs` file of the bot and its crates.
+fn all_sources() -> Vec<PathBuf> {
+    let mut files = rust_files(&root().join("src"));
+    files.extend(rust_files(&root().join("crates/engine/src")));
+    files.extend(rust_files(&root().join("crates/riga/src")));
+    files
+}
+
+/// The record's own module (its accessors, its stored form, its tests).
+fn is_record(file: &Path) -> bool {
+    file.parent()
+        .is_some_and(|dir| dir.ends_with("src/game/record"))
+}
+
+#[test]
+fn no_code_asks_which_game_it_is_but_the_records_own_module() {
+    // Tests and benches included: they build on the same record.
+    let mut everything = all_sources();
+    everything.extend(rust_files(&root().join("tests")));
+    everything.extend(rust_files(&root().join("benches")));
+    // This file names them to look for them.
+    everything.retain(|f| !f.ends_with("tests/layers.rs"));
+    let asked = [
+        "is_riga(",
+        ".riga()",
+        ".sea()",
+        ".riga_mut()",
+        ".sea_mut()",
+        "riga: bool",
+    ];
+    // Ways to test one game that the compiler does not walk through a new one.
+    let partial = [
+        "if let Play::",
+        "let Play::",
+        "== GameKind::",
+        "!= GameKind::",
+        "== Play::",
+    ];
+    let mut found = Vec::new();
+    for file in everything.iter().filter(|f| !is_record(f)) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if let Some(a) = asked.iter().find(|a| line.contains(*a)) {
+                found.push(format!("{}:{}: {a}", one(file), n + 1));
+            }
+        }
+        for (n, line) in code(file).lines().enumerate() {
+            let kind_test = line.contains("matches!(")
+                && (line.contains("Play::") || line.contains("GameKind::"));
+            if let Some(p) = partial.iter().find(|p| line.contains(*p)) {
+                found.push(format!("{}:{}: {p}", one(file), n + 1));
+            } else if kind_test {
+                found.push(format!("{}:{}: matches!", one(file), n + 1));
+            }
+        }
+    }
+    assert!(found.is_empty(), "asks which game it is: {found:#?}");
+}
+
+/// The match arms of the Riga game in the code (tests aside): where a third game adds its
+/// own, with the files they are in.
+fn riga_arms() -> (usize, BTreeSet<String>) {
+    let mut arms = 0;
+    let mut files = BTreeSet::new();
+    for file in all_sources() {
+        for line in code(&file).lines() {
+            let arm = ["Play::Riga", "GameKind::Riga"]
+                .iter()
+                .any(|v| line.find(v).is_some_and(|at| line[at..].contains("=>")));
+            if arm {
+                arms += 1;
+                files.insert(one(&file));
+            }
+        }
+    }
+    (arms, files)
+}
+
+#[test]
+fn architecture_counts_the_places_a_new_game_extends() {
+    let (arms, files) = riga_arms();
+    let doc = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let said = format!("{arms} arms in {} files", files.len());
+    assert!(
+        doc.contains(&said),
+        "ARCHITECTURE.md should say \"{said}\" (the Riga game's arms: {files:?})"
     );
 }

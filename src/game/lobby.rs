@@ -3,7 +3,7 @@
 
 use super::id::GameId;
 use super::placement::place_bot_fleets;
-use super::record::{ai_player, Board, GameRecord, Play, SeaBattle};
+use super::record::{ai_player, Board, GameKind, GameRecord, Play, SeaBattle};
 use super::refused::Refused;
 use super::riga::RigaPlay;
 use super::{delivery::Effect, lang::Lang};
@@ -34,8 +34,8 @@ pub struct Setup {
     pub ai_level: Level,
     /// Sea Battle's rules (for a Riga game: its seats and turn timer).
     pub ruleset: Ruleset,
-    /// Whether the game is the Riga board game.
-    pub riga: bool,
+    /// Which game.
+    pub kind: GameKind,
 }
 
 /// The ruleset a Riga lobby keeps: two players, the chat's turn timer.
@@ -49,10 +49,9 @@ pub fn riga_duel(r: &Ruleset) -> Ruleset {
 
 /// A record of a new game in its lobby, nothing sent yet.
 fn record(setup: &Setup, now: u64) -> GameRecord {
-    let ruleset = if setup.riga {
-        riga_duel(&setup.ruleset)
-    } else {
-        setup.ruleset.clone()
+    let ruleset = match setup.kind {
+        GameKind::SeaBattle => setup.ruleset.clone(),
+        GameKind::Riga => riga_duel(&setup.ruleset),
     };
     let mut rec = GameRecord::new(Game::new(ruleset), setup.chat, now);
     rec.topic = setup.topic;
@@ -68,9 +67,7 @@ fn record(setup: &Setup, now: u64) -> GameRecord {
     };
     rec.ai_level = setup.ai_level;
     rec.creator = setup.creator;
-    if setup.riga {
-        rec.play = Play::Riga(RigaPlay::default());
-    }
+    rec.play = setup.kind.new_play();
     rec
 }
 
@@ -356,7 +353,7 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn setup(riga: bool) -> Setup {
+    fn setup(kind: GameKind) -> Setup {
         Setup {
             chat: -100,
             topic: None,
@@ -368,7 +365,7 @@ mod tests {
             board: Board::Text,
             ai_level: Level::Easy,
             ruleset: Ruleset::default(),
-            riga,
+            kind,
         }
     }
 
@@ -382,14 +379,14 @@ mod tests {
             creator: Some("Alice"),
             bot: Some((Level::Hard, &bot_name)),
         };
-        let rec = open(&setup(false), &seated, 0);
+        let rec = open(&setup(GameKind::SeaBattle), &seated, 0);
         assert_eq!(rec.names, ["Alice", "Bot"]);
         assert_eq!(rec.game.seats()[0].player, PlayerId(7));
         assert_eq!(rec.ai_level, Level::Hard);
         assert_eq!(rec.delivery.outbox.len(), 1);
         assert_eq!(rec.delivery.outbox[0].effect, Effect::LiveMessage);
         let empty = open(
-            &setup(true),
+            &setup(GameKind::Riga),
             &Seated {
                 creator: None,
                 bot: None,
@@ -405,7 +402,7 @@ mod tests {
             creator: Some("Alice"),
             bot: None,
         };
-        let mut rec = open(&setup(false), &seated, 0);
+        let mut rec = open(&setup(GameKind::SeaBattle), &seated, 0);
         let g = rec.delivery.generation;
         assert_eq!(may_join(&rec, PlayerId(8), Some(g), 0), Ok(()));
         assert_eq!(
@@ -420,9 +417,9 @@ mod tests {
 
     #[test]
     fn a_game_against_the_bot_tells_its_notice_before_the_keyboard_it_points_to() {
-        for riga in [false, true] {
+        for kind in [GameKind::SeaBattle, GameKind::Riga] {
             let mut rng = StdRng::seed_from_u64(1);
-            let mut s = setup(riga);
+            let mut s = setup(kind);
             s.chat = 7;
             let rec = against_bot(&s, "Alice", "Bot", "below".into(), 0, &mut rng).unwrap();
             let effects: Vec<&Effect> = rec.delivery.outbox.iter().map(|o| &o.effect).collect();
@@ -431,7 +428,7 @@ mod tests {
                     effects.as_slice(),
                     [Effect::Notice { .. }, Effect::Dm { seat: 0 }]
                 ),
-                "riga {riga}: {effects:?}"
+                "{kind:?}: {effects:?}"
             );
         }
     }

@@ -11,7 +11,7 @@
 //! # Layout
 //! - `id.rs`, `refused.rs`, `press.rs` — a game's id, the refusals, a press's answer kept
 //!   with its change.
-//! - `record.rs` — [`record::GameRecord`]: who plays where, the game ([`record::Play`]), its
+//! - `record/` — [`record::GameRecord`]: who plays where, the game ([`record::Play`]), its
 //!   delivery bookkeeping ([`record::Delivery`]); chat and user settings; the placement
 //!   editor's state.
 //! - `delivery.rs` — the outbox: effects, their acknowledgements by the sender, the answers
@@ -20,7 +20,7 @@
 //! - `lobby.rs` — create, join, seat the bot, start, cancel, rematch, a game against the bot,
 //!   the Riga switch.
 //! - `placement.rs` — the editor's taps, random layouts, undo, Ready.
-//! - `battle.rs` — a shot, a salvo, the aim, a mine's give-up, surrender, the bot's move;
+//! - `battle/` — a shot, a salvo, the aim, a mine's give-up, surrender, the bot's move;
 //!   `ai_move.rs` — the computer's move chosen, the same in a chat and in the terminal.
 //! - `timer.rs` — the turn timer (reminder, forfeit) of both games and when to look again.
 //! - `settings.rs` — the settings panel's changes, of a lobby and of a chat.

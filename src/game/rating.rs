@@ -36,6 +36,7 @@
 //! [`figures`] counts a seat's shots and hits in a finished game's log for `/stats`.
 
 pub use super::leaderboard::Leaderboard;
+use crate::game::record::Play;
 use crate::game::record::{is_ai, GameRecord};
 use engine::ai::Level;
 use engine::{EndReason, Event, Phase, SeatId, ShotResult};
@@ -148,8 +149,9 @@ pub fn rate(game: &Outcome, before: &[Rating]) -> Vec<Rating> {
 /// documentation). `None` for a game not finished, cancelled, of the Riga board game, with
 /// any seat of the bot's, or with fewer than two people.
 pub fn outcome(rec: &GameRecord) -> Option<Outcome> {
-    if rec.is_riga() {
-        return None;
+    match rec.play {
+        Play::SeaBattle(_) => {}
+        Play::Riga(_) => return None,
     }
     let Phase::Finished { winners, reason } = rec.game.phase() else {
         return None;
@@ -269,8 +271,9 @@ pub fn against_bot(rec: &GameRecord) -> Vec<(SeatId, bool)> {
     let Phase::Finished { winners, reason } = rec.game.phase() else {
         return Vec::new();
     };
-    if rec.is_riga() || *reason == EndReason::Cancelled || winners.is_empty() {
-        return Vec::new();
+    match rec.play {
+        Play::SeaBattle(_) if *reason != EndReason::Cancelled && !winners.is_empty() => {}
+        Play::SeaBattle(_) | Play::Riga(_) => return Vec::new(),
     }
     let seats = rec.game.seats();
     let players = rec.game.ruleset().players;

@@ -43,7 +43,7 @@ pub fn bot_level(level: engine::ai::Level) -> riga::ai::Level {
 
 /// The bot's seat when it is the bot's turn.
 pub fn bot_to_move(rec: &GameRecord) -> Option<u8> {
-    let side = rec.riga()?.to_move()?;
+    let side = riga_play(&rec.play)?.to_move()?;
     let seat = seat_of(side);
     rec.is_ai_seat(SeatId(seat)).then_some(seat)
 }
@@ -54,7 +54,24 @@ pub type MoveLine = dyn Fn(Lang, &Game, Move, &[usize]) -> String + Sync;
 
 /// The Riga state of a record that must be a Riga game.
 fn riga_of(rec: &mut GameRecord) -> Result<&mut RigaPlay, Refused> {
-    rec.riga_mut().ok_or(Refused::OutOfDate)
+    riga_play_mut(&mut rec.play).ok_or(Refused::OutOfDate)
+}
+
+/// The Riga game's state; `None` in another game's record (a button or a tap of Riga's
+/// that reached one is out of date).
+fn riga_play(play: &Play) -> Option<&RigaPlay> {
+    match play {
+        Play::Riga(r) => Some(r),
+        Play::SeaBattle(_) => None,
+    }
+}
+
+/// The same, to change.
+fn riga_play_mut(play: &mut Play) -> Option<&mut RigaPlay> {
+    match play {
+        Play::Riga(r) => Some(r),
+        Play::SeaBattle(_) => None,
+    }
 }
 
 /// A tap of the set-up keyboard in a person's private chat.
@@ -162,7 +179,7 @@ pub fn play_typed(
         return Err(Refused::GameOver);
     }
     let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
-    let r = rec.riga().ok_or(Refused::GameOver)?;
+    let r = riga_play(&rec.play).ok_or(Refused::GameOver)?;
     let game = r.game.as_ref().ok_or(Refused::GameOver)?;
     if r.to_move().is_some_and(|side| side != side_of(seat.0)) {
         return Err(Refused::NotYourTurn);
@@ -177,7 +194,7 @@ pub fn play_typed(
 /// [`Refused::NotAPlayer`], [`Refused::NothingToSurrender`] when the game is not on.
 pub fn surrender(rec: &mut GameRecord, player: PlayerId) -> Result<(), Refused> {
     let seat = rec.game.seat_of(player).ok_or(Refused::NotAPlayer)?;
-    let r = rec.riga_mut().ok_or(Refused::NothingToSurrender)?;
+    let r = riga_play_mut(&mut rec.play).ok_or(Refused::NothingToSurrender)?;
     if !r.surrender(seat.0) {
         return Err(Refused::NothingToSurrender);
     }
@@ -191,7 +208,7 @@ pub fn tick(rec: &mut GameRecord, now: u64, reminder: &dyn Fn(Lang, &str, u64) -
     let secs = turn_seconds(rec);
     let lang = rec.lang;
     let names: Vec<String> = (0..2u8).map(|s| rec.short_name(SeatId(s), 40)).collect();
-    let Some(r) = rec.riga_mut() else {
+    let Some(r) = riga_play_mut(&mut rec.play) else {
         return false;
     };
     let Some(side) = r.to_move() else {
@@ -251,7 +268,7 @@ mod tests {
         for p in [1, 2] {
             setup(&mut rec, PlayerId(p), SetupTap::Lock, None, 0, &mut rng).unwrap();
         }
-        let game = rec.riga().unwrap().game.clone().unwrap();
+        let game = riga_play(&rec.play).unwrap().game.clone().unwrap();
         let waiting = game.turn().other();
         let player = PlayerId(u64::from(seat_of(waiting)) + 1);
         // A ship of the waiting player's own that could step forward, were it their turn.

@@ -5,6 +5,7 @@
 
 use super::delivery::{EditOf, Effect, Shown};
 use super::record::{GameRecord, Settlement};
+use crate::game::record::Play;
 
 /// A delivered effect, as the record keeps it.
 #[derive(Clone, Debug)]
@@ -93,14 +94,18 @@ pub fn topic_gone(r: &mut GameRecord) {
 }
 
 fn place_gone(r: &mut GameRecord, why: &str) {
-    let was_on = !r.game.is_finished() || r.riga().is_some_and(|g| g.end.is_none());
+    let was_on = match &mut r.play {
+        Play::SeaBattle(_) => !r.game.is_finished(),
+        Play::Riga(riga) => {
+            let on = riga.end.is_none();
+            if on {
+                riga.end = Some(crate::game::riga_state::RigaEnd::Cancelled);
+            }
+            on || !r.game.is_finished()
+        }
+    };
     r.delivery.chat_gone = true;
     r.delivery.message = None;
-    if let Some(riga) = r.riga_mut() {
-        if riga.end.is_none() {
-            riga.end = Some(crate::game::riga_state::RigaEnd::Cancelled);
-        }
-    }
     if !r.game.is_finished() {
         // Calling off draws nothing; the source is only the engine's signature.
         let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::seed_from_u64(0);

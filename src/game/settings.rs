@@ -5,6 +5,7 @@
 pub use super::refused::Refusal;
 use super::refused::Refused;
 use crate::game::lang::Lang;
+use crate::game::record::Play;
 use crate::game::record::{is_ai, Board, ChatSettings, GameRecord, SettingsPage, UserSettings};
 use engine::ai::Level;
 use engine::{
@@ -219,7 +220,7 @@ pub fn change_lobby(
     if r.is_finished() {
         return Err(Refused::GameOver);
     }
-    if r.delivery.generation != generation || *r.game.phase() != Phase::Lobby || r.is_riga() {
+    if r.delivery.generation != generation || !sea_battle_lobby(r) {
         return Err(Refusal::OutOfDate.into());
     }
     if by != r.creator {
@@ -265,12 +266,21 @@ pub fn change_lobby(
     Ok(())
 }
 
+/// Whether `r` is a Sea Battle game in its lobby: the one game whose rules the panel sets
+/// (a Riga lobby keeps only the chat's turn timer).
+fn sea_battle_lobby(r: &GameRecord) -> bool {
+    match r.play {
+        Play::SeaBattle(_) => *r.game.phase() == Phase::Lobby,
+        Play::Riga(_) => false,
+    }
+}
+
 /// `/settings` in a group with an open Sea Battle lobby: the lobby message shows the panel.
 ///
 /// # Errors
 /// [`Refused::CreatorOnly`], [`Refusal::OutOfDate`] past the lobby.
 pub fn open_panel(r: &mut GameRecord, by: u64) -> Result<(), Refused> {
-    if *r.game.phase() != Phase::Lobby || r.is_riga() {
+    if !sea_battle_lobby(r) {
         return Err(Refusal::OutOfDate.into());
     }
     if by != r.creator {

@@ -35,7 +35,7 @@ use std::fmt;
 use std::future::Future;
 use std::time::Duration;
 
-/// The codec of stored payloads: JSON of the records in `record.rs`. Bump it when the
+/// The codec of stored payloads: JSON of the records in `game/record/`. Bump it when the
 /// encoding changes; a payload of another codec is reported as [`StoreError::Undecodable`].
 pub const CODEC: u32 = 1;
 

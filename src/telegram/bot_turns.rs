@@ -7,7 +7,8 @@
 use super::context::{now, BotError, Ctx, HandlerResult};
 use super::metered::Metered;
 use super::sender;
-use crate::game::record::{GameRecord, Play};
+use crate::game::record::{GameRecord, Play, SeaBattle};
+use crate::game::riga_state::RigaPlay;
 use crate::game::{battle, riga, timer, GameId};
 use crate::view::riga_text;
 use engine::ai::{Budget, SalvoReport};
@@ -51,14 +52,15 @@ async fn drive(ctx: &Ctx, id: GameId) -> HandlerResult {
             .await;
         tokio::time::sleep(ctx.config.ai_pause).await;
         let moved = match &rec.play {
-            Play::SeaBattle(_) => sea_battle_move(ctx, id, &rec, &mut learned).await,
-            Play::Riga(_) => riga_move(ctx, id, &rec).await,
+            Play::SeaBattle(sb) => sea_battle_move(ctx, id, &rec, sb, &mut learned).await,
+            Play::Riga(r) => riga_move(ctx, id, &rec, r).await,
         };
         let _ = ctx.store.drop_ai_lease(id).await;
         match moved? {
             Some(after) => {
-                if let Play::SeaBattle(_) = rec.play {
-                    crate::metrics::shot(crate::metrics::Shooter::Bot);
+                match rec.play {
+                    Play::SeaBattle(_) => crate::metrics::shot(crate::metrics::Shooter::Bot),
+                    Play::Riga(_) => {}
                 }
                 sender::kick(ctx, id);
                 if after.is_finished() {
@@ -79,6 +81,7 @@ async fn sea_battle_move(
     ctx: &Ctx,
     id: GameId,
     rec: &GameRecord,
+    sb: &SeaBattle,
     learned: &mut Option<Learned>,
 ) -> Moved {
     let Some(seat) = rec.ai_to_move() else {
@@ -88,9 +91,8 @@ async fn sea_battle_move(
     let view = rec.game.view_for(seat);
     let level = rec.ai_level;
     let mine = rec.game.mine_choice().is_some();
-    let reports: Vec<SalvoReport> = rec
-        .sea()
-        .map_or(&[][..], |sb| &sb.ai_salvos)
+    let reports: Vec<SalvoReport> = sb
+        .ai_salvos
         .iter()
         .filter(|s| s.seat == seat.0)
         .map(|s| SalvoReport {
@@ -206,11 +208,11 @@ async fn learn(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Learned {
 
 /// One Riga move: chosen on the blocking pool, played only if the game is still as the bot
 /// saw it.
-async fn riga_move(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Moved {
+async fn riga_move(ctx: &Ctx, id: GameId, rec: &GameRecord, play: &RigaPlay) -> Moved {
     let Some(seat) = riga::bot_to_move(rec) else {
         return Ok(None);
     };
-    let Some(game) = rec.riga().and_then(|r| r.game.clone()) else {
+    let Some(game) = play.game.clone() else {
         return Ok(None);
     };
     let moves_before = game.moves();

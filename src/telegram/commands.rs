@@ -6,6 +6,7 @@ use super::lobby;
 use super::metered::Metered;
 use super::send::{reply, topic_of};
 use crate::game::lang::Lang;
+use crate::game::record::GameKind;
 use crate::game::settings::{self as choices, Choice};
 use crate::view::bot as ai;
 use crate::view::buttons::Button;
@@ -183,8 +184,9 @@ async fn on_rules(ctx: &Ctx, msg: &Message, lang: Lang, arg: &str) -> HandlerRes
 
 /// What `/rules` with `arg` says in a chat whose games are played by `ruleset`.
 fn rules_words(lang: Lang, arg: &str, ruleset: &engine::Ruleset) -> String {
-    if super::lobby::wants_riga(arg).0 {
-        return t(lang, "rg-rules");
+    match super::lobby::game_asked(arg).0 {
+        GameKind::Riga => return t(lang, "rg-rules"),
+        GameKind::SeaBattle => {}
     }
     if wants_arsenal(arg) {
         return t(lang, "rules-arsenal");
@@ -229,10 +231,10 @@ async fn on_surrender(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Hand
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
     match ctx.store.load_game(id).await {
-        Ok((rec, _)) if rec.is_riga() => {
-            super::riga::on_surrender(ctx, msg, id, user.id.0, lang).await
-        }
-        Ok(_) => battle::on_surrender(ctx, msg, user, lang, id).await,
+        Ok((rec, _)) => match rec.play.kind() {
+            GameKind::Riga => super::riga::on_surrender(ctx, msg, id, user.id.0, lang).await,
+            GameKind::SeaBattle => battle::on_surrender(ctx, msg, user, lang, id).await,
+        },
         Err(crate::store::StoreError::NotFound) => reply(ctx, msg, t(lang, "error-no-game")).await,
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }

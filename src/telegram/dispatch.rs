@@ -7,6 +7,7 @@ use super::metered::Metered;
 use super::send::{answer, reply, topic_of};
 use super::{battle, commands, lobby, placement, riga, settings};
 use crate::game::lang::Lang;
+use crate::game::record::Play;
 use crate::store::life::LIFE;
 use crate::store::settings::Claim;
 use crate::store::StoreError;
@@ -25,8 +26,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
     // A press on an inline message: a card's first press opens its game; any other press
     // there is checked against the game living in that message.
     if let Some(inline) = q.inline_message_id.as_deref() {
-        if let Button::Card(sender, riga) = button {
-            return super::inline::on_card(&ctx, &q, lang, inline, sender, riga).await;
+        if let Button::Card(sender, kind) = button {
+            return super::inline::on_card(&ctx, &q, lang, inline, sender, kind).await;
         }
         if let Err(key) = super::inline::fits(&ctx, inline, &button).await {
             return answer(&ctx, &q, t(lang, key), true).await;
@@ -342,10 +343,9 @@ async fn on_reply(ctx: &Ctx, msg: &Message) -> HandlerResult {
     let Ok((rec, _)) = ctx.store.load_game(id).await else {
         return Ok(());
     };
-    if rec.is_riga() {
-        riga::on_reply(ctx, msg, id, &rec).await
-    } else {
-        battle::on_text(ctx, msg, id, &rec).await
+    match rec.play {
+        Play::Riga(_) => riga::on_reply(ctx, msg, id, &rec).await,
+        Play::SeaBattle(_) => battle::on_text(ctx, msg, id, &rec).await,
     }
 }
 

@@ -10,6 +10,7 @@ use super::send::{answer, answer_store_error, markup};
 use super::{lobby, sender};
 use crate::game::lang::Lang;
 use crate::game::lobby::{Seated, Setup};
+use crate::game::record::GameKind;
 use crate::game::record::{inline_chat, Board, Card, GameRecord};
 use crate::store::{GameId, StoreError};
 use crate::view::buttons::Button;
@@ -38,9 +39,9 @@ pub async fn on_query(ctx: &Ctx, q: &InlineQuery) -> HandlerResult {
     };
     // Without it the card's first press cannot open the game: no cards then.
     ctx.store.set_card(uid, &card).await?;
-    let results: Vec<InlineQueryResult> = [false, true]
+    let results: Vec<InlineQueryResult> = [GameKind::SeaBattle, GameKind::Riga]
         .into_iter()
-        .map(|riga| article(lang, uid, &card, riga))
+        .map(|kind| article(lang, uid, &card, kind))
         .collect();
     ctx.bot
         .answer_inline_query(q.id.clone(), results)
@@ -52,20 +53,19 @@ pub async fn on_query(ctx: &Ctx, q: &InlineQuery) -> HandlerResult {
 }
 
 /// One card as an inline result.
-fn article(lang: Lang, uid: u64, card: &Card, riga: bool) -> InlineQueryResult {
-    let (text, kb) = crate::view::group::card(lang, uid, &card.name, &card.ruleset, riga);
-    let (id, title, description) = if riga {
-        (
+fn article(lang: Lang, uid: u64, card: &Card, kind: GameKind) -> InlineQueryResult {
+    let (text, kb) = crate::view::group::card(lang, uid, &card.name, &card.ruleset, kind);
+    let (id, title, description) = match kind {
+        GameKind::Riga => (
             "riga",
             t(lang, "inline-riga-title"),
             t(lang, "inline-riga-description"),
-        )
-    } else {
-        (
+        ),
+        GameKind::SeaBattle => (
             "sea",
             t(lang, "inline-sea-title"),
             crate::view::render::ruleset_words(lang, &card.ruleset),
-        )
+        ),
     };
     let content =
         InputMessageContent::Text(InputMessageContentText::new(text).parse_mode(ParseMode::Html));
@@ -85,9 +85,9 @@ pub async fn on_card(
     lang: Lang,
     inline: &str,
     sender: u64,
-    riga: bool,
+    kind: GameKind,
 ) -> HandlerResult {
-    let (id, loaded) = match game_of(ctx, inline, sender, riga).await {
+    let (id, loaded) = match game_of(ctx, inline, sender, kind).await {
         Ok(Some(found)) => found,
         Ok(None) => return answer(ctx, q, t(lang, "inline-card-gone"), true).await,
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
@@ -115,7 +115,7 @@ async fn game_of(
     ctx: &Ctx,
     inline: &str,
     sender: u64,
-    riga: bool,
+    kind: GameKind,
 ) -> Result<Option<(GameId, Option<GameRecord>)>, StoreError> {
     let chat = inline_chat(inline);
     let id = match ctx.store.chat_game(chat, None).await? {
@@ -144,7 +144,7 @@ async fn game_of(
         board: Board::Text,
         ai_level: engine::ai::Level::default(),
         ruleset: card.ruleset.clone(),
-        riga,
+        kind,
     };
     // The sender sits down at once when the bot may write to them and they play no other
     // game; else they join by the button like anyone.

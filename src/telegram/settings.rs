@@ -12,6 +12,7 @@ use super::metered::Metered;
 use super::send::{active_game, answer, answer_store_error, edit_live, markup, reply, topic_of};
 use super::sender;
 use crate::game::lang::Lang;
+use crate::game::record::Play;
 use crate::game::record::{GameRecord, SettingsPage};
 use crate::game::settings::{self as rules, changed, page_after, Refusal};
 use crate::game::{GameId, Refused};
@@ -345,7 +346,10 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         };
         // A Riga lobby has no Sea Battle rules to set: /settings there edits the chat's
         // defaults.
-        let lobby = game.filter(|(_, r)| *r.game.phase() == Phase::Lobby && !r.is_riga());
+        let lobby = game.filter(|(_, r)| match r.play {
+            Play::SeaBattle(_) => *r.game.phase() == Phase::Lobby,
+            Play::Riga(_) => false,
+        });
         if let Some((id, rec)) = lobby {
             if user.id.0 != rec.creator {
                 return reply(ctx, msg, t(lang, "settings-lobby-creator-only")).await;

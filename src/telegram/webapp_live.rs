@@ -11,6 +11,7 @@
 
 use super::context::Ctx;
 use crate::game::record::GameRecord;
+use crate::game::record::Play;
 use crate::game::GameId;
 use crate::store::StoreError;
 use engine::{Phase, SeatId};
@@ -151,8 +152,9 @@ impl Streams {
 
 /// The seats whose drafts are watched: those still placing.
 fn placing(rec: &GameRecord) -> Vec<SeatId> {
-    if rec.is_riga() || *rec.game.phase() != Phase::Placement {
-        return Vec::new();
+    match rec.play {
+        Play::SeaBattle(_) if *rec.game.phase() == Phase::Placement => {}
+        Play::SeaBattle(_) | Play::Riga(_) => return Vec::new(),
     }
     (0..rec.game.seats().len())
         .map(|i| SeatId(i as u8))

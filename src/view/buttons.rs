@@ -5,7 +5,7 @@
 //! politely ("this game is over", "out of date"), never misread.
 
 pub use crate::game::placement::EditOp;
-use crate::game::record::SettingsPage;
+use crate::game::record::{GameKind, SettingsPage};
 pub use crate::game::settings::{FieldChoice, SetOp};
 use crate::game::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
@@ -73,9 +73,9 @@ pub enum Button {
     /// A finished game's replay, in a private chat: show this step (0 before the first
     /// shot).
     Replay(GameId, u16),
-    /// An inline card (sent by this user, of the Riga game when `true`): its first press
-    /// opens the game's lobby on the card, and takes a seat.
-    Card(u64, bool),
+    /// An inline card (sent by this user, of this game): its first press opens the game's
+    /// lobby on the card, and takes a seat.
+    Card(u64, GameKind),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -389,7 +389,13 @@ impl fmt::Display for Button {
             Button::Replay(g, k) => write!(f, "rp:{g}:{k}"),
             Button::Arm(g, n, w) => write!(f, "wa:{g}:{n}:{}", weapon_code(w)),
             Button::Heading(g, n, h) => write!(f, "wh:{g}:{n}:{}", heading_code(h)),
-            Button::Card(u, riga) => write!(f, "ic:{u}:{}", if riga { "r" } else { "s" }),
+            Button::Card(u, kind) => {
+                let code = match kind {
+                    GameKind::SeaBattle => "s",
+                    GameKind::Riga => "r",
+                };
+                write!(f, "ic:{u}:{code}")
+            }
             Button::Noop => f.write_str("-"),
         }
     }
@@ -503,8 +509,8 @@ impl Button {
             ("ic", 3) => Button::Card(
                 num(1)?,
                 match parts[2] {
-                    "s" => false,
-                    "r" => true,
+                    "s" => GameKind::SeaBattle,
+                    "r" => GameKind::Riga,
                     _ => return None,
                 },
             ),
@@ -620,13 +626,13 @@ mod tests {
             Button::RigaMove(g, u32::MAX, riga::Move::Pass),
             Button::RigaToggle(g, u32::MAX),
             Button::Replay(g, u16::MAX),
-            Button::Card(u64::MAX, false),
+            Button::Card(u64::MAX, GameKind::SeaBattle),
             Button::Arm(g, u32::MAX, engine::Weapon::AirStrike),
             Button::Arm(g, u32::MAX, engine::Weapon::Radar),
             Button::Arm(g, u32::MAX, engine::Weapon::Torpedo),
             Button::Heading(g, u32::MAX, engine::Heading::East),
             Button::Heading(g, u32::MAX, engine::Heading::North),
-            Button::Card(u64::MAX, true),
+            Button::Card(u64::MAX, GameKind::Riga),
             Button::Noop,
         ];
         for b in all {

@@ -8,6 +8,7 @@
 
 use super::group::{battle_caption, battle_keyboard, live_message_shown, Shown};
 use super::keyboard::Keyboard;
+use crate::game::record::Play;
 use crate::game::record::{Board, GameRecord};
 use crate::game::GameId;
 use crate::view::picture::{render_png, Panel};
@@ -171,8 +172,12 @@ pub fn with_board_link(mut d: Drawing, rec: &GameRecord, link: Option<&str>) -> 
 /// Whether the live message is a picture now: Sea Battle whose battle began (it has a message
 /// of its own), in a chat that sees pictures.
 pub fn shows_picture(rec: &GameRecord) -> bool {
+    let sea_battle = match rec.play {
+        Play::SeaBattle(_) => true,
+        Play::Riga(_) => false,
+    };
     rec.board == Board::Picture
-        && !rec.is_riga()
+        && sea_battle
         && rec.delivery.begun
         && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. })
 }

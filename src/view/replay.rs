@@ -11,6 +11,7 @@ use super::reveal::fleet_words;
 use crate::game::id::GameId;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
+use crate::game::record::Play;
 use crate::view::i18n::{t, ta};
 use engine::{Coord, Event, SeatId};
 
@@ -48,8 +49,9 @@ pub fn replay_view(
     step: usize,
     lang: Lang,
 ) -> Option<(String, Keyboard)> {
-    if let Some(r) = rec.riga() {
-        return riga_replay(rec, r, id, step, lang);
+    match &rec.play {
+        Play::Riga(r) => return riga_replay(rec, r, id, step, lang),
+        Play::SeaBattle(_) => {}
     }
     if !rec.game.is_finished() || rec.game.fleet(SeatId(0)).is_none() {
         return None;
@@ -473,7 +475,10 @@ mod tests {
         };
         let mut lines = Vec::new();
         for _ in 0..30 {
-            let game = rec.riga().unwrap().game.clone().unwrap();
+            let Play::Riga(r) = &rec.play else {
+                panic!("a Riga record")
+            };
+            let game = r.game.clone().unwrap();
             let side = game.turn();
             let player = PlayerId(u64::from(riga_state::seat_of(side)) + 1);
             let mv = game.legal_moves()[0];
@@ -504,7 +509,7 @@ mod tests {
         );
         // A game begun before replays were kept has none.
         let mut old = rec.clone();
-        if let Some(r) = old.riga_mut() {
+        if let Play::Riga(r) = &mut old.play {
             r.start = None;
         }
         assert!(replay_view(&old, GameId(3), 0, Lang::En).is_none());

@@ -5,6 +5,7 @@
 use super::render::{cell_name, escape, kind_name};
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
+use crate::game::record::Play;
 use crate::view::i18n::t;
 use engine::{Alphabet, Coord, Fleet, Kind, SeatId, Size};
 use std::cmp::Reverse;
@@ -110,11 +111,12 @@ pub fn replay_key(rec: &GameRecord) -> Option<String> {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(b"morskoy-boy replay");
-    if let Some(r) = rec.riga() {
-        h.update(serde_json::to_vec(r.start.as_ref()?).ok()?);
-    } else {
-        for s in 0..rec.game.seats().len() as u8 {
-            h.update(rec.game.commitment(SeatId(s))?.as_bytes());
+    match &rec.play {
+        Play::Riga(r) => h.update(serde_json::to_vec(r.start.as_ref()?).ok()?),
+        Play::SeaBattle(_) => {
+            for s in 0..rec.game.seats().len() as u8 {
+                h.update(rec.game.commitment(SeatId(s))?.as_bytes());
+            }
         }
     }
     Some(

@@ -16,11 +16,8 @@ use engine::SeatId;
 use riga::{Move, Outcome};
 
 /// The group's message of a Riga game, whatever its phase.
-pub fn live_message(rec: &GameRecord, id: GameId) -> (String, Option<Keyboard>) {
+pub fn live_message(rec: &GameRecord, r: &RigaPlay, id: GameId) -> (String, Option<Keyboard>) {
     let lang = rec.lang;
-    let Some(r) = rec.riga() else {
-        return (String::new(), None);
-    };
     let mut text = format!("<b>{}</b>\n", t(lang, "rg-title"));
     if r.game.is_none() {
         // Set-up (the lobby itself is drawn by `group.rs`), or called off during it.
@@ -147,10 +144,7 @@ pub fn end_words_in(rec: &GameRecord, r: &RigaPlay, lang: Lang) -> String {
 }
 
 /// The end's announcement (with the Rematch button under it, by the sender).
-pub fn end_texts(rec: &GameRecord) -> Vec<String> {
-    let Some(r) = rec.riga() else {
-        return Vec::new();
-    };
+pub fn end_texts(rec: &GameRecord, r: &RigaPlay) -> Vec<String> {
     vec![format!(
         "<b>{}</b>\n{}",
         t(rec.lang, "rg-title"),
@@ -232,11 +226,11 @@ pub fn ship_of(m: Move) -> Option<u8> {
 /// about where the battle is. `None` when there is nothing to show.
 pub fn dm_view(
     rec: &GameRecord,
+    r: &RigaPlay,
     id: GameId,
     seat: u8,
     lang: Lang,
 ) -> Option<(String, Option<Keyboard>)> {
-    let r = rec.riga()?;
     let i = usize::from(seat);
     let side = side_of(seat);
     let side_words = riga_text::side_name(lang, side);
@@ -318,6 +312,14 @@ mod tests {
     use rand::SeedableRng;
     use riga::{Game, Kind, FLEET};
 
+    /// The Riga game's state of a Riga record.
+    fn riga_of(rec: &GameRecord) -> &RigaPlay {
+        match &rec.play {
+            Play::Riga(r) => r,
+            Play::SeaBattle(_) => panic!("a Sea Battle record"),
+        }
+    }
+
     /// A group's Riga game of two people in its set-up, in `lang`.
     fn setup_record(lang: Lang) -> GameRecord {
         let duel = lobby::riga_duel(&engine::Ruleset::default());
@@ -351,7 +353,7 @@ mod tests {
             let legend = riga_text::legend(lang);
             // The set-up keyboard in the private chat: a point and a ship each.
             let mut rec = setup_record(lang);
-            let (_, kb) = dm_view(&rec, GameId(1), 0, lang).unwrap();
+            let (_, kb) = dm_view(&rec, riga_of(&rec), GameId(1), 0, lang).unwrap();
             let keys = labels(&kb.unwrap());
             let ships: Vec<&str> = keys
                 .iter()
@@ -367,7 +369,7 @@ mod tests {
             if let Play::Riga(r) = &mut rec.play {
                 r.game = Some(Game::new(&FLEET, &FLEET, riga::Side::South).unwrap());
             }
-            let (_, kb) = live_message(&rec, GameId(1));
+            let (_, kb) = live_message(&rec, riga_of(&rec), GameId(1));
             let kb = kb.unwrap();
             for row in &kb.inline_keyboard {
                 let ship = row[0].text.split(' ').next().unwrap().to_owned();
@@ -424,7 +426,7 @@ mod tests {
                     r.game = game.clone();
                     r.end = Some(RigaEnd::Played(Outcome::Draw));
                 }
-                let text = end_texts(&rec).join("\n");
+                let text = end_texts(&rec, riga_of(&rec)).join("\n");
                 assert!(!text.contains('🤝'), "{lang}: {text}");
                 let expected = match (lang, game.is_some()) {
                     (Lang::Ru, false) => "Ничья.",

@@ -277,6 +277,7 @@ fn editor_json(rec: &GameRecord, lang: Lang, ed: &Editor) -> Value {
 /// button's data back, and it goes through the very transition of that button.
 pub fn riga_state(
     rec: &GameRecord,
+    r: &crate::game::riga::RigaPlay,
     id: crate::game::GameId,
     viewer: Option<SeatId>,
     version: u64,
@@ -331,13 +332,10 @@ pub fn riga_state(
             })
             .collect()
     };
-    let Some(r) = rec.riga() else {
-        return Value::Null;
-    };
     let (phase, ships, mines, actions, order) = match &r.game {
         None => {
             // The set-up: the viewer's own keyboard and order, nothing of the other's.
-            let own = viewer.and_then(|s| rv::dm_view(rec, id, s.0, lang));
+            let own = viewer.and_then(|s| rv::dm_view(rec, r, id, s.0, lang));
             let order: Vec<Value> = match (viewer, mine_side) {
                 (Some(s), Some(side)) => r
                     .orders

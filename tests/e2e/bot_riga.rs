@@ -6,8 +6,8 @@
 
 use crate::fake_telegram::SentMessage;
 use crate::helpers::*;
-use morskoy_boy::game::record::GameRecord;
-use morskoy_boy::game::riga::RigaEnd;
+use morskoy_boy::game::record::{GameRecord, Play};
+use morskoy_boy::game::riga::{RigaEnd, RigaPlay};
 use morskoy_boy::store::GameId;
 use riga::{Facing, Game, Kind, Move, Outcome, Point, Side, Terrain};
 use std::collections::{HashMap, VecDeque};
@@ -33,8 +33,23 @@ pub(crate) async fn record(app: &App, game: u64) -> GameRecord {
         .0
 }
 
+/// The Riga game's state of a record; `None` in a Sea Battle one.
+pub(crate) fn riga_of(rec: &GameRecord) -> Option<&RigaPlay> {
+    match &rec.play {
+        Play::Riga(r) => Some(r),
+        Play::SeaBattle(_) => None,
+    }
+}
+
+/// The Riga game's state of game `game` as stored now.
+pub(crate) async fn riga_record(app: &App, game: u64) -> RigaPlay {
+    riga_of(&record(app, game).await)
+        .cloned()
+        .expect("a Riga game")
+}
+
 fn riga_game(rec: &GameRecord) -> Game {
-    rec.riga()
+    riga_of(rec)
         .and_then(|r| r.game.clone())
         .expect("the Riga battle is on")
 }
@@ -90,12 +105,12 @@ async fn riga_duel(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessa
         );
         if n == 0 {
             // Two taps swap two ships; the order the bot keeps says so.
-            let before = record(app, game).await.riga().cloned().unwrap().orders[0].clone();
+            let before = riga_record(app, game).await.orders[0].clone();
             app.press(chat, p, setup.message_id, &format!("qt:{game}:0"))
                 .await;
             app.press(chat, p, setup.message_id, &format!("qt:{game}:5"))
                 .await;
-            let after = record(app, game).await.riga().cloned().unwrap().orders[0].clone();
+            let after = riga_record(app, game).await.orders[0].clone();
             assert_eq!((after[0], after[5]), (before[5], before[0]));
             // Not a player: refused, nothing changes.
             let stranger = app.player(9999, "Mallory", "en");
@@ -103,18 +118,9 @@ async fn riga_duel(app: &App, group: i64, a: &User, b: &User) -> (u64, SentMessa
                 .press(chat, &stranger, setup.message_id, &format!("qt:{game}:1"))
                 .await;
             assert!(answer.show_alert, "{answer:?}");
-            assert_eq!(
-                record(app, game).await.riga().cloned().unwrap().orders[0],
-                after
-            );
+            assert_eq!(riga_record(app, game).await.orders[0], after);
             // Nothing is revealed before both are locked.
-            assert!(record(app, game)
-                .await
-                .riga()
-                .cloned()
-                .unwrap()
-                .game
-                .is_none());
+            assert!(riga_record(app, game).await.game.is_none());
         }
         let answer = app
             .press(chat, p, setup.message_id, &data(&setup, "qk:"))
@@ -219,7 +225,7 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
     let mut moves = 0;
     loop {
         let rec = record(&app, game).await;
-        let r = rec.riga().unwrap();
+        let r = riga_of(&rec).unwrap();
         if r.end.is_some() {
             break;
         }
@@ -325,7 +331,7 @@ async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
     }
     let rec = record(&app, game).await;
     assert_eq!(
-        rec.riga().unwrap().end,
+        riga_of(&rec).unwrap().end,
         Some(RigaEnd::Played(Outcome::Win(Side::South)))
     );
     assert!(typed, "no move was typed");
@@ -423,7 +429,7 @@ async fn sixty_moves_with_no_loss_are_a_draw() {
     let players = [a, b];
     for n in 0..riga::game::QUIET_MOVES {
         let rec = record(&app, game).await;
-        assert_eq!(rec.riga().unwrap().end, None, "ended after {n} moves");
+        assert_eq!(riga_of(&rec).unwrap().end, None, "ended after {n} moves");
         let g = riga_game(&rec);
         assert_eq!(g.quiet(), n);
         let who = &players[usize::from(g.turn() == Side::South)];
@@ -436,7 +442,7 @@ async fn sixty_moves_with_no_loss_are_a_draw() {
     }
     let rec = record(&app, game).await;
     assert_eq!(
-        rec.riga().unwrap().end,
+        riga_of(&rec).unwrap().end,
         Some(RigaEnd::Played(Outcome::Draw))
     );
     let last = app
@@ -526,7 +532,7 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
         for _ in 0..400 {
             let g = riga_game(&record(&app, game).await);
             if g.turn() == Side::North
-                && g.moves() > rec.riga().unwrap().game.as_ref().unwrap().moves() + 1
+                && g.moves() > riga_of(&rec).unwrap().game.as_ref().unwrap().moves() + 1
             {
                 answered = true;
                 break;
@@ -539,7 +545,7 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
     app.message_with_button(chat, "r:").await;
     let rec = record(&app, game).await;
     assert_eq!(
-        rec.riga().unwrap().end,
+        riga_of(&rec).unwrap().end,
         Some(RigaEnd::Surrendered(Side::North))
     );
     let texts = app.tg.all_texts(chat).join("\n");
@@ -614,7 +620,7 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
         g.moves() + 1,
         "the move was stored"
     );
-    let line = rec.riga().unwrap().lines.last().unwrap().clone();
+    let line = riga_of(&rec).unwrap().lines.last().unwrap().clone();
     app.tg
         .wait_for(
             group,
@@ -656,7 +662,7 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
     let answer = app.press(group, &b, lobby.message_id, &toggle).await;
     assert!(answer.show_alert, "{answer:?}");
     let game: u64 = toggle.split(':').nth(1).unwrap().parse().unwrap();
-    assert!(record(&app, game).await.riga().is_none());
+    assert!(riga_of(&record(&app, game).await).is_none());
     let answer = app.press(group, &a, lobby.message_id, &toggle).await;
     assert!(!answer.show_alert, "{answer:?}");
     app.tg
@@ -667,7 +673,7 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
         )
         .await
         .expect("the lobby becomes a Riga lobby");
-    assert!(record(&app, game).await.riga().is_some());
+    assert!(riga_of(&record(&app, game).await).is_some());
     // A Riga lobby has no Sea Battle rules: /settings shows the chat's defaults instead.
     app.tg.send_command(group, &a, "/settings");
     app.tg
@@ -695,7 +701,7 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
         )
         .await
         .expect("the lobby is Sea Battle's again");
-    assert!(record(&app, game).await.riga().is_none());
+    assert!(riga_of(&record(&app, game).await).is_none());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -740,7 +746,7 @@ async fn a_player_who_lets_the_turn_timer_run_out_is_reminded_then_loses() {
         ended.versions
     );
     assert_eq!(
-        record(&app, game).await.riga().cloned().unwrap().end,
+        riga_record(&app, game).await.end,
         Some(RigaEnd::TimedOut(late))
     );
     app.message_with_button(group, "r:").await;

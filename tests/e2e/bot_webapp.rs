@@ -765,13 +765,7 @@ async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secr
     assert_eq!(public["riga"]["actions"], serde_json::json!([]));
 
     // Two taps on the page swap two ships, as in the chat.
-    let before = crate::bot_riga::record(&app, id)
-        .await
-        .riga()
-        .cloned()
-        .unwrap()
-        .orders[0]
-        .clone();
+    let before = crate::bot_riga::riga_record(&app, id).await.orders[0].clone();
     let s = state(&base, &game, Some(&auths[0])).await.1.unwrap();
     let tap = |n: u64| {
         actions(&s).into_iter().find(|a| a["point"] == n).unwrap()["data"]
@@ -787,13 +781,7 @@ async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secr
         riga_press(&base, &game, &auths[0], &tap(5)).await["ok"],
         true
     );
-    let after = crate::bot_riga::record(&app, id)
-        .await
-        .riga()
-        .cloned()
-        .unwrap()
-        .orders[0]
-        .clone();
+    let after = crate::bot_riga::riga_record(&app, id).await.orders[0].clone();
     assert_eq!((after[0], after[5]), (before[5], before[0]));
     // Carol's press of Anna's button: refused, nothing changes. A button of another game:
     // not taken.
@@ -842,7 +830,15 @@ async fn the_riga_game_is_ordered_and_played_on_the_page_and_an_order_stays_secr
     let done = riga_press(&base, &game, &auths[mover], &data).await;
     assert_eq!(done["ok"], true, "{done}");
     let rec = crate::bot_riga::record(&app, id).await;
-    assert_eq!(rec.riga().unwrap().game.as_ref().unwrap().moves(), 1);
+    assert_eq!(
+        crate::bot_riga::riga_of(&rec)
+            .unwrap()
+            .game
+            .as_ref()
+            .unwrap()
+            .moves(),
+        1
+    );
     // The same button again: drawn for a position gone.
     let again = riga_press(&base, &game, &auths[mover], &data).await;
     assert_eq!(again["ok"], false, "{again}");

@@ -696,10 +696,8 @@ async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
             wait(),
         )
         .await;
-    let moves_before = crate::bot_riga::record(&app, id)
+    let moves_before = crate::bot_riga::riga_record(&app, id)
         .await
-        .riga()
-        .unwrap()
         .game
         .as_ref()
         .unwrap()
@@ -723,7 +721,12 @@ async fn the_riga_game_is_ordered_and_a_move_played_by_tapping_on_the_page() {
         .await;
     let rec = crate::bot_riga::record(&app, id).await;
     assert_eq!(
-        rec.riga().unwrap().game.as_ref().unwrap().moves(),
+        crate::bot_riga::riga_of(&rec)
+            .unwrap()
+            .game
+            .as_ref()
+            .unwrap()
+            .moves(),
         moves_before + 1
     );
     scan_received(&browser).await;

@@ -9,6 +9,7 @@ use super::send::{active_game, answer, answer_store_error, pressed, reply, topic
 use super::sender;
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
+use crate::game::record::GameKind;
 use crate::game::record::{ai_player, is_ai, ChatSettings, GameRecord};
 use crate::game::settings::{self as choices, Choice};
 use crate::game::{GameId, Press, Refused};
@@ -48,7 +49,7 @@ fn setup(
     lang: Lang,
     ai_level: Level,
     ruleset: Ruleset,
-    riga: bool,
+    kind: GameKind,
 ) -> Setup {
     let lang = settings.lang.unwrap_or(lang);
     Setup {
@@ -62,7 +63,7 @@ fn setup(
         board: settings.board.unwrap_or(ctx.config.board),
         ai_level,
         ruleset,
-        riga,
+        kind,
     }
 }
 
@@ -75,7 +76,7 @@ async fn create(
     creator: &User,
     lang: Lang,
     ruleset: Ruleset,
-    riga: bool,
+    kind: GameKind,
     creator_seated: bool,
     bot: Option<Level>,
 ) -> Result<GameId, StoreError> {
@@ -93,7 +94,7 @@ async fn create(
         lang,
         level,
         ruleset,
-        riga,
+        kind,
     );
     let setup = Setup {
         topic,
@@ -128,7 +129,7 @@ pub async fn on_newgame(
     bot: Option<engine::ai::Level>,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, rest) = wants_riga(arg);
+    let (kind, rest) = game_asked(arg);
     if !rest.is_empty() && bot.is_none() {
         let words = ta(lang, "newgame-bad-arg", &[("arg", rest.into())]);
         return reply(ctx, msg, escape(&words)).await;
@@ -168,7 +169,7 @@ pub async fn on_newgame(
     }
     let seated = seated_at_once(ctx, user.id.0).await;
     let place = (chat, topic, made.is_some());
-    match create(ctx, place, user, lang, settings.ruleset, riga, seated, bot).await {
+    match create(ctx, place, user, lang, settings.ruleset, kind, seated, bot).await {
         Ok(_) => match made {
             Some((_, name)) => {
                 let words = ta(
@@ -214,8 +215,9 @@ async fn own_topic(ctx: &Ctx, chat: i64, user: &User, lang: Lang) -> Option<(i32
     }
 }
 
-/// Reads `/newgame` and `/play` arguments: whether they ask for the Riga game, and the rest.
-pub fn wants_riga(arg: &str) -> (bool, String) {
+/// Reads `/newgame` and `/play` arguments: the game they ask for (the Riga game when a
+/// word names it), and the rest.
+pub fn game_asked(arg: &str) -> (GameKind, String) {
     let names: Vec<String> = Lang::ALL
         .iter()
         .flat_map(|&l| {
@@ -234,7 +236,11 @@ pub fn wants_riga(arg: &str) -> (bool, String) {
             !is
         })
         .collect();
-    (riga, rest.join(" "))
+    let kind = match riga {
+        true => GameKind::Riga,
+        false => GameKind::SeaBattle,
+    };
+    (kind, rest.join(" "))
 }
 
 /// Whether `user` plays another game that is not over.

@@ -1,6 +1,7 @@
 //! The bot's seats in a lobby, and `/play`: a duel against the bot.
 
 use super::*;
+use crate::game::record::GameKind;
 
 /// Seats the bot in a lobby (by the creator's button of `generation`, when `by` names them).
 pub(super) async fn seat(
@@ -51,7 +52,7 @@ pub async fn on_play(
     lang: Lang,
     arg: &str,
 ) -> HandlerResult {
-    let (riga, arg) = wants_riga(arg);
+    let (kind, arg) = game_asked(arg);
     let arg = arg.as_str();
     let level = if arg.trim().is_empty() {
         let settings = if msg.chat.is_private() {
@@ -73,10 +74,13 @@ pub async fn on_play(
         return reply(ctx, msg, escape(&words)).await;
     };
     if !msg.chat.is_private() {
-        let game = if riga { "riga" } else { "" };
+        let game = match kind {
+            GameKind::Riga => "riga",
+            GameKind::SeaBattle => "",
+        };
         return on_newgame(ctx, msg, user, lang, Some(level), game).await;
     }
-    match play_private(ctx, user, lang, level, None, riga).await {
+    match play_private(ctx, user, lang, level, None, kind).await {
         Ok(Ok(())) => Ok(()),
         Ok(Err(r)) => reply(ctx, msg, refusal::words(lang, &r)).await,
         Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
@@ -91,7 +95,7 @@ pub(super) async fn play_private(
     lang: Lang,
     level: Level,
     ruleset: Option<Ruleset>,
-    riga: bool,
+    kind: GameKind,
 ) -> Result<Result<(), Refused>, StoreError> {
     let uid = user.id.0;
     if busy_elsewhere(ctx, uid, None).await? {
@@ -105,11 +109,10 @@ pub(super) async fn play_private(
         lang: None,
         ..settings
     };
-    let setup = setup(ctx, &settings, chat, uid, lang, level, ruleset, riga);
-    let key = if riga {
-        "rg-play-started"
-    } else {
-        "play-started"
+    let setup = setup(ctx, &settings, chat, uid, lang, level, ruleset, kind);
+    let key = match kind {
+        GameKind::Riga => "rg-play-started",
+        GameKind::SeaBattle => "play-started",
     };
     let notice = escape(&ta(
         lang,

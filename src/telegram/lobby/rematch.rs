@@ -41,8 +41,8 @@ pub(super) async fn rematch(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId
     }
     answer(ctx, q, t(lang, "rematch-done"), false).await?;
     // A duel against the bot in a private chat starts again at once.
-    let riga = old.is_riga();
-    let done = play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), riga).await;
+    let kind = old.play.kind();
+    let done = play_private(ctx, &q.from, old.lang, old.ai_level, Some(ruleset), kind).await;
     let words = match done {
         Ok(Ok(())) => return Ok(()),
         Ok(Err(r)) => refusal::words(lang, &r),
@@ -73,7 +73,6 @@ pub(super) async fn recreate(
         Err(r) => return Ok(Err(r)),
     };
     let settings = ctx.store.chat_settings(old.chat).await?;
-    let riga = old.is_riga();
     let setup = setup(
         ctx,
         &settings,
@@ -82,7 +81,7 @@ pub(super) async fn recreate(
         old.lang,
         old.ai_level,
         ruleset,
-        riga,
+        old.play.kind(),
     );
     let setup = Setup {
         topic: old.topic,

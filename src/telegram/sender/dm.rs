@@ -4,6 +4,7 @@
 use super::lease::{drawing_hash, Marker};
 use super::live::{edit_live, photo_media, send_live};
 use crate::game::delivery::{variant_of, EditOf};
+use crate::game::record::Play;
 use crate::game::record::{Board, Editor, GameRecord};
 use crate::game::sent::Sent;
 use crate::store::GameId;
@@ -36,16 +37,19 @@ pub(super) async fn dm(
     let user = player.player.0;
     let lang = user_lang_by_id(ctx, user).await;
     let message = rec.delivery.dms.get(usize::from(seat)).copied().flatten();
-    if rec.is_riga() {
-        // A Riga game's set-up keyboard, then words about the battle: drawn from the record
-        // on every change (the private chat takes about one a second).
-        let Some((text, kb)) = crate::view::riga::dm_view(rec, id, seat, lang) else {
-            return Ok(Sent::Done);
-        };
-        if message.is_none() && rec.game.is_finished() {
-            return Ok(Sent::Done);
+    match &rec.play {
+        Play::SeaBattle(_) => {}
+        Play::Riga(r) => {
+            // A Riga game's set-up keyboard, then words about the battle: drawn from the
+            // record on every change (the private chat takes about one a second).
+            let Some((text, kb)) = crate::view::riga::dm_view(rec, r, id, seat, lang) else {
+                return Ok(Sent::Done);
+            };
+            if message.is_none() && rec.game.is_finished() {
+                return Ok(Sent::Done);
+            }
+            return send_or_edit(&edit, seat, user, message, rec, text, kb).await;
         }
-        return send_or_edit(&edit, seat, user, message, rec, text, kb).await;
     }
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
     // From the battle on, the private chat's own choice of board, else the game's (read only

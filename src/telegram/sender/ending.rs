@@ -1,6 +1,7 @@
 //! The end, in storage: the settlement (new ratings and statistics) worked out from what is
 //! stored and kept in the record, then written whole (again after a crash changes nothing).
 
+use crate::game::record::Play;
 use crate::game::record::{GameRecord, Settlement};
 use crate::game::sent::Sent;
 use crate::game::settle;
@@ -80,11 +81,15 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
             ctx.store.set_stats(u, &values).await?;
         }
     }
-    if !rec.is_riga() {
-        let r = rec.game.ruleset();
-        if let Ok(json) = serde_json::to_string(r) {
-            ctx.store.note_ruleset(&r.to_string(), &json).await?;
+    match rec.play {
+        // The rulesets played, for /stats.
+        Play::SeaBattle(_) => {
+            let r = rec.game.ruleset();
+            if let Ok(json) = serde_json::to_string(r) {
+                ctx.store.note_ruleset(&r.to_string(), &json).await?;
+            }
         }
+        Play::Riga(_) => {}
     }
     crash_point(ctx, "rated");
     let _ = ctx.store.clear_chat_game(rec.chat, rec.topic, id).await;

@@ -4,6 +4,7 @@
 
 use crate::game::delivery::Effect;
 use crate::game::record::GameRecord;
+use crate::game::record::Play;
 use crate::game::sent::Sent;
 use crate::telegram::context::{BotError, Ctx};
 use crate::telegram::send::{group_gone, topic_gone};
@@ -15,17 +16,14 @@ use teloxide::RequestError;
 /// The priority of the live message's calls: the battle's board goes first; a lobby waits
 /// with the rest.
 pub(super) fn board_priority(rec: &GameRecord) -> Priority {
-    if let Some(riga) = rec.riga() {
+    match &rec.play {
         // A Riga game keeps the engine's lobby phase: its own game tells the battle.
-        return if riga.game.is_some() {
-            Priority::Board
-        } else {
-            Priority::Other
-        };
-    }
-    match rec.game.phase() {
-        Phase::Battle | Phase::Finished { .. } => Priority::Board,
-        Phase::Lobby | Phase::Placement => Priority::Other,
+        Play::Riga(riga) if riga.game.is_some() => Priority::Board,
+        Play::Riga(_) => Priority::Other,
+        Play::SeaBattle(_) => match rec.game.phase() {
+            Phase::Battle | Phase::Finished { .. } => Priority::Board,
+            Phase::Lobby | Phase::Placement => Priority::Other,
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 //! their taps — a shot, an edit of their draft, a move on the Riga board.
 
 use super::*;
+use crate::game::record::Play;
 
 /// Whoever opened the page, and the language they read it in unless the game's chat's is
 /// taken: their own choice (`/lang`), else the `language_code` of their `initData`, else
@@ -74,14 +75,17 @@ pub(super) async fn seen_in(
 ) -> Result<Seen, StoreError> {
     let seat = rec.game.seat_of(PlayerId(user));
     let over = rec.game.is_finished();
-    if rec.is_riga() {
-        let json = crate::view::webapp::riga_state(rec, id, seat, version, lang);
-        return Ok(Seen {
-            json,
-            version,
-            draft: None,
-            over,
-        });
+    match &rec.play {
+        Play::SeaBattle(_) => {}
+        Play::Riga(r) => {
+            let json = crate::view::webapp::riga_state(rec, r, id, seat, version, lang);
+            return Ok(Seen {
+                json,
+                version,
+                draft: None,
+                over,
+            });
+        }
     }
     let placing = seat.filter(|&s| *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s));
     let editor = match placing {
@@ -247,8 +251,12 @@ pub(super) fn page_change(req: &Request, size: engine::Size) -> Option<Change> {
 pub(super) async fn edit(ctx: &Ctx, req: &Request, id: GameId, who: &Viewer) -> Response<Body> {
     let player = PlayerId(who.id);
     let rec = match ctx.store.load_game(id).await {
-        Ok((rec, _)) if !rec.is_riga() => rec,
-        Ok(_) | Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
+        Ok((rec, _)) => match rec.play {
+            Play::SeaBattle(_) => rec,
+            // A Riga game's fleets are ordered by taps (`riga_tap`), never edited.
+            Play::Riga(_) => return text(StatusCode::NOT_FOUND, "no such game"),
+        },
+        Err(StoreError::NotFound) => return text(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
             log::warn!("webapp edit in {id}: {e}");
             return text(StatusCode::SERVICE_UNAVAILABLE, "try again");

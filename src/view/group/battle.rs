@@ -2,6 +2,7 @@
 //! picture's caption, and its keyboard of cells.
 
 use super::*;
+use crate::game::record::Play;
 
 /// Buttons besides the cells in the battle keyboard: the row of target fields (free-for-all
 /// and teams) and the salvo's Fire button; the block switch is counted by the viewport. From
@@ -357,6 +358,10 @@ pub fn battle_keyboard(rec: &GameRecord, id: GameId) -> Option<Keyboard> {
     if *game.phase() != Phase::Battle {
         return None;
     }
+    let block = match &rec.play {
+        Play::SeaBattle(sb) => sb.block,
+        Play::Riga(_) => return None,
+    };
     let aim = rec.current_aim()?;
     let target = aim.target;
     let view = game.public_view();
@@ -380,7 +385,7 @@ pub fn battle_keyboard(rec: &GameRecord, id: GameId) -> Option<Keyboard> {
     }
     let mut keyboard = grid_keyboard(
         vp,
-        rec.sea().map_or(0, |sb| sb.block),
+        block,
         rec.alphabet,
         |c: Coord| {
             let mark = field.mark(c);

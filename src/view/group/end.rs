@@ -2,6 +2,7 @@
 //! and the keyboard under a finished game.
 
 use super::*;
+use crate::game::record::Play;
 
 /// The end of a game in an inline message, drawn on it (the chat is not the bot's to send
 /// to): the fields, the last results and who won, then every fleet revealed with the line
@@ -114,8 +115,9 @@ pub(super) fn rating_lines(rec: &GameRecord) -> Vec<String> {
 /// many messages as that takes, each within Telegram's limit and never cutting a line; the
 /// last one gets the Rematch button.
 pub fn end_texts(rec: &GameRecord) -> Vec<String> {
-    if rec.is_riga() {
-        return crate::view::riga::end_texts(rec);
+    match &rec.play {
+        Play::SeaBattle(_) => {}
+        Play::Riga(r) => return crate::view::riga::end_texts(rec, r),
     }
     let lang = rec.lang;
     let mut blocks = vec![format!("<b>{}</b>", end_words(rec))];

@@ -1,6 +1,8 @@
 //! The lobby's message, and the card of an inline invitation.
 
 use super::*;
+use crate::game::record::GameKind;
+use crate::game::record::Play;
 
 pub(super) fn lobby_message(
     rec: &GameRecord,
@@ -10,13 +12,12 @@ pub(super) fn lobby_message(
     let lang = rec.lang;
     let game = &rec.game;
     let seats = game.ruleset().seats();
-    let (title, rules) = if rec.is_riga() {
-        (t(lang, "rg-lobby-title"), t(lang, "rg-lobby-rules"))
-    } else {
-        (
+    let (title, rules) = match rec.play {
+        Play::Riga(_) => (t(lang, "rg-lobby-title"), t(lang, "rg-lobby-rules")),
+        Play::SeaBattle(_) => (
             t(lang, "lobby-title"),
             escape(&render::ruleset_words(lang, game.ruleset())),
-        )
+        ),
     };
     let mut text = format!(
         "<b>{title}</b>\n{rules}\n\n{}",
@@ -77,17 +78,15 @@ pub(super) fn lobby_message(
                 Button::Bot(id, g).to_string(),
             )]);
         }
-        let game_button = if rec.is_riga() {
-            "rg-btn-seabattle"
-        } else {
-            "rg-btn-riga"
-        };
-        let toggle = Key::callback(t(lang, game_button), Button::RigaToggle(id, g).to_string());
-        if rec.is_riga() {
-            rows.push(vec![toggle]);
-        } else {
-            rows.push(vec![crate::view::panel::open_button(rec, id), toggle]);
-        }
+        // The other game, and the rules panel of the game that has one.
+        let toggle = |key: &str| Key::callback(t(lang, key), Button::RigaToggle(id, g).to_string());
+        rows.push(match rec.play {
+            Play::Riga(_) => vec![toggle("rg-btn-seabattle")],
+            Play::SeaBattle(_) => vec![
+                crate::view::panel::open_button(rec, id),
+                toggle("rg-btn-riga"),
+            ],
+        });
         rows.push(vec![Key::url(t(lang, "btn-open-bot"), url)]);
         rows
     };
@@ -101,18 +100,17 @@ pub fn card(
     sender: u64,
     name: &str,
     ruleset: &engine::Ruleset,
-    riga: bool,
+    kind: GameKind,
 ) -> (String, Keyboard) {
-    let (game, rules) = if riga {
-        (
+    let (game, rules) = match kind {
+        GameKind::Riga => (
             t(lang, "inline-riga-title"),
             t(lang, "inline-riga-description"),
-        )
-    } else {
-        (
+        ),
+        GameKind::SeaBattle => (
             t(lang, "inline-sea-title"),
             render::ruleset_words(lang, ruleset),
-        )
+        ),
     };
     let text = ta(
         lang,
@@ -125,7 +123,7 @@ pub fn card(
     );
     let kb = Keyboard::new(vec![vec![Key::callback(
         t(lang, "btn-join"),
-        Button::Card(sender, riga).to_string(),
+        Button::Card(sender, kind).to_string(),
     )]]);
     (text, kb)
 }

@@ -16,6 +16,7 @@ use crate::game::battle::{is_aimed, Cell, Picked};
 pub use crate::game::delivery::Shown;
 use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
+use crate::game::record::Play;
 use crate::game::GameId;
 use crate::view::i18n::{list, t, ta};
 use engine::{Coord, EndReason, Event, Mark, Phase, SeatId, ShotResult};
@@ -52,13 +53,15 @@ pub fn live_message_shown(
         from: rec.log_total,
         to: rec.log_total,
     };
-    if rec.is_riga() && *rec.game.phase() != Phase::Lobby {
-        let (text, mut keyboard) = super::riga::live_message(rec, id);
-        let played = rec.riga().is_some_and(|r| r.game.is_some());
-        if rec.inline.is_some() && rec.is_finished() && played {
-            keyboard = Some(end_keyboard(rec, id, username));
+    match &rec.play {
+        Play::Riga(r) if *rec.game.phase() != Phase::Lobby => {
+            let (text, mut keyboard) = super::riga::live_message(rec, r, id);
+            if rec.inline.is_some() && rec.is_finished() && r.game.is_some() {
+                keyboard = Some(end_keyboard(rec, id, username));
+            }
+            return (text, keyboard, all);
         }
-        return (text, keyboard, all);
+        Play::Riga(_) | Play::SeaBattle(_) => {}
     }
     match rec.game.phase() {
         Phase::Lobby | Phase::Placement => {
