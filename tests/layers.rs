@@ -670,3 +670,29 @@ fn architecture_counts_the_places_a_new_game_extends() {
         "ARCHITECTURE.md should say \"{said}\" (the Riga game's arms: {files:?})"
     );
 }
+
+/// The most lines of code a source file holds (its unit tests aside) unless it says why it is
+/// one noun.
+const FILE_LINES: usize = 600;
+
+#[test]
+fn every_source_file_is_short_or_says_why_it_is_one_noun() {
+    let mut long = Vec::new();
+    for file in all_sources() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines = match file.file_name().is_some_and(|n| n == "tests.rs") {
+            true => 0,
+            false => match text.find("#[cfg(test)]\nmod tests") {
+                Some(at) => text[..at].lines().count(),
+                None => text.lines().count(),
+            },
+        };
+        if lines > FILE_LINES && !text.contains("One noun:") {
+            long.push(format!("{} ({lines} lines)", one(&file)));
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "longer than {FILE_LINES} lines, with no \"One noun:\" note saying why: {long:#?}"
+    );
+}

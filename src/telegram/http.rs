@@ -90,7 +90,11 @@ pub async fn listen(config: &Config) {
                     "liveness at http://{addr}/livez, readiness at http://{addr}/readyz, \
                      metrics at http://{addr}/metrics"
                 ),
-                Part::Webhook => log::info!("taking Telegram's posts at http://{addr}{path}"),
+                Part::Webhook => {
+                    log::info!(
+                        "the webhook listens at http://{addr}{path} (503 until start-up ends)"
+                    )
+                }
                 Part::WebApp => log::info!("the Mini App is served at http://{addr}/app"),
             }
         }
