@@ -1,4 +1,4 @@
-//! The bot binary: configuration from the environment (`config.rs`), then long polling or the
+//! The bot binary: configuration from the environment (`config/`), then long polling or the
 //! webhook until ctrl-c or SIGTERM. `morskoy-boy play` instead plays a duel against the AI in the terminal
 //! (`terminal.rs`); `--help` and `--version` answer and stop.
 
