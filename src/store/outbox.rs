@@ -118,7 +118,7 @@ impl Store {
                 if !expected.is_empty() {
                     crate::metrics::takeover(crate::metrics::Takeover::SendLease);
                 }
-                break super::status_and_payload(&reply)?;
+                break super::versioned::status_and_payload(&reply)?;
             }
             if !expected.is_empty() {
                 return Ok(None);
