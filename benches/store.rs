@@ -6,6 +6,7 @@ mod common;
 
 use common::{battle, next_shot, NOW};
 use morskoy_boy::game::record::GameRecord;
+use morskoy_boy::store::Atomic;
 use morskoy_boy::store::{GameId, Store, StoreConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -14,7 +15,7 @@ use std::time::Instant;
 /// Plays one shot on the game: a real engine transition, loaded, applied and saved.
 async fn shoot(store: &Store, id: GameId) -> bool {
     let done = store
-        .transition(id, |rec| {
+        .transition(id, Atomic::plain(), |rec| {
             let action = next_shot(&rec.game).ok_or(())?;
             let mut rng = ChaCha8Rng::seed_from_u64(0);
             rec.game.apply(action, NOW, &mut rng).map_err(|_| ())

@@ -7,6 +7,7 @@ use common::{battle, RedisServer, Target, NOW};
 use engine::{Action, Coord, Draft, Game, PlayerId, Ruleset, SeatId};
 use morskoy_boy::game::lang::Lang;
 use morskoy_boy::game::record::{ChatSettings, GameRecord, UserSettings};
+use morskoy_boy::store::Atomic;
 use morskoy_boy::store::{GameId, Store, StoreConfig, StoreError};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -17,7 +18,9 @@ use std::time::{Duration, Instant};
 async fn act(store: &Store, id: GameId, action: Action) -> Result<u64, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(0);
     match store
-        .transition(id, |rec| rec.game.apply(action.clone(), NOW, &mut rng))
+        .transition(id, Atomic::plain(), |rec| {
+            rec.game.apply(action.clone(), NOW, &mut rng)
+        })
         .await
     {
         Ok(Ok(done)) => Ok(done.version),
@@ -293,7 +296,7 @@ async fn a_refused_or_empty_transition_writes_nothing(target: Target) {
     assert_eq!(store.load_game(id).await.unwrap(), (before, v));
     assert_eq!(
         store
-            .transition(GameId(u64::MAX), |_| Ok::<_, ()>(()))
+            .transition(GameId(u64::MAX), Atomic::plain(), |_| Ok::<_, ()>(()))
             .await,
         Err(StoreError::NotFound)
     );
@@ -326,7 +329,10 @@ async fn a_payload_that_no_longer_decodes_is_reported_not_a_panic(target: Target
         .query_async(&mut conn)
         .await
         .unwrap();
-    match store.transition(id, |_| Ok::<_, ()>(())).await {
+    match store
+        .transition(id, Atomic::plain(), |_| Ok::<_, ()>(()))
+        .await
+    {
         Err(StoreError::Undecodable { reason, .. }) => assert!(reason.contains("codec")),
         other => panic!("expected an undecodable payload, got {other:?}"),
     }
@@ -735,7 +741,7 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
     let (before, v) = store.load_game(id).await.unwrap();
     assert_eq!(
         store
-            .transition_fenced(id, "b/1/y", |r| {
+            .transition(id, Atomic::by_sender("b/1/y"), |r| {
                 r.delivery.drawn = 7;
                 Ok::<_, ()>(())
             })
@@ -754,7 +760,7 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
     assert!(!store.renew_send_lease(id, "a/1/x", hold).await.unwrap());
     assert_eq!(
         store
-            .transition_fenced(id, "a/1/x", |r| {
+            .transition(id, Atomic::by_sender("a/1/x"), |r| {
                 r.delivery.drawn = 8;
                 Ok::<_, ()>(())
             })
@@ -762,7 +768,7 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
         Err(StoreError::Fenced)
     );
     let done = store
-        .transition_fenced(id, "a/2/z", |r| {
+        .transition(id, Atomic::by_sender("a/2/z"), |r| {
             r.delivery.drawn = 9;
             Ok::<_, ()>(())
         })
@@ -938,7 +944,7 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     let bump = |s: &Store| {
         let s = s.clone();
         async move {
-            s.transition(id, |r| {
+            s.transition(id, Atomic::plain(), |r| {
                 r.delivery.announced_parts += 1;
                 Ok::<_, ()>(r.delivery.announced_parts)
             })
@@ -953,7 +959,7 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     assert_eq!(bump(&a).await.value, 3);
     // b knows block 2 now: a refusal made on that would be wrong.
     let seen = b
-        .transition(id, |r| {
+        .transition(id, Atomic::plain(), |r| {
             if r.delivery.announced_parts == 3 {
                 Ok(r.delivery.announced_parts)
             } else {
@@ -965,7 +971,9 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     assert_eq!(seen.map(|c| c.value), Ok(3));
     assert_eq!(bump(&a).await.value, 4);
     let unchanged = b
-        .transition(id, |r| Ok::<_, ()>(r.delivery.announced_parts))
+        .transition(id, Atomic::plain(), |r| {
+            Ok::<_, ()>(r.delivery.announced_parts)
+        })
         .await
         .unwrap()
         .unwrap();
@@ -985,7 +993,7 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
     target: Target,
 ) {
     let (a, b, id) = two_replicas_on_one_game(target).await;
-    a.transition(id, |r| {
+    a.transition(id, Atomic::plain(), |r| {
         r.delivery.announced_parts = 1;
         Ok::<_, ()>(())
     })
@@ -995,7 +1003,7 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
     // b knows block 0. Refusing with the block it sees:
     let refuse = |r: &mut GameRecord| Err::<(), u8>(r.delivery.announced_parts);
     let settled = b
-        .transition_settled(id, None, &|_: &u8| true, refuse)
+        .transition(id, Atomic::due(None).settled(&|_: &u8| true), refuse)
         .await
         .unwrap();
     assert_eq!(
@@ -1004,7 +1012,7 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
         "a settled refusal comes from the known record"
     );
     let checked = b
-        .transition_settled(id, None, &|_: &u8| false, refuse)
+        .transition(id, Atomic::due(None).settled(&|_: &u8| false), refuse)
         .await
         .unwrap();
     assert_eq!(checked.err(), Some(1), "another refusal is checked afresh");
@@ -1027,7 +1035,7 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     let at = |s: u64| move |_: &GameRecord| Some(s);
     let due = at(NOW + 100);
     store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             r.delivery.announced_parts = 1;
             Ok::<_, ()>(())
         })
@@ -1039,14 +1047,14 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
     // A refused change sets no deadline.
     let later = at(NOW + 5);
     let refused = store
-        .transition_due(id, Some(&later), |_| Err::<(), _>("no"))
+        .transition(id, Atomic::due(Some(&later)), |_| Err::<(), _>("no"))
         .await
         .unwrap();
     assert!(refused.is_err());
     assert!(!store.due(NOW + 50).await.unwrap().contains(&id));
     let none = |_: &GameRecord| None;
     store
-        .transition_due(id, Some(&none), |r| {
+        .transition(id, Atomic::due(Some(&none)), |r| {
             r.delivery.announced_parts = 2;
             Ok::<_, ()>(())
         })

@@ -3,7 +3,8 @@
 //! deleting it.
 
 use super::versioned::{Cas, Extra};
-use super::{Committed, DueFn, GameId, Settled, Store, StoreError};
+use super::{Atomic, Committed, GameId, Store, StoreError};
+
 use crate::game::record::GameRecord;
 use redis::AsyncCommands;
 
@@ -82,88 +83,63 @@ impl Store {
     /// read just now, nothing is saved and the refusal is returned. When `f` leaves such a
     /// record as it was, nothing is written.
     ///
+    /// `atomic` says what the same atomic step does besides: the game's deadline set from
+    /// the new record ([`Atomic::due`]: a crash cannot leave a move stored without its
+    /// timer), refusals taken from the record this process knows ([`Atomic::settled`]), a
+    /// press's update claimed ([`Atomic::press`]), or a change by the game's sender, saved
+    /// only while its lease holds ([`Atomic::by_sender`]). Every change but the sender's
+    /// derives the effects that follow from the new state and indexes the game's outbox.
+    ///
     /// # Errors
     /// [`StoreError::Busy`] after too many conflicts; [`StoreError::NotFound`],
     /// [`StoreError::Undecodable`], [`StoreError::Unavailable`].
     pub async fn transition<T, E>(
         &self,
         id: GameId,
-        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
-    ) -> Result<Result<Committed<T>, E>, StoreError> {
-        self.transition_due(id, None, f).await
-    }
-
-    /// [`Store::transition`] that also sets the game's deadline (see [`Store::schedule`]) to
-    /// what `due` says of the new record, in the same atomic step: a crash cannot leave a
-    /// move stored without its timer.
-    ///
-    /// # Errors
-    /// As [`Store::transition`].
-    pub async fn transition_due<T, E>(
-        &self,
-        id: GameId,
-        due: Option<&DueFn<'_, GameRecord>>,
-        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
-    ) -> Result<Result<Committed<T>, E>, StoreError> {
-        self.transition_settled(id, due, &|_| false, f).await
-    }
-
-    /// [`Store::transition_due`] for a change whose refusals `settled` says no later version
-    /// of the record can lift (a cell already shot, a game over, a press already answered):
-    /// such a refusal of the record this process knows is the answer, with no round trip.
-    ///
-    /// # Errors
-    /// As [`Store::transition`].
-    pub async fn transition_settled<T, E>(
-        &self,
-        id: GameId,
-        due: Option<&DueFn<'_, GameRecord>>,
-        settled: &Settled<'_, E>,
+        atomic: Atomic<'_, E>,
         mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
     ) -> Result<Result<Committed<T>, E>, StoreError> {
+        let by_sender = atomic.fence.is_some();
         let extra = Extra {
-            index: Some((self.keys.outbox_index(), id.0.to_string())),
-            deadline: due.map(|_| (self.keys.deadlines(), id.0.to_string())),
-            ..Extra::default()
+            index: (!by_sender).then(|| (self.keys.outbox_index(), id.0.to_string())),
+            deadline: atomic
+                .due
+                .map(|_| (self.keys.deadlines(), id.0.to_string())),
+            claim: atomic.press.map(|(update_id, claimant)| {
+                (
+                    self.keys.presses(id),
+                    update_id.to_string(),
+                    claimant.to_owned(),
+                )
+            }),
+            fence: atomic
+                .fence
+                .map(|token| (self.keys.send_lease(id), token.to_owned())),
         };
-        self.transition_with(id, &extra, due, settled, move |rec| {
-            let value = f(rec)?;
-            rec.derive_effects();
-            Ok(value)
-        })
-        .await
-    }
-
-    /// [`Store::transition_settled`] for a button press whose update (`update_id`) is claimed
-    /// by `claimant` in the same atomic step as the change it makes, in the game's own hash
-    /// slot (see [`Store::press_claim`]): no round trip of its own on the shot's path.
-    ///
-    /// # Errors
-    /// As [`Store::transition`].
-    pub async fn transition_press<T, E>(
-        &self,
-        id: GameId,
-        (update_id, claimant): (u32, &str),
-        due: Option<&DueFn<'_, GameRecord>>,
-        settled: &Settled<'_, E>,
-        mut f: impl FnMut(&mut GameRecord) -> Result<T, E>,
-    ) -> Result<Result<Committed<T>, E>, StoreError> {
-        let extra = Extra {
-            index: Some((self.keys.outbox_index(), id.0.to_string())),
-            deadline: due.map(|_| (self.keys.deadlines(), id.0.to_string())),
-            claim: Some((
-                self.keys.presses(id),
-                update_id.to_string(),
-                claimant.to_owned(),
-            )),
-            ..Extra::default()
-        };
-        self.transition_with(id, &extra, due, settled, move |rec| {
-            let value = f(rec)?;
-            rec.derive_effects();
-            Ok(value)
-        })
-        .await
+        let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());
+        let settled = atomic.settled.unwrap_or(&|_| false);
+        let done = self
+            .update_versioned(
+                &self.keys.game(id),
+                ttl,
+                || None,
+                &extra,
+                atomic.due,
+                settled,
+                move |rec| {
+                    let value = f(rec)?;
+                    if !by_sender {
+                        rec.derive_effects();
+                    }
+                    Ok(value)
+                },
+            )
+            .await?;
+        Ok(done.map(|(value, record, version)| Committed {
+            value,
+            record,
+            version,
+        }))
     }
 
     /// Who claimed the press of update `update_id` in game `id` with its change: the
@@ -189,43 +165,6 @@ impl Store {
         let key = self.keys.presses(id);
         self.run(|mut c| async move { c.hset(key, update_id, "done").await })
             .await
-    }
-
-    /// A change by the game's sender: saved only while `token` still holds the game's send
-    /// lease (a sender that lost it changes nothing), and it does not mark the game due.
-    ///
-    /// # Errors
-    /// [`StoreError::Fenced`] when the lease is gone; as [`Store::transition`] otherwise.
-    pub async fn transition_fenced<T, E>(
-        &self,
-        id: GameId,
-        token: &str,
-        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
-    ) -> Result<Result<Committed<T>, E>, StoreError> {
-        let extra = Extra {
-            fence: Some((self.keys.send_lease(id), token.to_owned())),
-            ..Extra::default()
-        };
-        self.transition_with(id, &extra, None, &|_| false, f).await
-    }
-
-    async fn transition_with<T, E>(
-        &self,
-        id: GameId,
-        extra: &Extra,
-        due: Option<&DueFn<'_, GameRecord>>,
-        settled: &Settled<'_, E>,
-        f: impl FnMut(&mut GameRecord) -> Result<T, E>,
-    ) -> Result<Result<Committed<T>, E>, StoreError> {
-        let ttl = |r: &GameRecord| self.config.ttl(r.game.phase());
-        let done = self
-            .update_versioned(&self.keys.game(id), ttl, || None, extra, due, settled, f)
-            .await?;
-        Ok(done.map(|(value, record, version)| Committed {
-            value,
-            record,
-            version,
-        }))
     }
 
     /// Deletes a game (e.g. one whose payload no longer decodes, after telling its chat).

@@ -40,6 +40,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::time::Duration;
+
 /// The codec of stored payloads: JSON of the records in `game/record/`. Bump it when the
 /// encoding changes; a payload of another codec is reported as [`StoreError::Undecodable`].
 pub const CODEC: u32 = 1;
@@ -189,12 +190,74 @@ struct Known(std::sync::Arc<std::sync::Mutex<HashMap<String, Payload>>>);
 /// A stored payload: its version, codec and data.
 type Payload = (u64, Option<u32>, String);
 
-/// What gives a game's deadline from its new record (see [`Store::transition_due`]).
+/// What gives a game's deadline from its new record (see [`Atomic::due`]).
 pub type DueFn<'a, R> = dyn Fn(&R) -> Option<u64> + Sync + 'a;
 
 /// Which refusals of a transition no later version of the record can lift (see
-/// [`Store::transition_settled`]).
+/// [`Atomic::settled`]).
 pub type Settled<'a, E> = dyn Fn(&E) -> bool + Sync + 'a;
+
+/// What a game's transition does in its atomic step besides saving the new record (see
+/// [`Store::transition`]): by default nothing more.
+pub struct Atomic<'a, E> {
+    due: Option<&'a DueFn<'a, GameRecord>>,
+    settled: Option<&'a Settled<'a, E>>,
+    press: Option<(u32, &'a str)>,
+    fence: Option<&'a str>,
+}
+
+impl<'a, E> Atomic<'a, E> {
+    /// A change by a player, the bot or the timer: its effects derived, nothing more.
+    pub fn plain() -> Self {
+        Atomic {
+            due: None,
+            settled: None,
+            press: None,
+            fence: None,
+        }
+    }
+
+    /// The game's deadline (see [`Store::schedule`]) set to what `due` says of the new
+    /// record, in the same step.
+    pub fn due(due: Option<&'a DueFn<'a, GameRecord>>) -> Self {
+        Atomic {
+            due,
+            ..Atomic::plain()
+        }
+    }
+
+    /// A change by the game's sender: saved only while `token` still holds the game's send
+    /// lease (a sender that lost it changes nothing, [`StoreError::Fenced`]); it derives no
+    /// effects and does not mark the game due.
+    pub fn by_sender(token: &'a str) -> Self {
+        Atomic {
+            fence: Some(token),
+            ..Atomic::plain()
+        }
+    }
+
+    /// Refusals `settled` says no later version of the record can lift (a cell already
+    /// shot, a game over, a press already answered): such a refusal of the record this
+    /// process knows is the answer, with no round trip.
+    #[must_use]
+    pub fn settled(self, settled: &'a Settled<'a, E>) -> Self {
+        Atomic {
+            settled: Some(settled),
+            ..self
+        }
+    }
+
+    /// A button press whose update (`update_id`) is claimed by `claimant` in the same step,
+    /// in the game's own hash slot (see [`Store::press_claim`]): no round trip of its own
+    /// on the shot's path.
+    #[must_use]
+    pub fn press(self, (update_id, claimant): (u32, &'a str)) -> Self {
+        Atomic {
+            press: Some((update_id, claimant)),
+            ..self
+        }
+    }
+}
 
 /// How many payloads [`Known`] keeps before it starts again.
 const KNOWN_MAX: usize = 4096;

@@ -13,6 +13,7 @@ use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::{came_on, timer, GameId, Made, Press, Refused};
 use crate::store::settings::Claim;
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::buttons::Button;
 use crate::view::group::{cell_answer, shot_answer, target_answer};
@@ -81,11 +82,11 @@ pub async fn on_cell(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_press(
+        .transition(
             id,
-            (update_id, &ctx.replica),
-            Some(&due),
-            &Refused::settled,
+            Atomic::due(Some(&due))
+                .settled(&Refused::settled)
+                .press((update_id, &ctx.replica)),
             |r| {
                 came_on(r, Made::Live, player, on.as_ref())?;
                 let mut rng = rng.clone();
@@ -181,7 +182,7 @@ pub async fn on_view(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) -
     let blocks = |r: &GameRecord| crate::view::group::battle_viewport(r).blocks() as u8;
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition(id, Atomic::plain(), |r| {
             came_on(r, Made::Live, player, on.as_ref())?;
             let blocks = blocks(r);
             rules::show_block(r, player, generation, block, blocks)
@@ -203,7 +204,7 @@ pub async fn on_target(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
     let on = pressed_on(q);
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition(id, Atomic::plain(), |r| {
             came_on(r, Made::Live, player, on.as_ref())?;
             rules::choose_target(r, player, generation, SeatId(target))
         })
@@ -236,7 +237,7 @@ pub async fn on_arm(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button) ->
     };
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition(id, Atomic::plain(), |r| {
             came_on(r, Made::Live, player, on.as_ref())?;
             rules::arm(r, player, generation, weapon, Some(&press))
         })
@@ -285,7 +286,7 @@ async fn move_press(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             came_on(r, Made::Live, player, on.as_ref())?;
             play(r, &press, &mut rng.clone())
         })
@@ -329,7 +330,7 @@ pub async fn on_own_field(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) 
     let player = PlayerId(q.from.id.0);
     let done = ctx
         .store
-        .transition(id, |r| rules::refresh_own_field(r, player))
+        .transition(id, Atomic::plain(), |r| rules::refresh_own_field(r, player))
         .await;
     if pressed(ctx, q, lang, done).await?.is_some() {
         answer(ctx, q, t(lang, "own-field-refreshed"), false).await?;
@@ -349,7 +350,7 @@ pub async fn on_give_up(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             came_on(r, Made::Mine, player, on.as_ref())?;
             rules::give_up(r, player, deadline, index, now(), &mut rng.clone())
         })
@@ -449,7 +450,7 @@ pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> 
         let due = due(ctx);
         let done = ctx
             .store
-            .transition_due(id, Some(&due), |r| {
+            .transition(id, Atomic::due(Some(&due)), |r| {
                 rules::typed_weapon(r, player, weapon, now(), &mut rng.clone())
             })
             .await;
@@ -481,7 +482,7 @@ pub async fn on_text(ctx: &Ctx, msg: &Message, id: GameId, rec: &GameRecord) -> 
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             rules::typed(r, player, cells.clone(), now(), &mut rng.clone())
         })
         .await;
@@ -518,7 +519,7 @@ pub async fn on_surrender(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             rules::surrender(r, player, now(), &mut rng.clone())
         })
         .await;

@@ -10,6 +10,7 @@ use super::sender;
 use crate::game::record::{GameRecord, Play, SeaBattle};
 use crate::game::riga_state::RigaPlay;
 use crate::game::{battle, riga, timer, GameId};
+use crate::store::Atomic;
 use crate::view::riga_text;
 use engine::ai::{Budget, SalvoReport};
 use engine::{Habits, SeatId};
@@ -132,7 +133,7 @@ async fn sea_battle_move(
     let due = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             battle::bot_move(r, version, action.clone(), now(), &mut rng.clone())
         })
         .await?;
@@ -232,7 +233,7 @@ async fn riga_move(ctx: &Ctx, id: GameId, rec: &GameRecord, play: &RigaPlay) -> 
     let due = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             riga::play_move(
                 r,
                 player,

@@ -10,6 +10,7 @@ use crate::game::lang::Lang;
 use crate::game::record::Play;
 use crate::store::life::LIFE;
 use crate::store::settings::Claim;
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
@@ -297,7 +298,7 @@ async fn on_topic_closed(ctx: &Ctx, msg: &Message) -> HandlerResult {
     let due = battle::due(ctx);
     match ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             if r.is_finished() {
                 return Err(());
             }

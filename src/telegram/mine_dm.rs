@@ -5,6 +5,7 @@ use super::context::Ctx;
 use super::send::{edit_dm, send_dm, user_lang_by_id};
 use crate::game::record::GameRecord;
 use crate::game::sent;
+use crate::store::Atomic;
 use crate::store::GameId;
 use crate::view::mine::{gave_up_words, keyboard, question};
 use engine::Event;
@@ -36,7 +37,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
             edit_dm(ctx, user, message, text, None);
             let _ = ctx
                 .store
-                .transition(id, |r| {
+                .transition(id, Atomic::plain(), |r| {
                     sent::mine_closed(r, message);
                     Ok::<_, ()>(())
                 })
@@ -53,7 +54,7 @@ pub async fn follow(ctx: &Ctx, id: GameId, rec: &GameRecord, events: &[Event]) {
             if let Some(message) = send_dm(ctx, id, user, text, kb, "mine question of").await {
                 let _ = ctx
                     .store
-                    .transition(id, |r| {
+                    .transition(id, Atomic::plain(), |r| {
                         sent::mine_asked(r, message);
                         Ok::<_, ()>(())
                     })

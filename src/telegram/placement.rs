@@ -13,6 +13,7 @@ use crate::game::lang::Lang;
 use crate::game::placement::{self, Change, Edit};
 use crate::game::record::{Editor, GameRecord};
 use crate::game::{came_on, GameId, Made, Press};
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::buttons::{Button, EditOp};
 use crate::view::editor::{edited_words, editor_keyboard, editor_text, viewport};
@@ -148,7 +149,7 @@ pub async fn lock_fleet<'a>(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             placement::ready(r, player, &draft, press, now(), &mut rng.clone())
         })
         .await?;

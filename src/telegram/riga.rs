@@ -23,6 +23,7 @@ use crate::game::lang::Lang;
 use crate::game::record::GameRecord;
 use crate::game::riga::{self as rules, SetupTap};
 use crate::game::{lobby, GameId, Press, Refused};
+use crate::store::Atomic;
 use crate::store::{Committed, StoreError};
 use crate::view::buttons::Button;
 use crate::view::i18n::t;
@@ -71,7 +72,9 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Button::RigaToggle(id, generation) => {
             let done = ctx
                 .store
-                .transition(id, |r| lobby::switch_game(r, player.0, generation, now()))
+                .transition(id, Atomic::plain(), |r| {
+                    lobby::switch_game(r, player.0, generation, now())
+                })
                 .await;
             let Some(done) = pressed(ctx, q, lang, done).await? else {
                 return Ok(());
@@ -110,7 +113,7 @@ pub async fn riga_move(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             let line = &riga_text::move_line;
             rules::play_move(r, player, mv, Some(drawn_at), press, now(), line)
         })
@@ -136,7 +139,7 @@ pub async fn riga_setup(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             rules::setup(r, player, tap, press, now(), &mut rng.clone())
         })
         .await;
@@ -180,7 +183,7 @@ async fn on_text(
     let due = due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             rules::play_typed(r, player, text, now(), &riga_text::move_line)
         })
         .await;
@@ -207,7 +210,7 @@ pub async fn on_surrender(
 ) -> HandlerResult {
     let done = ctx
         .store
-        .transition(id, |r| rules::surrender(r, PlayerId(user)))
+        .transition(id, Atomic::plain(), |r| rules::surrender(r, PlayerId(user)))
         .await;
     match done {
         Ok(Ok(c)) => {

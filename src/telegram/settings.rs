@@ -16,6 +16,7 @@ use crate::game::record::Play;
 use crate::game::record::{GameRecord, SettingsPage};
 use crate::game::settings::{self as rules, changed, page_after, Refusal};
 use crate::game::{GameId, Refused};
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::bot::name;
 use crate::view::buttons::{Button, Panel, SetOp};
@@ -95,7 +96,7 @@ async fn on_lobby_button(
         };
         let done = ctx
             .store
-            .transition(id, |r| {
+            .transition(id, Atomic::plain(), |r| {
                 rules::change_lobby(r, by, generation, &before, op, new.as_ref(), &name, now())
             })
             .await;
@@ -356,7 +357,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
             }
             let done = ctx
                 .store
-                .transition(id, |r| rules::open_panel(r, user.id.0))
+                .transition(id, Atomic::plain(), |r| rules::open_panel(r, user.id.0))
                 .await;
             if let Ok(Ok(_)) = done {
                 sender::kick(ctx, id);

@@ -8,6 +8,7 @@ use super::health;
 use super::sender;
 use crate::game::record::GameRecord;
 use crate::game::timer;
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::riga_text;
 
@@ -48,7 +49,7 @@ pub async fn tick_forever(ctx: Ctx) {
             let deadline = |r: &GameRecord| timer::deadline(r, now(), ctx.config.ai_pause);
             let done = ctx
                 .store
-                .transition_due(id, Some(&deadline), |r| {
+                .transition(id, Atomic::due(Some(&deadline)), |r| {
                     let ticked = timer::tick(r, now(), &mut rng.clone(), &riga_text::reminder);
                     if ticked {
                         Ok(())

@@ -14,6 +14,7 @@ use crate::fake_telegram::{CallbackAnswer, SentMessage};
 use crate::helpers::*;
 use engine::{Coord, Field, Game, Players, Ruleset, SeatId, Shapes, TurnTimer};
 use morskoy_boy::game::record::{ChatSettings, GameRecord};
+use morskoy_boy::store::Atomic;
 use morskoy_boy::store::{GameId, Store};
 use std::time::Duration;
 use teloxide::types::User;
@@ -801,7 +802,7 @@ async fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard()
         .unwrap()
         .as_secs();
     t.store
-        .transition(GameId(t.game), |r| {
+        .transition(GameId(t.game), Atomic::plain(), |r| {
             let mut game = serde_json::to_value(&r.game).unwrap();
             if game["mc"].is_null() {
                 // A record this store knew from before the mine: it is read again.

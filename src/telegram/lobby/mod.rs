@@ -13,6 +13,7 @@ use crate::game::record::GameKind;
 use crate::game::record::{ai_player, is_ai, ChatSettings, GameRecord};
 use crate::game::settings::{self as choices, Choice};
 use crate::game::{GameId, Press, Refused};
+use crate::store::Atomic;
 use crate::store::StoreError;
 use crate::view::bot::{level_words, name, parse_level};
 use crate::view::buttons::{join_payload, parse_join_payload, Button};
@@ -271,7 +272,7 @@ async fn join(
     let name = display_name(user);
     let done = ctx
         .store
-        .transition(id, |r| {
+        .transition(id, Atomic::plain(), |r| {
             lobby::join(r, PlayerId(uid), &name, generation, now())
         })
         .await?;
@@ -351,7 +352,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
             let rng = ctx.fork();
             let done = ctx
                 .store
-                .transition(id, |r| {
+                .transition(id, Atomic::plain(), |r| {
                     crate::game::pressed(r, Some(&press), |r| {
                         lobby::start(r, Some((uid, generation)), now(), &mut rng.clone())
                     })
@@ -367,7 +368,9 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
         Button::Cancel(id, generation) => {
             let done = ctx
                 .store
-                .transition(id, |r| lobby::cancel(r, uid, Some(generation), now()))
+                .transition(id, Atomic::plain(), |r| {
+                    lobby::cancel(r, uid, Some(generation), now())
+                })
                 .await;
             if pressed(ctx, q, lang, done).await?.is_none() {
                 return Ok(());
@@ -391,7 +394,9 @@ pub async fn on_cancel_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang
     };
     let done = ctx
         .store
-        .transition(id, |r| lobby::cancel(r, user.id.0, None, now()))
+        .transition(id, Atomic::plain(), |r| {
+            lobby::cancel(r, user.id.0, None, now())
+        })
         .await;
     match done {
         Ok(Ok(_)) => {

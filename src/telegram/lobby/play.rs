@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::game::record::GameKind;
+use crate::store::Atomic;
 
 /// Seats the bot in a lobby (by the creator's button of `generation`, when `by` names them).
 pub(super) async fn seat(
@@ -12,7 +13,9 @@ pub(super) async fn seat(
 ) -> Result<Result<(), Refused>, StoreError> {
     let done = ctx
         .store
-        .transition(id, |r| lobby::seat_bot(r, by, level, &name, now()))
+        .transition(id, Atomic::plain(), |r| {
+            lobby::seat_bot(r, by, level, &name, now())
+        })
         .await?;
     if done.is_ok() {
         sender::kick(ctx, id);

@@ -2,6 +2,7 @@
 //! against the bot in a private chat.
 
 use super::*;
+use crate::store::Atomic;
 
 /// Rematch, after the end: in a group a new lobby with every seat taken again (once only,
 /// however often the press comes: the new id is kept in the old game first, and the new
@@ -66,7 +67,9 @@ pub(super) async fn recreate(
     let reserved = ctx.store.reserve_game_id().await?;
     let new = match ctx
         .store
-        .transition(id, |r| lobby::rematch_id(r, creator.id.0, reserved))
+        .transition(id, Atomic::plain(), |r| {
+            lobby::rematch_id(r, creator.id.0, reserved)
+        })
         .await?
     {
         Ok(c) => c.value,

@@ -4,6 +4,7 @@
 
 use crate::game::delivery::EditOf;
 use crate::game::sent::{self, Sent};
+use crate::store::Atomic;
 use crate::store::{GameId, StoreError};
 use crate::telegram::context::Ctx;
 use crate::view::keyboard::Keyboard;
@@ -124,7 +125,7 @@ pub(super) async fn mark_editing(
 ) -> Result<u8, StoreError> {
     let marked = ctx
         .store
-        .transition_fenced(id, token, |r| {
+        .transition(id, Atomic::by_sender(token), |r| {
             Ok::<_, ()>(sent::editing(r, to, hash, token))
         })
         .await?;

@@ -7,6 +7,7 @@ use super::pace::{board_priority, budget, now_ms, place_gone, retry_after};
 use crate::game::delivery::{variant_of, EditOf, Effect};
 use crate::game::record::GameRecord;
 use crate::game::sent::{self, Sent};
+use crate::store::Atomic;
 use crate::store::GameId;
 use crate::telegram::context::{crash_point, BotError, Ctx};
 use crate::telegram::metered::Metered;
@@ -129,7 +130,7 @@ pub(super) async fn redraw(
     }
     let stored = ctx
         .store
-        .transition_fenced(id, &lease.token, |r| {
+        .transition(id, Atomic::by_sender(&lease.token), |r| {
             match &gone {
                 Some(gone) => sent::acknowledge(r, gone, version, 0, now_ms()),
                 None => sent::drawn(r, hash, version, shown, now_ms()),

@@ -34,6 +34,7 @@ use crate::game::delivery::{Effect, Outgoing};
 use crate::game::record::GameRecord;
 use crate::game::sent::{self, Sent};
 use crate::store::outbox::Release;
+use crate::store::Atomic;
 use crate::store::{GameId, StoreError};
 use effects::{deliver, target_chat};
 use lease::{lease_token, Lease, HOLD, TOKEN_PATIENCE};
@@ -300,7 +301,7 @@ async fn acknowledged(
 ) -> Result<Step, BotError> {
     let stored = ctx
         .store
-        .transition_fenced(id, &lease.token, |r| {
+        .transition(id, Atomic::by_sender(&lease.token), |r| {
             sent::acknowledge(r, ack, version, n, now_ms());
             Ok::<_, ()>(())
         })

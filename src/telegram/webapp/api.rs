@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::record::Play;
+use crate::store::Atomic;
 
 /// Whoever opened the page, and the language they read it in unless the game's chat's is
 /// taken: their own choice (`/lang`), else the `language_code` of their `initData`, else
@@ -421,7 +422,7 @@ pub(super) async fn shot(ctx: &Ctx, req: &Request, id: GameId, who: &Viewer) -> 
     let due = crate::telegram::battle::due(ctx);
     let done = ctx
         .store
-        .transition_due(id, Some(&due), |r| {
+        .transition(id, Atomic::due(Some(&due)), |r| {
             let mut rng = rng.clone();
             rules::press_cell(r, player, generation, target, cell, None, now(), &mut rng)
         })
