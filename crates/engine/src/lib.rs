@@ -36,8 +36,11 @@
 //!     `sampler.rs` on bit boards (`bits.rs`) from cached placement tables (`tables.rs`),
 //!     with the secret land-sea border narrowed as units stand (`shore.rs`).
 //!   - `level.rs` — the [`ai::Level`]s; `budget.rs` — the [`ai::Budget`] of one decision;
-//!     `report.rs` — the [`ai::SalvoReport`]s the caller keeps; `habits.rs` — [`Habits`]: how
-//!     people placed, for the learning level.
+//!     `report.rs` — the [`ai::SalvoReport`]s the caller keeps; `habits/` — [`Habits`]: how
+//!     people placed, for the learning level (`mod.rs` — the layouts seen and their trust;
+//!     `fit.rs` — each player's fitted tendencies, with `tilt.rs` — the tilt's fit and
+//!     `layout_features.rs` — a layout's features beside uniform layouts'; `tendencies.rs` —
+//!     [`Tendencies`] told for `/stats`).
 //!
 //! Nothing here reads a clock, a socket or a global random source: the time and the random
 //! source are passed in, and the answers are enums, never text for people.

@@ -105,7 +105,7 @@ impl<const W: usize> Source<W> {
 
 /// The models for one decision, weighed by how well each explains the cells known empty: the
 /// uniform one first, then the Perelman one where it applies, then, where `habits` are given,
-/// the layouts remembered (`habits.rs`). The weights add up to 1.
+/// the layouts remembered (`habits/`). The weights add up to 1.
 pub(crate) fn sources<const W: usize>(
     view: &View,
     field: &FieldView,
