@@ -1143,3 +1143,25 @@ pub async fn seen_placing(
             .expect("the layout is counted");
     }
 }
+
+/// Waits until game `game` has nothing left to send: a kill after this is not one between
+/// "sent" and "stored" (that window is the crash tests' own, at their crash points).
+pub async fn settled(app: &App, game: u64) {
+    let store = app.store().await;
+    let deadline = tokio::time::Instant::now() + wait();
+    loop {
+        let (rec, _) = store
+            .load_game(morskoy_boy::store::GameId(game))
+            .await
+            .unwrap();
+        if rec.delivery.outbox.is_empty() {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "game {game} still has {:?} to send",
+            rec.delivery.outbox
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

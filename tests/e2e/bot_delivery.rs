@@ -349,28 +349,6 @@ async fn killed_after_a_shot_was_stored_the_result_still_reaches_the_group() {
     assert_no_4xx(&app);
 }
 
-/// Waits until game `game` has nothing left to send: a kill after this is not one between
-/// "sent" and "stored" (that window is the crash tests' own, at their crash points).
-async fn settled(app: &App, game: u64) {
-    let store = app.store().await;
-    let deadline = tokio::time::Instant::now() + wait();
-    loop {
-        let (rec, _) = store
-            .load_game(morskoy_boy::store::GameId(game))
-            .await
-            .unwrap();
-        if rec.delivery.outbox.is_empty() {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "game {game} still has {:?} to send",
-            rec.delivery.outbox
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
 /// The cells of `seat`'s ships, as button indices.
 async fn ship_cells(app: &App, game: u64, seat: u8) -> Vec<usize> {
     let store = app.store().await;

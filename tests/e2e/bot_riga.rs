@@ -552,19 +552,6 @@ async fn a_riga_game_against_the_bot_in_a_private_chat() {
     assert!(texts.contains("Alice surrenders"), "{texts}");
 }
 
-/// Waits until the game has nothing left to send (a kill before that would hit the window
-/// between a send and its record, which no test here is about).
-async fn settled(app: &App, game: u64) {
-    let deadline = std::time::Instant::now() + wait();
-    while !record(app, game).await.delivery.outbox.is_empty() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "game {game} never settles"
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-    }
-}
-
 /// Messages of `chat` that ever had a move button.
 fn battles(app: &App, chat: i64) -> usize {
     app.tg
