@@ -241,9 +241,8 @@ async fn step(
     // The board's turn of the token is queued for and comes soon: nothing else starts now
     // (a delivery still out when the turn comes would make the board late for it, and its
     // group wait longer than the others).
-    let turn_soon = lease.board_turn.is_some() && board_waits.is_some_and(|w| w < TURN_ROOM);
-    if turn_soon {
-        return Ok(Step::Wait(board_waits.unwrap_or(TURN_ROOM)));
+    if let (Some(_), Some(soon)) = (&lease.board_turn, board_waits.filter(|&w| w < TURN_ROOM)) {
+        return Ok(Step::Wait(soon));
     }
     let Some(first) = next_effect(ctx, &rec, &mut wait, redraw_waits).await? else {
         return Ok(match wait {
