@@ -104,7 +104,9 @@ async fn sea_battle_move(
         })
         .collect();
     let mut rng = ctx.fork();
-    let mut budget = Budget::until(std::time::Instant::now() + timer::SEA_BATTLE_THINKING);
+    // The thinking time counts from when the choice starts on the blocking pool (below):
+    // reading what the learning level knows, or a pool busy for a moment, takes none of it.
+    let mut budget = Budget::default();
     // The learning level learns from the layouts revealed in this chat and in all chats;
     // without them (Redis away) it plays as hard.
     if level == engine::ai::Level::Learning && learned.is_none() {
@@ -119,6 +121,10 @@ async fn sea_battle_move(
             .learning_by_seat(l.seats.clone());
     }
     let choice = tokio::task::spawn_blocking(move || {
+        let budget = Budget {
+            deadline: Some(std::time::Instant::now() + timer::SEA_BATTLE_THINKING),
+            ..budget
+        };
         crate::game::ai_move::decide(&view, seat, level, mine, &reports, &mut rng, budget)
     })
     .await

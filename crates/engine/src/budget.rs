@@ -8,6 +8,11 @@ use std::time::Instant;
 /// Layouts sampled for one decision by default.
 pub const SAMPLES: usize = 400;
 
+/// Layouts sampled for one decision however late it is: a deadline that passed before the
+/// sampling began (a busy machine, a slow first fit of a player's habits) still leaves a
+/// choice drawn from every source, not from the first few layouts of one.
+pub const MIN_SAMPLES: usize = 96;
+
 /// How long the hard level may think about one decision: at most `samples` layouts, and (if
 /// set) no more once `deadline` has passed. A deadline makes the choice depend on the machine's
 /// speed; without one the choice depends only on the view and the random source. The learning

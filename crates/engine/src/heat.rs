@@ -6,7 +6,7 @@
 //! ship cells in each scanned square as the radar saw there.
 
 use crate::bits::{words_for, Bits};
-use crate::budget::Budget;
+use crate::budget::{Budget, MIN_SAMPLES};
 use crate::mixture::sources;
 use crate::report::SalvoReport;
 use crate::sampler::Problem;
@@ -171,6 +171,7 @@ fn heat_in<const W: usize>(
     let mut drawn_layouts: Vec<(usize, f64, f64, Bits<W>, Bits<W>)> = Vec::new();
     for s in 0..total {
         if s % 16 == 15
+            && s >= MIN_SAMPLES
             && budget
                 .deadline
                 .is_some_and(|d| std::time::Instant::now() >= d)
@@ -315,6 +316,24 @@ mod tests {
             }
         }
         (mean / total, exact / total)
+    }
+
+    #[test]
+    fn a_deadline_passed_before_the_sampling_still_leaves_the_floor_of_layouts() {
+        let r = Ruleset::default();
+        let mut rng = StdRng::seed_from_u64(5);
+        let game = begun(&r, &mut rng);
+        let view = game.view_for(SeatId(0));
+        let late = Budget {
+            deadline: Some(std::time::Instant::now() - std::time::Duration::from_secs(1)),
+            ..Budget::default()
+        };
+        let kept = layouts(&view, view.field(SeatId(1)), &late, &mut rng);
+        assert!(
+            kept.len() >= MIN_SAMPLES && kept.len() < Budget::default().samples,
+            "{} layouts",
+            kept.len()
+        );
     }
 
     #[test]
