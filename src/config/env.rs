@@ -82,6 +82,14 @@ impl Config {
         if let Some(days) = number("MB_FINISHED_DAYS", "a number of days, 1 to 3650", (1, 3650))? {
             store.finished_ttl = Duration::from_secs(days * 24 * 3600);
         }
+        let timeout = number(
+            "MB_REDIS_TIMEOUT_MS",
+            "milliseconds, 100 to 60000",
+            (100, 60_000),
+        )?;
+        if let Some(ms) = timeout {
+            store.op_timeout = Duration::from_millis(ms);
+        }
         let mut bot = BotConfig {
             crash_at: var("MB_CRASH_AT"),
             webapp_url: match var("MB_WEBAPP_URL") {

@@ -22,6 +22,8 @@ Environment:
   REDIS_URL             redis://[user:password@]host:port[/db], or cluster seeds separated by
                         commas (default: redis://127.0.0.1:6379)
   MB_REDIS_WAIT_SECS    how long start-up waits for Redis before it gives up (default: 60)
+  MB_REDIS_TIMEOUT_MS   how long one Redis operation may take before the bot asks players to
+                        try again (default: 1500)
   MB_NAMESPACE          prefix of every Redis key (default: mb:v1)
   MB_FINISHED_DAYS      days a finished game is kept (default: 30)
   MB_GROUP_GAP_MS       least time between two edits of a group's battle message (default: 4500)

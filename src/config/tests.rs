@@ -67,6 +67,7 @@ fn every_value_is_read_and_a_bad_one_is_refused_by_name() {
         ("TELOXIDE_API_URL", "http://127.0.0.1:8081"),
         ("REDIS_URL", "redis://a:7000,redis://b:7001"),
         ("MB_REDIS_WAIT_SECS", "5"),
+        ("MB_REDIS_TIMEOUT_MS", "4000"),
         ("MB_NAMESPACE", "mb:test"),
         ("MB_FINISHED_DAYS", "2"),
         ("MB_GROUP_GAP_MS", "300"),
@@ -87,6 +88,7 @@ fn every_value_is_read_and_a_bad_one_is_refused_by_name() {
     assert_eq!(c.api_url.unwrap().as_str(), "http://127.0.0.1:8081/");
     assert_eq!(c.redis_wait, Duration::from_secs(5));
     assert_eq!(c.store.namespace, "mb:test");
+    assert_eq!(c.store.op_timeout, Duration::from_millis(4000));
     assert_eq!(c.store.finished_ttl, Duration::from_secs(2 * 86_400));
     assert_eq!(c.bot.group_gap, Duration::from_millis(300));
     assert_eq!(c.bot.group_per_minute, 20);
@@ -111,6 +113,7 @@ fn every_value_is_read_and_a_bad_one_is_refused_by_name() {
         ("REDIS_URL", "redis://a:7000,redis://b:x"),
         ("REDIS_URL", "redis://a:7000,"),
         ("MB_REDIS_WAIT_SECS", "soon"),
+        ("MB_REDIS_TIMEOUT_MS", "50"),
         ("MB_FINISHED_DAYS", "0"),
         ("MB_GROUP_GAP_MS", "-1"),
         ("MB_GROUP_PER_MINUTE", "abc"),

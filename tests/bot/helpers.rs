@@ -55,6 +55,8 @@ pub struct App {
     /// The `MB_REPLICA` of every bot process, when not "0" and "1" (processes of one name,
     /// as two on one host with the default name).
     pub replica_name: Option<String>,
+    /// A program and its arguments the bot binary runs under (e.g. valgrind), when any.
+    pub wrapper: Vec<String>,
 }
 
 /// The public webhook URL the replicas set in webhook mode (the fake Telegram posts its path
@@ -139,6 +141,7 @@ impl App {
             webhook_listen: Vec::new(),
             redis_url: None,
             replica_name: None,
+            wrapper: Vec::new(),
         }
     }
 
@@ -237,7 +240,14 @@ impl App {
         // `MB_BOT_BIN` runs another build of the bot (a copy kept aside while this one is rebuilt).
         let bin = std::env::var("MB_BOT_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
-        let mut cmd = Command::new(bin);
+        let mut cmd = match self.wrapper.split_first() {
+            Some((program, args)) => {
+                let mut cmd = Command::new(program);
+                cmd.args(args).arg(bin);
+                cmd
+            }
+            None => Command::new(bin),
+        };
         // The tests' and benches' own variables (MB_TEST_*, MB_BENCH_*) are not the bot's: it
         // would warn of each as unknown.
         for (name, _) in std::env::vars() {

@@ -41,6 +41,7 @@ mod bot_webapp;
 mod bot_webapp_browser;
 mod fake_telegram_selftest;
 mod metrics;
+mod shot_path;
 mod startup;
 mod webdriver;
 mod webdriver_selftest;
