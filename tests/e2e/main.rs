@@ -9,7 +9,7 @@
 //! tests/common/ (shared with tests/store.rs).
 //!
 //! The tests run in parallel threads of this one process (libtest's default: one per core;
-//! `scripts/test` runs four, as they mostly wait; `--test-threads` or `RUST_TEST_THREADS` to
+//! `scripts/test` runs six, as they mostly wait; `--test-threads` or `RUST_TEST_THREADS` to
 //! change it). Each test has its own fake
 //! Telegram, its own Redis namespace and its own bot processes, and none sets an environment
 //! variable of this process, so any two may run side by side.
