@@ -1,12 +1,13 @@
 //! The files a shot runs through, measured rather than read: the bot binary runs under
-//! valgrind's callgrind, which counts nothing until the test switches it on right before a
-//! player's press of a cell and dumps the counts once the game has nothing left to send (the
-//! answer, the stored move, the group's edited board). Every source file of the project with
-//! an instruction executed in that window is on the shot's path; ARCHITECTURE.md's section
-//! "A shot's path" must name each of them.
+//! valgrind's callgrind, which counts nothing until the test switches it on. After a warm-up
+//! shot the counts are zeroed; then a player misses, and they are dumped once the game has
+//! nothing left to send (the answer, the stored move, the group's edited board). Every source
+//! file of the project with an instruction run in that window is on the shot's path;
+//! ARCHITECTURE.md's section "Every file a shot runs through" must name exactly those.
 //!
-//! The bot's two background loops (the timer's tick and the replica's heartbeat) are left out
-//! with callgrind's `--toggle-collect`: they run on their own clock, not because of the press.
+//! The bot's background loops (the timer's tick, the replica's heartbeat, the health watch)
+//! are left out with callgrind's `--toggle-collect`: they run on their own clock, not because
+//! of the press.
 
 use crate::helpers::*;
 use std::collections::BTreeSet;
