@@ -4,7 +4,8 @@
 use crate::stats::percentile;
 use engine::ai::{choose_shot_within, hard_fleet, Budget, Level};
 use engine::{
-    perelman_fleet, random_fleet, Action, Fleet, Game, PlayerId, Ruleset, RulesetError, SeatId,
+    perelman_fleet, random_fleet, Action, Coord, Fleet, Game, PlayerId, Ruleset, RulesetError,
+    SeatId,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -54,24 +55,7 @@ pub(crate) fn play_against(
     seed: u64,
     theirs: impl FnOnce(&mut StdRng) -> Fleet,
 ) -> (u32, Vec<f64>) {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut game = Game::new(r.clone());
-    for p in [1, 2] {
-        game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
-    }
-    game.apply(Action::Start, 0, &mut rng).unwrap();
-    let mine = random_fleet(r, &mut rng).unwrap();
-    let theirs = theirs(&mut rng);
-    let mut water: Vec<_> = r
-        .size()
-        .cells()
-        .filter(|&c| mine.ship_at(c).is_none() && !mine.is_mine(c))
-        .collect();
-    water.shuffle(&mut rng);
-    game.apply(Action::Ready(SeatId(0), mine), 0, &mut rng)
-        .unwrap();
-    game.apply(Action::Ready(SeatId(1), theirs), 0, &mut rng)
-        .unwrap();
+    let (mut game, mut water, mut rng) = set_up(r, seed, theirs);
     let (mut shots, mut times) = (0, Vec::new());
     while !game.is_finished() {
         let action = if game.turn() == SeatId(0) {
@@ -90,6 +74,35 @@ pub(crate) fn play_against(
         game.apply(action, 0, &mut rng).expect("a legal shot");
     }
     (shots, times)
+}
+
+/// A bench game of seed `seed` in its battle: a random fleet in seat 0, the one `theirs`
+/// draws in seat 1; with seat 0's water in a random order (seat 1 only ever shoots there) and
+/// the game's random source.
+pub(crate) fn set_up(
+    r: &Ruleset,
+    seed: u64,
+    theirs: impl FnOnce(&mut StdRng) -> Fleet,
+) -> (Game, Vec<Coord>, StdRng) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = Game::new(r.clone());
+    for p in [1, 2] {
+        game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+    }
+    game.apply(Action::Start, 0, &mut rng).unwrap();
+    let mine = random_fleet(r, &mut rng).unwrap();
+    let theirs = theirs(&mut rng);
+    let mut water: Vec<_> = r
+        .size()
+        .cells()
+        .filter(|&c| mine.ship_at(c).is_none() && !mine.is_mine(c))
+        .collect();
+    water.shuffle(&mut rng);
+    game.apply(Action::Ready(SeatId(0), mine), 0, &mut rng)
+        .unwrap();
+    game.apply(Action::Ready(SeatId(1), theirs), 0, &mut rng)
+        .unwrap();
+    (game, water, rng)
 }
 
 /// Plays `games` seeded games on `threads` threads and prints one row.

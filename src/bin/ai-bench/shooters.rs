@@ -4,8 +4,7 @@
 use crate::stats::{mean_ci, percentile};
 use engine::ai::{choose_action_within, choose_give_up, choose_shot_within, Budget, Level};
 use engine::{
-    headings_from, random_fleet, run_cells, square, Action, Event, Game, PlayerId, Ruleset, SeatId,
-    View, Weapon,
+    headings_from, random_fleet, run_cells, square, Action, Event, Ruleset, SeatId, View, Weapon,
 };
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -69,24 +68,8 @@ fn random_use(view: &View, seat: SeatId, target: SeatId, rng: &mut StdRng) -> Op
 ///
 /// [`play_against`]: crate::levels::play_against
 fn play_arsenal(r: &Ruleset, shooter: Shooter, seed: u64) -> Played {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut game = Game::new(r.clone());
-    for p in [1, 2] {
-        game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
-    }
-    game.apply(Action::Start, 0, &mut rng).unwrap();
-    let mine = random_fleet(r, &mut rng).unwrap();
-    let theirs = random_fleet(r, &mut rng).unwrap();
-    let mut water: Vec<_> = r
-        .size()
-        .cells()
-        .filter(|&c| mine.ship_at(c).is_none() && !mine.is_mine(c))
-        .collect();
-    water.shuffle(&mut rng);
-    game.apply(Action::Ready(SeatId(0), mine), 0, &mut rng)
-        .unwrap();
-    game.apply(Action::Ready(SeatId(1), theirs), 0, &mut rng)
-        .unwrap();
+    let (mut game, mut water, mut rng) =
+        crate::levels::set_up(r, seed, |rng| random_fleet(r, rng).unwrap());
     // The shooters' own random source, apart from the game's.
     let mut ai = StdRng::seed_from_u64(seed ^ 0x5eed);
     let budget = Budget::default();
