@@ -201,6 +201,12 @@ async fn bot(config: Config) {
 /// `MB_REDIS_WAIT_SECS`; ctrl-c or SIGTERM stops the wait.
 async fn connect(config: &Config) -> Store {
     let url = &morskoy_boy::config::redacted(&config.redis_url);
+    if config.redis_url.starts_with("memory://") {
+        log::warn!(
+            "REDIS_URL is {url}: the games live in this process only, are lost when it stops, \
+             and no other replica sees them"
+        );
+    }
     telegram::health::starting(format!("connecting to Redis at {url}"));
     let deadline = Instant::now() + config.redis_wait;
     loop {

@@ -1,5 +1,6 @@
 //! The Redis store against real Redis servers: one server at `REDIS_URL`, the 3-master cluster
-//! at `REDIS_CLUSTER_URLS` (both started by `scripts/test`), and servers a test starts itself.
+//! at `REDIS_CLUSTER_URLS` (both started by `scripts/test`), and servers a test starts itself;
+//! and the same suite (`on_every_store!`) against the in-memory server (src/store/memory/).
 
 mod common;
 
@@ -29,7 +30,7 @@ async fn act(store: &Store, id: GameId, action: Action) -> Result<u64, String> {
     }
 }
 
-macro_rules! on_both {
+macro_rules! on_every_store {
     ($name:ident) => {
         mod $name {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -39,6 +40,10 @@ macro_rules! on_both {
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn on_the_cluster() {
                 super::$name(super::Target::Cluster).await;
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn in_memory() {
+                super::$name(super::Target::Memory).await;
             }
         }
     };
@@ -69,7 +74,7 @@ async fn the_outbox_depth_counts_its_games_and_the_oldest_mark(target: Target) {
         .unwrap();
     assert_eq!(store.outbox_depth().await.unwrap(), (2, Some(1_000)));
 }
-on_both!(the_outbox_depth_counts_its_games_and_the_oldest_mark);
+on_every_store!(the_outbox_depth_counts_its_games_and_the_oldest_mark);
 
 async fn every_stored_type_round_trips(target: Target) {
     let store = common::store(target).await;
@@ -158,7 +163,7 @@ async fn every_stored_type_round_trips(target: Target) {
     assert!(store.first_delivery(4242).await.unwrap());
     assert!(!store.first_delivery(4242).await.unwrap());
 }
-on_both!(every_stored_type_round_trips);
+on_every_store!(every_stored_type_round_trips);
 
 /// One process handles an update: the first claim wins; a live process's claim is left to it
 /// (its own claim comes back as `Again`), a dead one's is taken over at once, and a claim
@@ -231,11 +236,24 @@ async fn updates_are_claimed_once_in_few_keys(target: Target) {
         store.finish_update(id).await.unwrap();
     }
     let mut keys = Vec::new();
-    for url in common::target_url(target).split(',') {
+    let pattern = format!("{}:upd:*", store.keys().namespace());
+    if let Target::Memory = target {
+        let found: Vec<String> = redis::cmd("KEYS")
+            .arg(&pattern)
+            .query_async(&mut store.connection())
+            .await
+            .unwrap();
+        keys.extend(found);
+    }
+    // A cluster's keys are each on one of its servers: KEYS asks each.
+    for url in common::target_url(target)
+        .split(',')
+        .filter(|_| !matches!(target, Target::Memory))
+    {
         let client = redis::Client::open(url.trim()).unwrap();
         let mut con = client.get_multiplexed_async_connection().await.unwrap();
         let found: Vec<String> = redis::cmd("KEYS")
-            .arg(format!("{}:upd:*", store.keys().namespace()))
+            .arg(&pattern)
             .query_async(&mut con)
             .await
             .unwrap();
@@ -247,7 +265,7 @@ async fn updates_are_claimed_once_in_few_keys(target: Target) {
     assert!(keys.len() <= 10, "{} keys: {keys:?}", keys.len());
     assert!(!keys.is_empty());
 }
-on_both!(updates_are_claimed_once_in_few_keys);
+on_every_store!(updates_are_claimed_once_in_few_keys);
 
 async fn keys_of_one_game_hash_to_one_cluster_slot(target: Target) {
     let store = common::store(target).await;
@@ -301,7 +319,7 @@ async fn a_refused_or_empty_transition_writes_nothing(target: Target) {
         Err(StoreError::NotFound)
     );
 }
-on_both!(a_refused_or_empty_transition_writes_nothing);
+on_every_store!(a_refused_or_empty_transition_writes_nothing);
 
 async fn a_payload_that_no_longer_decodes_is_reported_not_a_panic(target: Target) {
     let store = common::store(target).await;
@@ -339,7 +357,7 @@ async fn a_payload_that_no_longer_decodes_is_reported_not_a_panic(target: Target
     store.delete_game(id).await.unwrap();
     assert_eq!(store.load_game(id).await, Err(StoreError::NotFound));
 }
-on_both!(a_payload_that_no_longer_decodes_is_reported_not_a_panic);
+on_every_store!(a_payload_that_no_longer_decodes_is_reported_not_a_panic);
 
 async fn games_expire_by_phase_and_statistics_are_kept(target: Target) {
     let config = StoreConfig {
@@ -387,7 +405,7 @@ async fn games_expire_by_phase_and_statistics_are_kept(target: Target) {
         .unwrap();
     assert_eq!(ttl(&mut conn, store.keys().user_stats(9)).await, -1);
 }
-on_both!(games_expire_by_phase_and_statistics_are_kept);
+on_every_store!(games_expire_by_phase_and_statistics_are_kept);
 
 /// Fires `moves` shots as both seats at once; returns the accepted ones by version.
 async fn hammer(store: &Store, id: GameId, moves: usize, salt: u64) -> Vec<(u64, Action)> {
@@ -445,6 +463,23 @@ async fn concurrent_moves_apply_exactly_once(target: Target) {
     let store = common::store(target).await;
     let start = GameRecord::new(battle(5), -1, NOW);
     let id = store.create_game(&start).await.unwrap();
+    let mut accepted: BTreeMap<u64, Action> = BTreeMap::new();
+    if let Target::Memory = target {
+        // The in-memory server is this process's: the second hammer is a second store on it,
+        // its 30 shots at once with the first one's 50.
+        let config = StoreConfig {
+            namespace: store.keys().namespace().to_owned(),
+            ..StoreConfig::default()
+        };
+        let other = Store::connect(&common::target_url(target), config)
+            .await
+            .unwrap();
+        let (first, second) = tokio::join!(hammer(&store, id, 50, 3), hammer(&other, id, 30, 7));
+        for (v, a) in first.into_iter().chain(second) {
+            assert!(accepted.insert(v, a).is_none(), "version {v} given twice");
+        }
+        return exactly_once(&store, id, &start, accepted).await;
+    }
     let child = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["hammer_child", "--exact", "--nocapture", "--test-threads=1"])
         .env(
@@ -459,7 +494,6 @@ async fn concurrent_moves_apply_exactly_once(target: Target) {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut accepted: BTreeMap<u64, Action> = BTreeMap::new();
     for (v, a) in hammer(&store, id, 50, 3).await {
         assert!(accepted.insert(v, a).is_none(), "version {v} given twice");
     }
@@ -479,9 +513,19 @@ async fn concurrent_moves_apply_exactly_once(target: Target) {
             .is_none());
         from_child += 1;
     }
+    eprintln!("{from_child} moves accepted from the second process");
+    exactly_once(&store, id, &start, accepted).await;
+}
+
+/// None lost, none doubled: the versions are exactly 2..=version, one move each, and replaying
+/// them in order on the starting game gives the stored game.
+async fn exactly_once(
+    store: &Store,
+    id: GameId,
+    start: &GameRecord,
+    accepted: BTreeMap<u64, Action>,
+) {
     let (stored, version) = store.load_game(id).await.unwrap();
-    // None lost, none doubled: the versions are exactly 2..=version, one move each, and
-    // replaying them in order on the starting game gives the stored game.
     let versions: Vec<u64> = accepted.keys().copied().collect();
     assert_eq!(versions, (2..=version).collect::<Vec<_>>());
     assert!(accepted.len() > 1, "some moves were accepted");
@@ -491,12 +535,9 @@ async fn concurrent_moves_apply_exactly_once(target: Target) {
         replay.apply(a.clone(), NOW, &mut rng).unwrap();
     }
     assert_eq!(replay, stored.game);
-    eprintln!(
-        "accepted {} moves, {from_child} from the second process",
-        accepted.len()
-    );
+    eprintln!("accepted {} moves", accepted.len());
 }
-on_both!(concurrent_moves_apply_exactly_once);
+on_every_store!(concurrent_moves_apply_exactly_once);
 
 /// Retries an operation for up to `limit` while Redis comes back.
 async fn eventually<T>(limit: Duration, mut op: impl AsyncFnMut() -> Result<T, String>) -> T {
@@ -799,7 +840,7 @@ async fn a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_on
         Ok(None)
     );
 }
-on_both!(a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_once);
+on_every_store!(a_send_lease_fences_old_senders_and_a_dead_senders_lease_is_taken_at_once);
 
 /// A sender's delivery may wait its turn for the bot token's budget longer than the lease's
 /// hold (hundreds of games set up at once): the lease is renewed while it waits, so no other
@@ -867,7 +908,7 @@ async fn a_send_lease_holds_while_a_delivery_waits_longer_than_the_hold(target: 
     assert_eq!(held.map(|_| ()), Err(StoreError::Fenced));
     assert!(!finished.load(std::sync::atomic::Ordering::SeqCst));
 }
-on_both!(a_send_lease_holds_while_a_delivery_waits_longer_than_the_hold);
+on_every_store!(a_send_lease_holds_while_a_delivery_waits_longer_than_the_hold);
 
 async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target) {
     let store = common::store(target).await;
@@ -917,7 +958,7 @@ async fn a_chats_budget_lets_a_burst_of_two_then_one_an_interval(target: Target)
         0
     );
 }
-on_both!(a_chats_budget_lets_a_burst_of_two_then_one_an_interval);
+on_every_store!(a_chats_budget_lets_a_burst_of_two_then_one_an_interval);
 
 /// Two stores on one Redis (two replicas), a new game, and the second one knowing it as
 /// created.
@@ -984,7 +1025,7 @@ async fn a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_w
     let (rec, _) = a.load_game(id).await.unwrap();
     assert_eq!(rec.delivery.announced_parts, 4);
 }
-on_both!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly);
+on_every_store!(a_replica_that_knows_an_old_version_loses_nothing_and_refuses_nothing_wrongly);
 
 /// A refusal the caller calls settled (no later version could lift it: a cell already shot,
 /// a press already answered) is concluded from the record the replica knows, with no read;
@@ -1023,7 +1064,7 @@ async fn a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_
         "a refusal writes nothing"
     );
 }
-on_both!(a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one);
+on_every_store!(a_settled_refusal_comes_from_the_known_record_and_another_from_a_fresh_one);
 
 /// A move and its deadline are stored together: the game is due exactly when its change says.
 async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
@@ -1063,7 +1104,7 @@ async fn a_transition_sets_the_games_deadline_with_the_change(target: Target) {
         .unwrap();
     assert!(!store.due(u64::MAX / 2).await.unwrap().contains(&id));
 }
-on_both!(a_transition_sets_the_games_deadline_with_the_change);
+on_every_store!(a_transition_sets_the_games_deadline_with_the_change);
 
 async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
     use morskoy_boy::store::habits::{ALL_LAYOUTS, CHAT_LAYOUTS, PLAYER_LAYOUTS};
@@ -1135,7 +1176,7 @@ async fn revealed_layouts_are_counted_once_per_game_and_capped(target: Target) {
         1
     );
 }
-on_both!(revealed_layouts_are_counted_once_per_game_and_capped);
+on_every_store!(revealed_layouts_are_counted_once_per_game_and_capped);
 
 /// Ratings are written whole (twice is once), each board apart (a chat's, everyone's), and
 /// a board's ranking keeps only its best, while every rating stays readable.
@@ -1194,7 +1235,7 @@ async fn ratings_are_written_whole_and_rankings_stay_bounded(target: Target) {
     assert!(store.ratings(big, &[100]).await.unwrap()[0].is_some());
     assert_eq!(store.top(big, 10).await.unwrap().len(), 10);
 }
-on_both!(ratings_are_written_whole_and_rankings_stay_bounded);
+on_every_store!(ratings_are_written_whole_and_rankings_stay_bounded);
 
 /// The bot token's budget (issue 43) is one for all replicas: a call taken on one counts on
 /// the other. Priorities are strict: while a higher one waits for a turn a lower one waits
@@ -1242,7 +1283,7 @@ async fn the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses(ta
     let wait = c.take_token(i, high).await.unwrap();
     assert!((5_500..=7_000).contains(&wait), "{wait}");
 }
-on_both!(the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses);
+on_every_store!(the_tokens_budget_is_one_for_all_replicas_with_priorities_and_pauses);
 
 /// The live boards queue for the token (issue 43): each takes the next free turn, first come
 /// first served across replicas, the turns evenly apart, so none is overtaken and none polls;
@@ -1279,7 +1320,7 @@ async fn the_live_boards_take_turns_first_come_first_served_across_replicas(targ
     let next = a.take_board_turn(spacing).await.unwrap();
     assert!((400..=500).contains(&next), "{next}");
 }
-on_both!(the_live_boards_take_turns_first_come_first_served_across_replicas);
+on_every_store!(the_live_boards_take_turns_first_come_first_served_across_replicas);
 
 /// How the bot's calls spend the token's budget (issue 43), with a real Redis: one test, as
 /// the budget a process spends from is installed once.

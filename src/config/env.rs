@@ -48,17 +48,23 @@ impl Config {
         let redis_url = var("REDIS_URL").unwrap_or_else(|| "redis://127.0.0.1:6379".into());
         // Each seed parsed as the Redis client will, so a typo stops start-up by name rather
         // than failing on the first connection.
-        let redis_ok = redis_url.split(',').all(|u| {
-            let u = u.trim();
-            (u.starts_with("redis://") || u.starts_with("rediss://"))
-                && redis::IntoConnectionInfo::into_connection_info(u).is_ok()
-        });
+        // `memory://<name>`: the process's own in-memory store (src/store/memory/), alone.
+        let redis_ok = redis_url.strip_prefix("memory://").map_or_else(
+            || {
+                redis_url.split(',').all(|u| {
+                    let u = u.trim();
+                    (u.starts_with("redis://") || u.starts_with("rediss://"))
+                        && redis::IntoConnectionInfo::into_connection_info(u).is_ok()
+                })
+            },
+            |name| !name.is_empty() && !name.contains(','),
+        );
         if !redis_ok {
             return Err(ConfigError {
                 var: "REDIS_URL",
                 value: redacted(&redis_url),
                 expected: "redis://[user:password@]host:port[/db] (or several, separated by \
-                           commas)",
+                           commas), or memory://<name>",
             });
         }
         let number = |k: &'static str, expected: &'static str, range: (u64, u64)| {

@@ -20,7 +20,8 @@ Environment:
                         newline is trimmed; setting both this and TELOXIDE_TOKEN is refused)
   TELOXIDE_API_URL      another Bot API server (default: Telegram's own)
   REDIS_URL             redis://[user:password@]host:port[/db], or cluster seeds separated by
-                        commas (default: redis://127.0.0.1:6379)
+                        commas (default: redis://127.0.0.1:6379); memory://<name> keeps the
+                        games in this process only, lost when it stops (for a try and for tests)
   MB_REDIS_WAIT_SECS    how long start-up waits for Redis before it gives up (default: 60)
   MB_REDIS_TIMEOUT_MS   how long one Redis operation may take before the bot asks players to
                         try again (default: 1500)

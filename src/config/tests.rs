@@ -112,6 +112,8 @@ fn every_value_is_read_and_a_bad_one_is_refused_by_name() {
         ("REDIS_URL", "redis://host:notaport"),
         ("REDIS_URL", "redis://a:7000,redis://b:x"),
         ("REDIS_URL", "redis://a:7000,"),
+        ("REDIS_URL", "memory://"),
+        ("REDIS_URL", "memory://a,redis://b:7001"),
         ("MB_REDIS_WAIT_SECS", "soon"),
         ("MB_REDIS_TIMEOUT_MS", "50"),
         ("MB_FINISHED_DAYS", "0"),
@@ -256,4 +258,10 @@ fn help_readme_and_the_code_list_the_same_variables() {
         readme, code,
         "docs/configuration.md's table (left) against config/ (right)"
     );
+}
+
+#[test]
+fn the_in_memory_store_is_named_alone() {
+    let c = parse(&[("TELOXIDE_TOKEN", "1:abc"), ("REDIS_URL", "memory://try")]).unwrap();
+    assert_eq!(c.redis_url, "memory://try");
 }

@@ -1,4 +1,5 @@
-//! One connection type for a single Redis server and for a Redis Cluster.
+//! One connection type for a single Redis server, a Redis Cluster, and the in-memory server
+//! (`memory://<name>`, src/store/memory/).
 
 use redis::aio::{ConnectionLike, ConnectionManager, ConnectionManagerConfig};
 use redis::cluster::ClusterClient;
@@ -14,6 +15,8 @@ pub enum Conn {
     Single(ConnectionManager),
     /// A Redis Cluster.
     Cluster(ClusterConnection),
+    /// The process's in-memory server of a name.
+    Memory(super::memory::Memory),
 }
 
 impl Conn {
@@ -22,6 +25,9 @@ impl Conn {
     /// # Errors
     /// When no server answers within `timeout`.
     pub async fn connect(url: &str, timeout: Duration) -> RedisResult<Conn> {
+        if let Some(name) = url.trim().strip_prefix("memory://") {
+            return Ok(Conn::Memory(super::memory::Memory::named(name)));
+        }
         let urls: Vec<&str> = url
             .split(',')
             .map(str::trim)
@@ -52,6 +58,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Single(c) => c.req_packed_command(cmd),
             Conn::Cluster(c) => c.req_packed_command(cmd),
+            Conn::Memory(c) => c.req_packed_command(cmd),
         }
     }
 
@@ -64,6 +71,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Single(c) => c.req_packed_commands(pipeline, offset, count),
             Conn::Cluster(c) => c.req_packed_commands(pipeline, offset, count),
+            Conn::Memory(c) => c.req_packed_commands(pipeline, offset, count),
         }
     }
 
@@ -71,6 +79,7 @@ impl ConnectionLike for Conn {
         match self {
             Conn::Single(c) => c.get_db(),
             Conn::Cluster(c) => c.get_db(),
+            Conn::Memory(c) => c.get_db(),
         }
     }
 }

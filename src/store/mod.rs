@@ -21,6 +21,7 @@ mod games;
 pub mod habits;
 pub mod keys;
 pub mod life;
+pub mod memory;
 pub mod outbox;
 pub mod pointers;
 pub mod ratings;

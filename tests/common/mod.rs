@@ -56,6 +56,9 @@ pub enum Target {
     Single,
     /// The cluster at `REDIS_CLUSTER_URLS` (started by `scripts/test`).
     Cluster,
+    /// The in-memory server of this test process (src/store/memory/), shared by its tests as
+    /// they share a real one, each in a namespace of its own.
+    Memory,
 }
 
 pub fn redis_url() -> String {
@@ -69,6 +72,7 @@ pub fn target_url(target: Target) -> String {
             "REDIS_CLUSTER_URLS is not set: run the tests with scripts/test, which starts a \
              3-master cluster (scripts/redis-cluster up)",
         ),
+        Target::Memory => "memory://tests".to_owned(),
     }
 }
 
