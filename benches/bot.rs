@@ -45,7 +45,8 @@ mod scale;
 use helpers::*;
 use morskoy_boy::game::record::Board;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)

@@ -11,7 +11,7 @@ use morskoy_boy::game::record::RatingWrite;
 use morskoy_boy::store::{Leaderboard, Store, StoreConfig};
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
-use std::time::Instant;
+use tokio::time::Instant;
 
 const PLAYERS: u64 = 100_000;
 const CHATS: i64 = 20_000;

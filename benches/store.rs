@@ -10,7 +10,7 @@ use morskoy_boy::store::Atomic;
 use morskoy_boy::store::{GameId, Store, StoreConfig};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
+use tokio::time::Instant;
 
 /// Plays one shot on the game: a real engine transition, loaded, applied and saved.
 async fn shoot(store: &Store, id: GameId) -> bool {

@@ -14,6 +14,7 @@
 //! The rules live in the `engine` crate (`crates/engine`) and the Riga board game in
 //! `crates/riga`; neither knows anything of Telegram or Redis.
 
+pub mod clock;
 pub mod config;
 pub mod game;
 pub mod metrics;

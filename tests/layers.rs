@@ -4,6 +4,7 @@
 //!   engine crates; `view/` uses `game/`; `store/` uses `game/`; nothing but `telegram/` (and
 //!   the binary) uses `telegram/`; `game/` and `view/` name no `teloxide`, `redis` or `tokio`;
 //!   `metrics.rs` (the counters) uses none of them, and only the store and the adapter use it;
+//!   nor does `clock.rs` (the wall clock on the runtime's time), used by the same two;
 //! - no import circle among the bot's files (`mod.rs` files included), nor among each engine
 //!   crate's;
 //! - no transition outside `game/`: `telegram/` changes no record (no `.apply(`, no
@@ -253,31 +254,35 @@ fn the_layers_use_each_other_in_one_direction_only() {
     let allowed: BTreeMap<&str, &[&str]> = [
         ("game", &["game"][..]),
         ("view", &["view", "game"][..]),
-        ("store", &["store", "game", "metrics"][..]),
-        // The counters: used by the store and the adapter, using nothing of the bot.
+        ("store", &["store", "game", "metrics", "clock"][..]),
+        // The counters and the clock: used by the store and the adapter, using nothing of
+        // the bot.
         ("metrics", &["metrics"][..]),
+        ("clock", &["clock"][..]),
         ("terminal", &["terminal", "view", "game"][..]),
         ("config", &["config", "store", "game"][..]),
         (
             "telegram",
-            &["telegram", "view", "game", "store", "config", "metrics"][..],
+            &[
+                "telegram", "view", "game", "store", "config", "metrics", "clock",
+            ][..],
         ),
         (
             "lib",
             &[
-                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+                "game", "view", "store", "telegram", "terminal", "config", "metrics", "clock",
             ][..],
         ),
         (
             "main",
             &[
-                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+                "game", "view", "store", "telegram", "terminal", "config", "metrics", "clock",
             ][..],
         ),
         (
             "bin",
             &[
-                "game", "view", "store", "telegram", "terminal", "config", "metrics",
+                "game", "view", "store", "telegram", "terminal", "config", "metrics", "clock",
             ][..],
         ),
     ]

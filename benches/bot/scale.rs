@@ -50,8 +50,9 @@ use super::{env_or, report, report_errors, Figures};
 use rand::{Rng, SeedableRng};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use teloxide::types::User;
+use tokio::time::Instant;
 
 /// Runs every configuration and prints its figures.
 pub async fn run() {

@@ -385,12 +385,7 @@ impl Store {
     /// away), from an operation's result.
     fn note_outage<T>(&self, result: &Result<T, StoreError>) {
         use std::sync::atomic::Ordering;
-        let now = || {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(1, |d| d.as_millis() as u64)
-                .max(1)
-        };
+        let now = || crate::clock::unix_ms().max(1);
         match result {
             Err(StoreError::Unavailable(why)) => {
                 if self
@@ -415,9 +410,7 @@ impl Store {
     /// Whether Redis came back within `d` after not answering (to this process).
     pub fn back_within(&self, d: std::time::Duration) -> bool {
         let back = self.back_at.load(std::sync::atomic::Ordering::SeqCst);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |t| t.as_millis() as u64);
+        let now = crate::clock::unix_ms();
         back != 0 && now.saturating_sub(back) < d.as_millis() as u64
     }
 

@@ -21,9 +21,7 @@ impl Store {
     /// Marks a game as having something to send (the compare-and-set does this itself on
     /// one server; in a cluster the index is in another slot).
     pub(super) async fn mark_due(&self, index: &str, member: &str) -> Result<(), StoreError> {
-        let now_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
+        let now_ms = crate::clock::unix_ms();
         let (index, member) = (index.to_owned(), member.to_owned());
         self.run(|mut c| async move { c.zadd(index, member, now_ms).await })
             .await
@@ -191,7 +189,7 @@ impl Store {
         token: &str,
         hold: Duration,
         work: F,
-    ) -> Result<(F::Output, Option<std::time::Instant>), StoreError> {
+    ) -> Result<(F::Output, Option<tokio::time::Instant>), StoreError> {
         let every = hold / 4;
         let mut renewed = None;
         let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
@@ -201,7 +199,7 @@ impl Store {
             tokio::select! {
                 out = &mut work => return Ok((out, renewed)),
                 _ = tick.tick() => match self.renew_send_lease(id, token, hold).await {
-                    Ok(true) => renewed = Some(std::time::Instant::now()),
+                    Ok(true) => renewed = Some(tokio::time::Instant::now()),
                     Ok(false) => return Err(StoreError::Fenced),
                     Err(e) => log::debug!("game {id}: the send lease not renewed: {e}"),
                 },

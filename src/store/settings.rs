@@ -92,9 +92,7 @@ impl Store {
         // At most twice: a claim of a process found dead is taken over by a second call that
         // names it, so a claim made meanwhile by a third is not.
         for _ in 0..2 {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis() as u64);
+            let now = crate::clock::unix_ms();
             let (key, field, claimant, expected_now) = (
                 key.clone(),
                 field.clone(),

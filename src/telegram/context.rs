@@ -44,7 +44,7 @@ pub struct Ctx {
     /// Users' languages as read lately: a button's answer needs one, and asking Redis every
     /// time would double the round trips of a shot. Kept for seconds only, so a `/lang` on
     /// another replica shows soon.
-    pub langs: Arc<std::sync::Mutex<std::collections::HashMap<u64, (Lang, std::time::Instant)>>>,
+    pub langs: Arc<std::sync::Mutex<std::collections::HashMap<u64, (Lang, tokio::time::Instant)>>>,
     /// The updates this process claimed and is handling now: a claim of this process's own
     /// that is not among them was left by a handling that failed, and is taken again.
     pub in_hand: Arc<std::sync::Mutex<std::collections::HashSet<u32>>>,
@@ -192,9 +192,7 @@ pub type HandlerResult = Result<(), BotError>;
 
 /// Now, in Unix seconds: the only clock the adapter reads; the engine gets it passed in.
 pub fn now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    crate::clock::unix_secs()
 }
 
 /// Waits for one send or edit of the chat's budget (`sender/`), for handlers that still
@@ -293,7 +291,7 @@ pub async fn user_lang(ctx: &Ctx, user: &User) -> Lang {
     if langs.len() > 10_000 {
         langs.retain(|_, (_, at)| at.elapsed() < LANG_FRESH);
     }
-    langs.insert(uid, (lang, std::time::Instant::now()));
+    langs.insert(uid, (lang, tokio::time::Instant::now()));
     lang
 }
 

@@ -139,9 +139,9 @@ async fn not_handled_yet(ctx: Ctx, me: Me, update: Update, claimed: Claimed) -> 
     // Long polling: an update another live process holds (it came to both, or to this one
     // again after a crash while the dead process's key still lives) is waited for, as it
     // is confirmed to Telegram once this returns.
-    let deadline = std::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
+    let deadline = tokio::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
     let mut got = ctx.claim(update.id.0).await;
-    while matches!(got, Ok(Claim::Elsewhere)) && std::time::Instant::now() < deadline {
+    while matches!(got, Ok(Claim::Elsewhere)) && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(LIFE / 8).await;
         got = ctx.claim(update.id.0).await;
     }

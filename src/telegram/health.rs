@@ -78,7 +78,7 @@ async fn check(ctx: &Ctx) -> Result<(), String> {
 /// policy starts it again. (Docker and Compose restart a container whose process ended, not
 /// one whose health check fails.)
 pub async fn exit_when_unhealthy(ctx: Ctx, limit: Duration) {
-    let mut since: Option<std::time::Instant> = None;
+    let mut since: Option<tokio::time::Instant> = None;
     loop {
         tokio::time::sleep(Duration::from_secs(1)).await;
         match check(&ctx).await {
@@ -94,7 +94,7 @@ pub async fn exit_when_unhealthy(ctx: Ctx, limit: Duration) {
                          (MB_UNHEALTHY_EXIT_SECS)",
                         limit.as_secs()
                     );
-                    std::time::Instant::now()
+                    tokio::time::Instant::now()
                 });
                 if first.elapsed() >= limit {
                     log::error!(

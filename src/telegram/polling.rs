@@ -301,7 +301,7 @@ pub async fn run(
                     let _turn = turn.lock().await;
                     // A press another live process holds is tried again until it is done
                     // or that process is found dead (its claim is then this one's).
-                    let deadline = std::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
+                    let deadline = tokio::time::Instant::now() + ctx.config.claim_stale + LIFE * 2;
                     loop {
                         let deps = dptree::deps![
                             ctx.clone(),
@@ -312,7 +312,7 @@ pub async fn run(
                         ];
                         match super::metered::dispatch(&handler, deps, kind).await {
                             ControlFlow::Break(Err(BotError::Elsewhere))
-                                if std::time::Instant::now() < deadline =>
+                                if tokio::time::Instant::now() < deadline =>
                             {
                                 tokio::time::sleep(LIFE / 8).await;
                             }

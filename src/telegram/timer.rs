@@ -28,12 +28,12 @@ async fn measure_outbox(ctx: &Ctx) {
 
 /// Ticks until the process ends.
 pub async fn tick_forever(ctx: Ctx) {
-    let mut measured: Option<std::time::Instant> = None;
+    let mut measured: Option<tokio::time::Instant> = None;
     loop {
         tokio::time::sleep(ctx.config.tick).await;
         health::ticked();
         if measured.is_none_or(|at| at.elapsed() >= OUTBOX_GAUGE_EVERY) {
-            measured = Some(std::time::Instant::now());
+            measured = Some(tokio::time::Instant::now());
             measure_outbox(&ctx).await;
         }
         let due = match ctx.store.due(now()).await {

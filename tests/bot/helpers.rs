@@ -1,7 +1,7 @@
 //! Helpers of the end-to-end tests: a fake Telegram, a real Redis, and the real bot binary
 //! between them, each test with its own namespace; players who tap and type.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_macros)]
 
 use crate::fake_telegram::{CallbackAnswer, FakeTelegram, SentMessage};
 use std::collections::HashSet;
@@ -57,6 +57,8 @@ pub struct App {
     pub replica_name: Option<String>,
     /// A program and its arguments the bot binary runs under (e.g. valgrind), when any.
     pub wrapper: Vec<String>,
+    /// The bot run in this process instead ([`App::start_in_process`]).
+    in_process: Option<tokio::task::JoinHandle<()>>,
 }
 
 /// The public webhook URL the replicas set in webhook mode (the fake Telegram posts its path
@@ -100,6 +102,9 @@ impl Drop for App {
     fn drop(&mut self) {
         self.second.take();
         self.bot.take();
+        if let Some(bot) = self.in_process.take() {
+            bot.abort();
+        }
         let url = self.redis();
         let Ok(mut con) = redis::Client::open(url).and_then(|c| c.get_connection()) else {
             return;
@@ -127,8 +132,15 @@ impl App {
     /// A world not started yet: a fresh fake Telegram and namespace, the given pace, no
     /// seed, no extra environment, long polling.
     pub async fn world(gap_ms: u64, per_minute: Option<u32>) -> App {
+        if in_flow() {
+            return App::world_here(gap_ms, per_minute).await;
+        }
+        App::world_on(FakeTelegram::start().await, gap_ms, per_minute)
+    }
+
+    fn world_on(tg: FakeTelegram, gap_ms: u64, per_minute: Option<u32>) -> App {
         App {
-            tg: FakeTelegram::start().await,
+            tg,
             namespace: e2e_namespace(),
             gap_ms,
             per_minute,
@@ -142,6 +154,7 @@ impl App {
             redis_url: None,
             replica_name: None,
             wrapper: Vec::new(),
+            in_process: None,
         }
     }
 
@@ -150,6 +163,12 @@ impl App {
         self.redis_url.clone().unwrap_or_else(|| {
             std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
         })
+    }
+
+    /// [`App::world`] for a bot in this process ([`App::start_in_process`]): the fake
+    /// Telegram runs on this runtime too, on its clock.
+    pub async fn world_here(gap_ms: u64, per_minute: Option<u32>) -> App {
+        App::world_on(FakeTelegram::start_here().await, gap_ms, per_minute)
     }
 
     /// A fake Telegram and the bot with the given pace.
@@ -193,8 +212,38 @@ impl App {
         App::spawn_with(150, Some(100_000)).await
     }
 
-    /// Starts the bot process and waits until it polls.
+    /// The bot in this process, as a task of this runtime (so a test's paused time is the
+    /// bot's time too), on the in-memory store named after the test's namespace (so
+    /// [`App::store`] reads what the bot stores); waits until it polls. The bot keeps a few
+    /// things for its whole process (the token's budget, its health), so a process runs one:
+    /// tests/flows.rs runs each of its tests in a process of its own.
+    pub async fn start_in_process(&mut self) {
+        self.redis_url = Some(format!("memory://{}", self.namespace));
+        let vars: std::collections::HashMap<String, String> =
+            self.bot_env("0").into_iter().collect();
+        let config = morskoy_boy::config::Config::from_vars(|k| vars.get(k).cloned())
+            .expect("the bot's configuration");
+        let mut bot = teloxide::Bot::new(&config.token);
+        if let Some(url) = config.api_url.clone() {
+            bot = bot.set_api_url(url);
+        }
+        let store = morskoy_boy::store::Store::connect(&config.redis_url, config.store.clone())
+            .await
+            .expect("the in-memory store");
+        let before = self.tg.calls("getUpdates");
+        self.in_process = Some(tokio::spawn(morskoy_boy::telegram::run(bot, store, config)));
+        assert!(
+            self.tg.wait_calls("getUpdates", before + 1, wait()).await,
+            "the bot did not start polling"
+        );
+    }
+
+    /// Starts the bot process and waits until it polls (in a [`flow!`], the bot in this
+    /// process instead).
     pub async fn start_bot(&mut self) {
+        if in_flow() {
+            return self.start_in_process().await;
+        }
         let child = self.bot_process("0").await;
         self.bot = Some(child);
     }
@@ -235,8 +284,47 @@ impl App {
         }
     }
 
+    /// The bot's environment (its variables beyond the tests' own): the fake Telegram, the
+    /// Redis and namespace, the pace, the seed, and `env`.
+    fn bot_env(&self, replica: &str) -> Vec<(String, String)> {
+        let mut vars: Vec<(String, String)> = Vec::new();
+        let mut set = |k: &str, v: String| vars.push((k.to_owned(), v));
+        if let Some(seed) = self.seed {
+            set("MB_SEED", seed.to_string());
+        }
+        for (k, v) in &self.env {
+            set(k, v.clone());
+        }
+        set(
+            "MB_REPLICA",
+            self.replica_name.as_deref().unwrap_or(replica).to_owned(),
+        );
+        set("TELOXIDE_TOKEN", self.tg.token().to_string());
+        set("TELOXIDE_API_URL", self.tg.url().to_string());
+        set("REDIS_URL", self.redis());
+        set("MB_NAMESPACE", self.namespace.clone());
+        set("MB_GROUP_GAP_MS", self.gap_ms.to_string());
+        set("MB_AI_PAUSE_MS", self.ai_pause_ms.to_string());
+        set(
+            "MB_GROUP_PER_MINUTE",
+            self.per_minute
+                .map_or_else(|| "18".to_owned(), |n| n.to_string()),
+        );
+        // A world without Telegram's pace per group (fast tests) has none for the token
+        // either; one at Telegram's pace has the token's production budget.
+        set(
+            "MB_TOKEN_PER_SECOND",
+            self.env
+                .iter()
+                .find(|(k, _)| k == "MB_TOKEN_PER_SECOND")
+                .map(|(_, v)| v.clone())
+                .or_else(|| self.per_minute.map(|n| n.max(25).to_string()))
+                .unwrap_or_else(|| "25".to_owned()),
+        );
+        vars
+    }
+
     async fn bot_process(&mut self, replica: &str) -> BotProcess {
-        let redis = self.redis();
         // `MB_BOT_BIN` runs another build of the bot (a copy kept aside while this one is rebuilt).
         let bin = std::env::var("MB_BOT_BIN")
             .unwrap_or_else(|_| env!("CARGO_BIN_EXE_morskoy-boy").to_owned());
@@ -263,39 +351,8 @@ impl App {
             cmd.env("MB_WEBHOOK_URL", WEBHOOK_URL)
                 .env("MB_WEBHOOK_LISTEN", addr.to_string());
         }
-        if let Some(seed) = self.seed {
-            cmd.env("MB_SEED", seed.to_string());
-        }
-        for (k, v) in &self.env {
-            cmd.env(k, v);
-        }
         let child = cmd
-            .env(
-                "MB_REPLICA",
-                self.replica_name.as_deref().unwrap_or(replica),
-            )
-            .env("TELOXIDE_TOKEN", self.tg.token())
-            .env("TELOXIDE_API_URL", self.tg.url())
-            .env("REDIS_URL", redis)
-            .env("MB_NAMESPACE", &self.namespace)
-            .env("MB_GROUP_GAP_MS", self.gap_ms.to_string())
-            .env("MB_AI_PAUSE_MS", self.ai_pause_ms.to_string())
-            .env(
-                "MB_GROUP_PER_MINUTE",
-                self.per_minute
-                    .map_or_else(|| "18".to_owned(), |n| n.to_string()),
-            )
-            // A world without Telegram's pace per group (fast tests) has none for the token
-            // either; one at Telegram's pace has the token's production budget.
-            .env(
-                "MB_TOKEN_PER_SECOND",
-                self.env
-                    .iter()
-                    .find(|(k, _)| k == "MB_TOKEN_PER_SECOND")
-                    .map(|(_, v)| v.clone())
-                    .or_else(|| self.per_minute.map(|n| n.max(25).to_string()))
-                    .unwrap_or_else(|| "25".to_owned()),
-            )
+            .envs(self.bot_env(replica))
             .env(
                 "RUST_LOG",
                 std::env::var("MB_TEST_LOG").unwrap_or_else(|_| "warn".into()),
@@ -306,10 +363,10 @@ impl App {
         let child = BotProcess(child);
         if let Some(addr) = listen {
             // Up once it has set the webhook and takes posts.
-            let deadline = std::time::Instant::now() + wait();
+            let deadline = tokio::time::Instant::now() + wait();
             while tokio::net::TcpStream::connect(addr).await.is_err() {
                 assert!(
-                    std::time::Instant::now() < deadline,
+                    tokio::time::Instant::now() < deadline,
                     "the bot does not listen on {addr}"
                 );
                 tokio::time::sleep(Duration::from_millis(20)).await;
@@ -433,10 +490,10 @@ pub fn assert_no_4xx(app: &App) {
 
 /// Waits until the bot has killed itself at its `MB_CRASH_AT` point.
 pub async fn wait_for_the_crash(app: &mut App) {
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     while !app.bot_has_exited() {
         assert!(
-            std::time::Instant::now() < deadline,
+            tokio::time::Instant::now() < deadline,
             "the bot did not crash"
         );
         tokio::time::sleep(Duration::from_millis(20)).await;
@@ -660,7 +717,7 @@ impl Duel {
             .unwrap_or(0);
         app.tg
             .send_reply(self.group, &self.players[seat], &name, self.battle);
-        let deadline = std::time::Instant::now() + wait();
+        let deadline = tokio::time::Instant::now() + wait();
         let shot = loop {
             let in_group = self.result_shown(app, seat, cell);
             let refusal = app
@@ -678,7 +735,7 @@ impl Duel {
                 return Shot::Over;
             }
             assert!(
-                std::time::Instant::now() < deadline,
+                tokio::time::Instant::now() < deadline,
                 "the typed shot {name} got no answer; errors {:?}",
                 app.tg.errors()
             );
@@ -970,7 +1027,7 @@ pub struct Pressed {
     /// The cell, as the group reads it (`A1`).
     pub cell: String,
     /// When it was pressed.
-    pub at: std::time::Instant,
+    pub at: tokio::time::Instant,
 }
 
 /// What fast play did.
@@ -1003,12 +1060,12 @@ pub async fn fast_play(
     secs: u64,
     think: Duration,
 ) -> FastPlay {
-    let started = std::time::Instant::now();
+    let started = tokio::time::Instant::now();
     let until = started + Duration::from_secs(secs);
     let mut pressed = Vec::new();
     let mut games = Vec::new();
     // At least one game.
-    while games.is_empty() || std::time::Instant::now() < until {
+    while games.is_empty() || tokio::time::Instant::now() < until {
         let mut d = if games.is_empty() {
             duel(app, group, a.clone(), b.clone()).await
         } else {
@@ -1020,7 +1077,7 @@ pub async fn fast_play(
             assert!(n < 600, "the game does not end");
             let seat = d.turn;
             let Some(cell) = d.next_cell(seat) else { break };
-            let at = std::time::Instant::now();
+            let at = tokio::time::Instant::now();
             let shot = d.shoot_button(app).await;
             if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
                 pressed.push(Pressed {
@@ -1048,7 +1105,7 @@ pub async fn fast_play(
 
 /// When the group's battle message first showed the result of `p` (its caption, or its
 /// text: the result lines as players read them), or `None`.
-pub fn result_seen(messages: &[SentMessage], p: &Pressed) -> Option<std::time::Instant> {
+pub fn result_seen(messages: &[SentMessage], p: &Pressed) -> Option<tokio::time::Instant> {
     messages
         .iter()
         .find(|m| m.message_id == p.battle)
@@ -1174,4 +1231,68 @@ pub async fn settled(app: &App, game: u64) {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Whether this process runs one test of [`flow!`] on paused time ([`in_own_process`]):
+/// there, [`App::world`] and [`App::start_bot`] run the fake Telegram and the bot in this
+/// process, on its runtime.
+pub fn in_flow() -> bool {
+    std::env::var_os("MB_FLOW").is_some()
+}
+
+/// Runs `flow` on a current-thread runtime with paused time, in a child process of this
+/// test binary (the test `name` again, with `MB_FLOW` naming it): the bot, the fake Telegram
+/// and the in-memory store on one clock that moves only while all of them wait, so a
+/// 3-minute turn timer or Telegram's production pace cost milliseconds of the machine's
+/// time. A process of its own, as the bot keeps a few things for its whole process (the
+/// token's budget, its health). The child's output is shown when it fails.
+pub fn in_own_process<F: std::future::Future<Output = ()>>(name: &str, flow: impl FnOnce() -> F) {
+    if std::env::var("MB_FLOW").as_deref() == Ok(name) {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .expect("a runtime")
+            .block_on(flow());
+        return;
+    }
+    let started = std::time::Instant::now();
+    let out = Command::new(std::env::current_exe().expect("this test binary"))
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env("MB_FLOW", name)
+        .output()
+        .expect("this test binary runs again");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "{name} failed in its process:\n{said}"
+    );
+    assert!(
+        said.contains("1 passed"),
+        "{name} did not run in its process:\n{said}"
+    );
+    eprintln!(
+        "{name}: {:.1} s of the machine's time",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// A bot flow on paused time: `flow! { fn name() { body } }` is a `#[test]` whose body runs
+/// by [`in_own_process`], as the body of a `#[tokio::test]` would on the real clock.
+macro_rules! flow {
+    ($(#[doc = $doc:expr])* fn $name:ident() $body:block) => {
+        $(#[doc = $doc])*
+        #[test]
+        fn $name() {
+            let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+            $crate::helpers::in_own_process(
+                &format!("{module}::{}", stringify!($name)),
+                || async move $body,
+            );
+        }
+    };
 }

@@ -5,50 +5,51 @@ use crate::helpers::*;
 use morskoy_boy::game::record::Board;
 use std::time::Duration;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
-    let app = App::spawn().await;
-    let a = app.player(1001, "Alice", "en");
-    let b = app.player(1002, "Bob", "en");
-    let mut d = duel(&app, -5001, a, b).await;
-    play_out(&app, &mut d).await;
-    let end = app
-        .tg
-        .wait_for(
-            d.group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end is announced");
-    // Both fleets revealed with the texts that check their commitments (no empty mines
-    // part in a game without mines), a rematch offered.
-    assert_eq!(end.text.matches("ships=").count(), 2, "{}", end.text);
-    assert!(!end.text.contains("mines="), "{}", end.text);
-    assert!(end.callback_data().iter().any(|c| c.starts_with("r:")));
-    // Each player's own field in the private chat shows the enemy's shots.
-    for p in &d.players {
-        let own = app
+flow! {
+    fn a_whole_classic_game_in_a_group_by_buttons_and_typed_replies() {
+        let app = App::spawn().await;
+        let a = app.player(1001, "Alice", "en");
+        let b = app.player(1002, "Bob", "en");
+        let mut d = duel(&app, -5001, a, b).await;
+        play_out(&app, &mut d).await;
+        let end = app
             .tg
             .wait_for(
-                p.id.0 as i64,
-                |m| m.text.contains("Your fleet") && m.text.contains("over"),
+                d.group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
                 wait(),
             )
-            .await;
+            .await
+            .expect("the end is announced");
+        // Both fleets revealed with the texts that check their commitments (no empty mines
+        // part in a game without mines), a rematch offered.
+        assert_eq!(end.text.matches("ships=").count(), 2, "{}", end.text);
+        assert!(!end.text.contains("mines="), "{}", end.text);
+        assert!(end.callback_data().iter().any(|c| c.starts_with("r:")));
+        // Each player's own field in the private chat shows the enemy's shots.
+        for p in &d.players {
+            let own = app
+                .tg
+                .wait_for(
+                    p.id.0 as i64,
+                    |m| m.text.contains("Your fleet") && m.text.contains("over"),
+                    wait(),
+                )
+                .await;
+            assert!(
+                own.is_some(),
+                "the private field of {} is not final: {:?}",
+                p.first_name,
+                app.tg.all_texts(p.id.0 as i64)
+            );
+        }
+        assert_no_unhit_ship_shown_before_the_end(&app, d.group);
+        let errors = app.tg.errors();
         assert!(
-            own.is_some(),
-            "the private field of {} is not final: {:?}",
-            p.first_name,
-            app.tg.all_texts(p.id.0 as i64)
+            errors.is_empty(),
+            "the fake answered errors in a happy game: {errors:?}"
         );
     }
-    assert_no_unhit_ship_shown_before_the_end(&app, d.group);
-    let errors = app.tg.errors();
-    assert!(
-        errors.is_empty(),
-        "the fake answered errors in a happy game: {errors:?}"
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -339,63 +340,64 @@ async fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_minute() {
-    // Telegram's pace: the production gap between edits and budget of messages.
-    let app = App::spawn_with_gap(3500).await;
-    let a = app.player(8001, "Alice", "en");
-    let b = app.player(8002, "Bob", "en");
-    let mut d = duel(&app, -5008, a, b).await;
-    let mut lines = Vec::new();
-    while !d.is_over(&app) {
-        let seat = d.turn;
-        let Some(cell) = d.next_cell(seat) else { break };
-        let shot = d.shoot_button(&app).await;
-        if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
-            let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
-            lines.push((d.players[seat].first_name.clone(), name));
+flow! {
+    fn however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_minute() {
+        // Telegram's pace: the production gap between edits and budget of messages.
+        let app = App::spawn_with_gap(3500).await;
+        let a = app.player(8001, "Alice", "en");
+        let b = app.player(8002, "Bob", "en");
+        let mut d = duel(&app, -5008, a, b).await;
+        let mut lines = Vec::new();
+        while !d.is_over(&app) {
+            let seat = d.turn;
+            let Some(cell) = d.next_cell(seat) else { break };
+            let shot = d.shoot_button(&app).await;
+            if matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+                let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+                lines.push((d.players[seat].first_name.clone(), name));
+            }
+            if shot == Shot::Over {
+                break;
+            }
         }
-        if shot == Shot::Over {
-            break;
+        app.tg
+            .wait_for(
+                d.group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                Duration::from_secs(90),
+            )
+            .await
+            .expect("the end is announced");
+        let battle = d.battle;
+        app.tg
+            .wait_for(
+                d.group,
+                |m| m.message_id == battle && !m.has_keyboard(),
+                Duration::from_secs(90),
+            )
+            .await
+            .expect("the battle message shows the end");
+        // Every result reached the group: the latest in the battle message, coalesced into few
+        // edits, and all of them in the end's log.
+        let versions: Vec<String> = app
+            .tg
+            .messages(d.group)
+            .into_iter()
+            .filter(|m| m.message_id >= d.battle)
+            .flat_map(|m| m.versions)
+            .collect();
+        for (name, cell) in &lines {
+            let shown = versions.iter().any(|v| shows_result(v, name, cell));
+            assert!(shown, "{name}: {cell} never reached the group");
         }
+        let most = app.tg.max_per_minute(d.group);
+        assert!(most <= 20, "{most} sends and edits in one minute");
+        assert!(
+            lines.len() > 2 * most,
+            "{} shots, {most} messages: nothing was coalesced",
+            lines.len()
+        );
     }
-    app.tg
-        .wait_for(
-            d.group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            Duration::from_secs(90),
-        )
-        .await
-        .expect("the end is announced");
-    let battle = d.battle;
-    app.tg
-        .wait_for(
-            d.group,
-            |m| m.message_id == battle && !m.has_keyboard(),
-            Duration::from_secs(90),
-        )
-        .await
-        .expect("the battle message shows the end");
-    // Every result reached the group: the latest in the battle message, coalesced into few
-    // edits, and all of them in the end's log.
-    let versions: Vec<String> = app
-        .tg
-        .messages(d.group)
-        .into_iter()
-        .filter(|m| m.message_id >= d.battle)
-        .flat_map(|m| m.versions)
-        .collect();
-    for (name, cell) in &lines {
-        let shown = versions.iter().any(|v| shows_result(v, name, cell));
-        assert!(shown, "{name}: {cell} never reached the group");
-    }
-    let most = app.tg.max_per_minute(d.group);
-    assert!(most <= 20, "{most} sends and edits in one minute");
-    assert!(
-        lines.len() > 2 * most,
-        "{} shots, {most} messages: nothing was coalesced",
-        lines.len()
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -718,14 +720,14 @@ async fn seeded_game_transcript(lang: &str, names: [&str; 2], board: Board) -> S
         .expect("the end is announced");
     for p in [&a, &b] {
         let chat = p.id.0 as i64;
-        let deadline = std::time::Instant::now() + wait();
+        let deadline = tokio::time::Instant::now() + wait();
         // The private field is the last message, final: no keyboard, a picture when the
         // fields are pictures.
         while !app.tg.messages(chat).last().is_some_and(|m| {
             !m.deleted && !m.has_keyboard() && (board == Board::Text || m.photo.is_some())
         }) {
             assert!(
-                std::time::Instant::now() < deadline,
+                tokio::time::Instant::now() < deadline,
                 "the private field is not final"
             );
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -740,22 +742,25 @@ async fn seeded_game_transcript(lang: &str, names: [&str; 2], board: Board) -> S
     .join("\n")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_classic_game_reads_the_same_in_english_every_time() {
-    let text = seeded_game_transcript("en", ["Alice", "Bob"], Board::Picture).await;
-    insta::assert_snapshot!("transcript_en", text);
+flow! {
+    fn a_classic_game_reads_the_same_in_english_every_time() {
+        let text = seeded_game_transcript("en", ["Alice", "Bob"], Board::Picture).await;
+        insta::assert_snapshot!("transcript_en", text);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_classic_game_reads_the_same_in_russian_every_time() {
-    let text = seeded_game_transcript("ru", ["Аня", "Борис"], Board::Text).await;
-    insta::assert_snapshot!("transcript_ru", text);
+flow! {
+    fn a_classic_game_reads_the_same_in_russian_every_time() {
+        let text = seeded_game_transcript("ru", ["Аня", "Борис"], Board::Text).await;
+        insta::assert_snapshot!("transcript_ru", text);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_classic_game_reads_the_same_in_bulgarian_every_time() {
-    let text = seeded_game_transcript("bg", ["Мария", "Георги"], Board::Picture).await;
-    insta::assert_snapshot!("transcript_bg", text);
+flow! {
+    fn a_classic_game_reads_the_same_in_bulgarian_every_time() {
+        let text = seeded_game_transcript("bg", ["Мария", "Георги"], Board::Picture).await;
+        insta::assert_snapshot!("transcript_bg", text);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -810,14 +815,14 @@ async fn a_chat_chooses_its_column_letters_with_settings() {
         .await
         .expect("the typed shot in the chat's letters lands");
     // The typed shot was acknowledged on the player's message itself.
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     while !app
         .tg
         .reactions(d.group)
         .contains(&(typed.id.0, "👍".to_owned()))
     {
         assert!(
-            std::time::Instant::now() < deadline,
+            tokio::time::Instant::now() < deadline,
             "no 👍 on the typed shot"
         );
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;

@@ -53,91 +53,93 @@ async fn play_against_the_bot(app: &App, chat: i64, player: &User, battle: &Sent
     waits
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_private_game_against_the_easy_bot_is_played_to_the_end() {
-    let app = App::spawn().await;
-    let alice = app.player(8001, "Alice", "en");
-    let chat = 8001;
-    app.tg.send_command(chat, &alice, "/play genius");
-    app.tg
-        .wait_for_text(chat, "I don't know the level", wait())
-        .await
-        .expect("an unknown level is refused");
-    app.tg.send_command(chat, &alice, "/play easy");
-    app.tg
-        .wait_for_text(chat, "A game against the bot (easy)", wait())
-        .await
-        .expect("the game against the bot begins");
-    place_and_ready(&app, &alice).await;
-    let battle = app.message_with_button(chat, "f:").await;
-    let waits = play_against_the_bot(&app, chat, &alice, &battle).await;
-    assert!(waits > 0, "the bot never had a turn");
-    let texts = app.tg.all_texts(chat).join("\n");
-    assert!(texts.contains("Winner:"), "no winner in {texts}");
-    assert!(
-        texts.contains("🤖 Bot (easy): "),
-        "the bot's shots are not in the log"
-    );
-    assert!(
-        app.tg.calls("sendChatAction") > 0,
-        "the bot never showed that it was thinking"
-    );
-    assert!(
-        app.tg.errors().is_empty(),
-        "Telegram refused: {:?}",
-        app.tg.errors()
-    );
-    // A second /play while a game runs elsewhere is refused; after the end it starts again.
-    app.tg.send_command(chat, &alice, "/play");
-    app.tg
-        .wait_for(
-            chat,
-            |m| {
-                m.text.contains("A game against the bot (easy)") && m.message_id > battle.message_id
-            },
-            wait(),
-        )
-        .await
-        .expect("a finished game lets a new one begin, at the last level");
+flow! {
+    fn a_private_game_against_the_easy_bot_is_played_to_the_end() {
+        let app = App::spawn().await;
+        let alice = app.player(8001, "Alice", "en");
+        let chat = 8001;
+        app.tg.send_command(chat, &alice, "/play genius");
+        app.tg
+            .wait_for_text(chat, "I don't know the level", wait())
+            .await
+            .expect("an unknown level is refused");
+        app.tg.send_command(chat, &alice, "/play easy");
+        app.tg
+            .wait_for_text(chat, "A game against the bot (easy)", wait())
+            .await
+            .expect("the game against the bot begins");
+        place_and_ready(&app, &alice).await;
+        let battle = app.message_with_button(chat, "f:").await;
+        let waits = play_against_the_bot(&app, chat, &alice, &battle).await;
+        assert!(waits > 0, "the bot never had a turn");
+        let texts = app.tg.all_texts(chat).join("\n");
+        assert!(texts.contains("Winner:"), "no winner in {texts}");
+        assert!(
+            texts.contains("🤖 Bot (easy): "),
+            "the bot's shots are not in the log"
+        );
+        assert!(
+            app.tg.calls("sendChatAction") > 0,
+            "the bot never showed that it was thinking"
+        );
+        assert!(
+            app.tg.errors().is_empty(),
+            "Telegram refused: {:?}",
+            app.tg.errors()
+        );
+        // A second /play while a game runs elsewhere is refused; after the end it starts again.
+        app.tg.send_command(chat, &alice, "/play");
+        app.tg
+            .wait_for(
+                chat,
+                |m| {
+                    m.text.contains("A game against the bot (easy)") && m.message_id > battle.message_id
+                },
+                wait(),
+            )
+            .await
+            .expect("a finished game lets a new one begin, at the last level");
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_bot_seated_from_a_group_lobby_plays_a_whole_game() {
-    let app = App::spawn().await;
-    let group = -8002;
-    app.tg.group(group, "Sea dogs");
-    let alice = app.player(8003, "Alice", "en");
-    let bob = app.player(8004, "Bob", "en");
-    let (lobby, _) = open_lobby(&app, group, &alice).await;
-    let seat_bot = data(&lobby, "b:");
-    let refused = app.press(group, &bob, lobby.message_id, &seat_bot).await;
-    assert!(refused.show_alert, "only the creator seats the bot");
-    let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
-    assert!(!seated.show_alert, "the bot is not seated: {seated:?}");
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("2. 🤖 Bot (normal)"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows the bot in the second seat");
-    let again = app.press(group, &alice, lobby.message_id, &seat_bot).await;
-    assert!(again.show_alert, "a full lobby takes no second bot");
-    let start = data(&lobby, "s:");
-    let started = app.press(group, &alice, lobby.message_id, &start).await;
-    assert!(!started.show_alert, "the start is refused: {started:?}");
-    place_and_ready(&app, &alice).await;
-    let battle = app.message_with_button(group, "f:").await;
-    let waits = play_against_the_bot(&app, group, &alice, &battle).await;
-    assert!(waits > 0, "the bot never had a turn");
-    let texts = app.tg.all_texts(group).join("\n");
-    assert!(texts.contains("Winner:"));
-    assert!(
-        texts.contains("🤖 Bot (normal): "),
-        "the group never heard the bot's shots"
-    );
-    assert_no_unhit_ship_shown_before_the_end(&app, group);
+flow! {
+    fn the_bot_seated_from_a_group_lobby_plays_a_whole_game() {
+        let app = App::spawn().await;
+        let group = -8002;
+        app.tg.group(group, "Sea dogs");
+        let alice = app.player(8003, "Alice", "en");
+        let bob = app.player(8004, "Bob", "en");
+        let (lobby, _) = open_lobby(&app, group, &alice).await;
+        let seat_bot = data(&lobby, "b:");
+        let refused = app.press(group, &bob, lobby.message_id, &seat_bot).await;
+        assert!(refused.show_alert, "only the creator seats the bot");
+        let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+        assert!(!seated.show_alert, "the bot is not seated: {seated:?}");
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == lobby.message_id && m.text.contains("2. 🤖 Bot (normal)"),
+                wait(),
+            )
+            .await
+            .expect("the lobby shows the bot in the second seat");
+        let again = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+        assert!(again.show_alert, "a full lobby takes no second bot");
+        let start = data(&lobby, "s:");
+        let started = app.press(group, &alice, lobby.message_id, &start).await;
+        assert!(!started.show_alert, "the start is refused: {started:?}");
+        place_and_ready(&app, &alice).await;
+        let battle = app.message_with_button(group, "f:").await;
+        let waits = play_against_the_bot(&app, group, &alice, &battle).await;
+        assert!(waits > 0, "the bot never had a turn");
+        let texts = app.tg.all_texts(group).join("\n");
+        assert!(texts.contains("Winner:"));
+        assert!(
+            texts.contains("🤖 Bot (normal): "),
+            "the group never heard the bot's shots"
+        );
+        assert_no_unhit_ship_shown_before_the_end(&app, group);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,14 +172,14 @@ async fn a_restart_while_the_bot_thinks_resumes_its_turn() {
     app.ai_pause_ms = 20;
     app.start_bot().await;
     // The new process finds the bot's turn and plays it: Alice's next shot is taken.
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     loop {
         let data = format!("f:{game}:{generation}:1:{next}");
         let answer = app.press(chat, &alice, battle.message_id, &data).await;
         match read_answer(&said(&answer)) {
             Shot::NotYourTurn => {
                 assert!(
-                    std::time::Instant::now() < deadline,
+                    tokio::time::Instant::now() < deadline,
                     "the bot's turn was not resumed after the restart"
                 );
                 tokio::time::sleep(Duration::from_millis(200)).await;
@@ -193,63 +195,64 @@ async fn a_restart_while_the_bot_thinks_resumes_its_turn() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn bots_fill_the_empty_seats_of_a_free_for_all_and_play_it_out() {
-    let app = App::spawn().await;
-    let group = -8010;
-    app.tg.group(group, "Sea dogs");
-    app.set_rules(
-        group,
-        engine::Ruleset {
-            players: engine::Players::FreeForAll(3),
-            timer: engine::TurnTimer::Off,
-            ..engine::Ruleset::default()
-        },
-    )
-    .await;
-    let alice = app.player(8011, "Alice", "en");
-    let (lobby, _) = open_lobby(&app, group, &alice).await;
-    let seat_bot = data(&lobby, "b:");
-    for _ in 0..2 {
-        let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
-        assert!(!seated.show_alert, "{seated:?}");
-    }
-    app.tg
-        .wait_for(
+flow! {
+    fn bots_fill_the_empty_seats_of_a_free_for_all_and_play_it_out() {
+        let app = App::spawn().await;
+        let group = -8010;
+        app.tg.group(group, "Sea dogs");
+        app.set_rules(
             group,
-            |m| {
-                m.message_id == lobby.message_id
-                    && m.text.contains("2. 🤖 Bot (normal)")
-                    && m.text.contains("3. 🤖 Bot 2 (normal)")
+            engine::Ruleset {
+                players: engine::Players::FreeForAll(3),
+                timer: engine::TurnTimer::Off,
+                ..engine::Ruleset::default()
             },
-            wait(),
         )
-        .await
-        .expect("the lobby shows both bots, told apart");
-    let start = data(&lobby, "s:");
-    assert!(
-        !app.press(group, &alice, lobby.message_id, &start)
+        .await;
+        let alice = app.player(8011, "Alice", "en");
+        let (lobby, _) = open_lobby(&app, group, &alice).await;
+        let seat_bot = data(&lobby, "b:");
+        for _ in 0..2 {
+            let seated = app.press(group, &alice, lobby.message_id, &seat_bot).await;
+            assert!(!seated.show_alert, "{seated:?}");
+        }
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == lobby.message_id
+                        && m.text.contains("2. 🤖 Bot (normal)")
+                        && m.text.contains("3. 🤖 Bot 2 (normal)")
+                },
+                wait(),
+            )
             .await
-            .show_alert
-    );
-    place_and_ready(&app, &alice).await;
-    app.message_with_button(group, "f:").await;
-    // Alice leaves the sea to the bots: they play each against the other to the end.
-    app.tg.send_command(group, &alice, "/surrender");
-    let end = app
-        .tg
-        .wait_for(group, |m| m.text.contains("Winner: 🤖 Bot"), wait() * 3)
-        .await
-        .expect("one of the bots wins");
-    let texts = app.tg.all_texts(group).join("\n");
-    for bot in ["🤖 Bot (normal)", "🤖 Bot 2 (normal)"] {
+            .expect("the lobby shows both bots, told apart");
+        let start = data(&lobby, "s:");
         assert!(
-            texts.contains(&format!("{bot} → ")),
-            "{bot} never shot: {}",
-            end.text
+            !app.press(group, &alice, lobby.message_id, &start)
+                .await
+                .show_alert
         );
+        place_and_ready(&app, &alice).await;
+        app.message_with_button(group, "f:").await;
+        // Alice leaves the sea to the bots: they play each against the other to the end.
+        app.tg.send_command(group, &alice, "/surrender");
+        let end = app
+            .tg
+            .wait_for(group, |m| m.text.contains("Winner: 🤖 Bot"), wait() * 3)
+            .await
+            .expect("one of the bots wins");
+        let texts = app.tg.all_texts(group).join("\n");
+        for bot in ["🤖 Bot (normal)", "🤖 Bot 2 (normal)"] {
+            assert!(
+                texts.contains(&format!("{bot} → ")),
+                "{bot} never shot: {}",
+                end.text
+            );
+        }
+        assert_no_unhit_ship_shown_before_the_end(&app, group);
     }
-    assert_no_unhit_ship_shown_before_the_end(&app, group);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,40 +277,41 @@ async fn a_crash_right_after_the_last_fleet_is_locked_still_begins_the_battle() 
     assert!(waits > 0, "the bot never had a turn");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
-    let app = App::spawn().await;
-    let bob = app.player(8002, "Bob", "ru");
-    let chat = 8002;
-    app.tg.send_command(chat, &bob, "/play обучаемый");
-    app.tg
-        .wait_for_text(chat, "(обучаемый)", wait())
-        .await
-        .expect("the game against the learning bot begins");
-    place_and_ready(&app, &bob).await;
-    let battle = app.message_with_button(chat, "f:").await;
-    let waits = play_against_the_bot(&app, chat, &bob, &battle).await;
-    assert!(waits > 0, "the bot never had a turn");
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
-    // Bob's fleet, and only his (not the bot's), is what the bot learns from: once, in this
-    // chat's list and in everyone's.
-    let store = app.store().await;
-    let ruleset = engine::Ruleset::default().to_string();
-    let mut learned = None;
-    for _ in 0..100 {
-        let (mine, all) = store.layouts(chat, &ruleset).await.unwrap();
-        if !mine.is_empty() {
-            learned = Some((mine, all));
-            break;
+flow! {
+    fn the_learning_bot_plays_and_learns_the_fleet_revealed_at_the_end() {
+        let app = App::spawn().await;
+        let bob = app.player(8002, "Bob", "ru");
+        let chat = 8002;
+        app.tg.send_command(chat, &bob, "/play обучаемый");
+        app.tg
+            .wait_for_text(chat, "(обучаемый)", wait())
+            .await
+            .expect("the game against the learning bot begins");
+        place_and_ready(&app, &bob).await;
+        let battle = app.message_with_button(chat, "f:").await;
+        let waits = play_against_the_bot(&app, chat, &bob, &battle).await;
+        assert!(waits > 0, "the bot never had a turn");
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+        // Bob's fleet, and only his (not the bot's), is what the bot learns from: once, in this
+        // chat's list and in everyone's.
+        let store = app.store().await;
+        let ruleset = engine::Ruleset::default().to_string();
+        let mut learned = None;
+        for _ in 0..100 {
+            let (mine, all) = store.layouts(chat, &ruleset).await.unwrap();
+            if !mine.is_empty() {
+                learned = Some((mine, all));
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (mine, all) = learned.expect("the revealed fleet is counted");
+        assert_eq!(mine.len(), 1, "{mine:?}");
+        assert_eq!(all, mine);
+        let mut habits = engine::Habits::new();
+        assert!(habits.observe_code(&mine[0], 100, 1.0));
+        assert_eq!(mine[0].split(' ').count(), 10, "a whole classic fleet");
     }
-    let (mine, all) = learned.expect("the revealed fleet is counted");
-    assert_eq!(mine.len(), 1, "{mine:?}");
-    assert_eq!(all, mine);
-    let mut habits = engine::Habits::new();
-    assert!(habits.observe_code(&mine[0], 100, 1.0));
-    assert_eq!(mine[0].split(' ').count(), 10, "a whole classic fleet");
 }
 
 /// The shots at the player's own field their private chat `chat` shows now, and its words:
@@ -387,7 +391,7 @@ async fn own_field_follows_the_bots_turns(
     // The own field is first sent when the battle begins, drawn from the record its sender
     // loads then: after none, some or all of the bot's first turn. From then on it changes
     // only as the rules say.
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let mut shown_before = loop {
         let first = own_field_shown(app, player.id.0 as i64).map(|(n, _)| n);
         if let Some(n) = first.filter(|&n| n == shot_first || struck_before == 0) {
@@ -398,7 +402,7 @@ async fn own_field_follows_the_bots_turns(
             break n;
         }
         assert!(
-            std::time::Instant::now() < deadline,
+            tokio::time::Instant::now() < deadline,
             "the own field does not show the bot's first turn: {first:?} of {shot_first}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -415,14 +419,14 @@ async fn own_field_follows_the_bots_turns(
             Shot::Miss => {
                 next += 1;
                 // The bot's turn: until the stored game gives the turn back.
-                let deadline = std::time::Instant::now() + wait() * 2;
+                let deadline = tokio::time::Instant::now() + wait() * 2;
                 let (shot, struck) = loop {
                     match shot_at_the_player(&store, id).await {
                         None => return,
                         Some((shot, struck, true)) => break (shot, struck),
                         Some(_) => {
                             assert!(
-                                std::time::Instant::now() < deadline,
+                                tokio::time::Instant::now() < deadline,
                                 "the bot never gave the turn back"
                             );
                             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -442,7 +446,7 @@ async fn own_field_follows_the_bots_turns(
                     continue;
                 }
                 struck_turns += 1;
-                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
                 loop {
                     let shown = own_field_shown(app, player.id.0 as i64);
                     if shown
@@ -452,7 +456,7 @@ async fn own_field_follows_the_bots_turns(
                         break;
                     }
                     assert!(
-                        std::time::Instant::now() < deadline,
+                        tokio::time::Instant::now() < deadline,
                         "after the bot's turn {seen} the own field shows {shown:?}, \
                          not {shot} shots and \"{shoot_where}\""
                     );
@@ -515,9 +519,9 @@ async fn bots_first_shot(app: &App, chat: i64, player: &User, battle: &SentMessa
     let id: u64 = game.parse().unwrap();
     let store = app.store().await;
     let mut next = 0usize;
-    let deadline = std::time::Instant::now() + wait() * 4;
+    let deadline = tokio::time::Instant::now() + wait() * 4;
     loop {
-        assert!(std::time::Instant::now() < deadline, "the bot never shot");
+        assert!(tokio::time::Instant::now() < deadline, "the bot never shot");
         let (rec, _) = store
             .load_game(morskoy_boy::store::GameId(id))
             .await

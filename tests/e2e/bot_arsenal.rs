@@ -15,7 +15,8 @@ use crate::helpers::*;
 use engine::{format_cell, Alphabet, Coord, Event, Game, Heading, Ruleset, SeatId, ShotResult};
 use morskoy_boy::game::lang::Lang;
 use morskoy_boy::game::record::ChatSettings;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// What a group hears in one language.
 struct Words {
@@ -476,16 +477,17 @@ fn check_group(app: &App, w: &Words, t: &Table, end: &SentMessage, budget: bool)
     }
 }
 
-/// Three duels with the arsenal at once, one a language, at the production pace.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn whole_duels_with_the_arsenal_by_buttons_and_typed_replies_in_three_languages() {
-    let app = App::spawn_with(3_500, None).await;
-    tokio::join!(
-        arsenal_duel(&app, &RU, -29_001, 29_001, true),
-        arsenal_duel(&app, &BG, -29_011, 29_011, true),
-        arsenal_duel(&app, &EN, -29_021, 29_021, true),
-    );
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+flow! {
+    /// Three duels with the arsenal at once, one a language, at the production pace.
+    fn whole_duels_with_the_arsenal_by_buttons_and_typed_replies_in_three_languages() {
+        let app = App::spawn_with(3_500, None).await;
+        tokio::join!(
+            arsenal_duel(&app, &RU, -29_001, 29_001, true),
+            arsenal_duel(&app, &BG, -29_011, 29_011, true),
+            arsenal_duel(&app, &EN, -29_021, 29_021, true),
+        );
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+    }
 }
 
 /// The same duel with two bot replicas behind one webhook, Telegram posting each update to

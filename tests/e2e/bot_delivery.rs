@@ -6,8 +6,9 @@
 
 use crate::fake_telegram::{SentMessage, Shown};
 use crate::helpers::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use teloxide::types::User;
+use tokio::time::Instant;
 
 /// Cells a group message shows as known (shot, missed, hit, sunk, a mine): only the grid's
 /// lines count, those that start with a row number.
@@ -174,9 +175,10 @@ async fn a_whole_game_at_the_default_gap_never_shows_an_older_state() {
     a_whole_game_reads_in_order(3500, -6101, 61_000).await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_whole_game_at_a_300_ms_gap_never_shows_an_older_state_nor_floods() {
-    a_whole_game_reads_in_order(300, -6102, 62_000).await;
+flow! {
+    fn a_whole_game_at_a_300_ms_gap_never_shows_an_older_state_nor_floods() {
+        a_whole_game_reads_in_order(300, -6102, 62_000).await;
+    }
 }
 
 /// A test's world whose bot will kill itself (`kill -9`) at `point`.

@@ -6,8 +6,9 @@
 use crate::common::RedisServer;
 use crate::fake_telegram::SentMessage;
 use crate::helpers::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use teloxide::types::User;
+use tokio::time::Instant;
 
 /// Messages of `chat` that had, in any of their states, a button whose data starts with
 /// `prefix`.

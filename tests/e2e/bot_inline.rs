@@ -290,19 +290,22 @@ fn check_history(app: &App, inline: &str, end: &SentMessage, w: &Words) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_duel_through_inline_mode_in_russian_at_the_production_pace() {
-    inline_duel(&RU, true, 28_400).await;
+flow! {
+    fn a_duel_through_inline_mode_in_russian_at_the_production_pace() {
+        inline_duel(&RU, true, 28_400).await;
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_duel_through_inline_mode_in_bulgarian() {
-    inline_duel(&BG, false, 28_410).await;
+flow! {
+    fn a_duel_through_inline_mode_in_bulgarian() {
+        inline_duel(&BG, false, 28_410).await;
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_duel_through_inline_mode_in_english() {
-    inline_duel(&EN, false, 28_420).await;
+flow! {
+    fn a_duel_through_inline_mode_in_english() {
+        inline_duel(&EN, false, 28_420).await;
+    }
 }
 
 /// A press on an inline message that is not its game's is refused and changes nothing; a

@@ -25,208 +25,210 @@ fn check_pictures(m: &SentMessage, expected: (u32, u32)) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
-    let app = App::spawn().await;
-    let a = app.player(14_001, "Alice", "en");
-    let b = app.player(14_002, "Bob", "en");
-    // Bob reads text: his private chat chose it, and his own field follows his choice.
-    app.set_board(14_002, Board::Text).await;
-    let mut d = duel(&app, -14_001, a, b).await;
-    let battle = app
-        .tg
-        .messages(d.group)
-        .into_iter()
-        .find(|m| m.message_id == d.battle)
-        .unwrap();
-    assert!(battle.photo.is_some(), "the battle message is a picture");
-    assert!(battle.text.contains("Turn: "), "{}", battle.text);
-    assert!(
-        !battle.text.contains(" A B C"),
-        "no text board: {}",
-        battle.text
-    );
-    let buttons: usize = battle.buttons().iter().map(Vec::len).sum();
-    assert!(buttons > 0 && buttons <= 100);
-    // Each result is shown in the caption under a new picture.
-    let mut shots = 0;
-    while !d.is_over(&app) && shots < 12 {
-        let seat = d.turn;
-        let Some(cell) = d.next_cell(seat) else { break };
-        let pictures = app
+flow! {
+    fn a_group_game_is_drawn_as_pictures_with_the_keyboard_under_them() {
+        let app = App::spawn().await;
+        let a = app.player(14_001, "Alice", "en");
+        let b = app.player(14_002, "Bob", "en");
+        // Bob reads text: his private chat chose it, and his own field follows his choice.
+        app.set_board(14_002, Board::Text).await;
+        let mut d = duel(&app, -14_001, a, b).await;
+        let battle = app
             .tg
             .messages(d.group)
             .into_iter()
             .find(|m| m.message_id == d.battle)
-            .map_or(0, |m| m.photos.len());
-        let shot = d.shoot_button(&app).await;
-        if !matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
-            continue;
+            .unwrap();
+        assert!(battle.photo.is_some(), "the battle message is a picture");
+        assert!(battle.text.contains("Turn: "), "{}", battle.text);
+        assert!(
+            !battle.text.contains(" A B C"),
+            "no text board: {}",
+            battle.text
+        );
+        let buttons: usize = battle.buttons().iter().map(Vec::len).sum();
+        assert!(buttons > 0 && buttons <= 100);
+        // Each result is shown in the caption under a new picture.
+        let mut shots = 0;
+        while !d.is_over(&app) && shots < 12 {
+            let seat = d.turn;
+            let Some(cell) = d.next_cell(seat) else { break };
+            let pictures = app
+                .tg
+                .messages(d.group)
+                .into_iter()
+                .find(|m| m.message_id == d.battle)
+                .map_or(0, |m| m.photos.len());
+            let shot = d.shoot_button(&app).await;
+            if !matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk) {
+                continue;
+            }
+            shots += 1;
+            let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
+            let line = format!("{}: {name} — ", d.players[seat].first_name);
+            let shown = app
+                .tg
+                .wait_for(
+                    d.group,
+                    |m| m.message_id == d.battle && m.text.contains(&line) && m.photos.len() > pictures,
+                    wait(),
+                )
+                .await
+                .unwrap_or_else(|| panic!("{name} is not drawn"));
+            assert!(shown.photo.is_some());
         }
-        shots += 1;
-        let name = format!("{}{}", char::from(b'A' + (cell % 10) as u8), cell / 10 + 1);
-        let line = format!("{}: {name} — ", d.players[seat].first_name);
-        let shown = app
+        assert!(app.tg.calls("editMessageMedia") > 0, "redrawn as pictures");
+        play_out(&app, &mut d).await;
+        let end = app
             .tg
             .wait_for(
                 d.group,
-                |m| m.message_id == d.battle && m.text.contains(&line) && m.photos.len() > pictures,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
                 wait(),
             )
             .await
-            .unwrap_or_else(|| panic!("{name} is not drawn"));
-        assert!(shown.photo.is_some());
-    }
-    assert!(app.tg.calls("editMessageMedia") > 0, "redrawn as pictures");
-    play_out(&app, &mut d).await;
-    let end = app
-        .tg
-        .wait_for(
-            d.group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end is announced");
-    let done = app
-        .tg
-        .wait_for(
-            d.group,
-            |m| m.message_id == d.battle && !m.has_keyboard(),
-            wait(),
-        )
-        .await
-        .expect("the battle message shows the end");
-    // The final picture reveals the fleets; the end's words repeat no field.
-    check_pictures(&done, expected_size(2));
-    assert!(done.photos.len() >= 3, "{} pictures", done.photos.len());
-    assert_ne!(done.photos.first(), done.photos.last());
-    assert!(done.text.contains("Winner"), "{}", done.text);
-    assert!(end.photo.is_none());
-    assert!(!end.raw_text.contains("<pre>"), "{}", end.raw_text);
-    // Every caption fit. (The group's budget with pictures, at Telegram's pace, is held by
-    // `bot.rs`'s `however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_minute`,
-    // which plays in pictures, the default; this app runs at the tests' faster pace.)
-    for m in app.tg.messages(d.group) {
-        for v in &m.versions {
-            assert!(v.encode_utf16().count() <= 4096);
-        }
-        if m.photo.is_some() {
-            assert!(m.versions.iter().all(|v| v.encode_utf16().count() <= 1024));
-        }
-    }
-    let bob = app
-        .tg
-        .wait_for(
-            14_002,
-            |m| m.text.contains("Your fleet") && m.text.contains("over"),
-            wait(),
-        )
-        .await
-        .expect("Bob's own field");
-    assert!(
-        bob.photo.is_none() && bob.text.contains(" A B C D"),
-        "{}",
-        bob.text
-    );
-    // Alice's own field is a picture of one field; the placement's message points to it.
-    for p in &d.players[..1] {
-        let chat = p.id.0 as i64;
-        let own = app
+            .expect("the end is announced");
+        let done = app
             .tg
             .wait_for(
-                chat,
-                |m| m.photo.is_some() && m.text.contains("over"),
+                d.group,
+                |m| m.message_id == d.battle && !m.has_keyboard(),
                 wait(),
             )
             .await
-            .unwrap_or_else(|| panic!("{}: {:?}", p.first_name, app.tg.all_texts(chat)));
-        assert!(own.text.contains("Your fleet"), "{}", own.text);
-        check_pictures(&own, expected_size(1));
-        let placement = app
+            .expect("the battle message shows the end");
+        // The final picture reveals the fleets; the end's words repeat no field.
+        check_pictures(&done, expected_size(2));
+        assert!(done.photos.len() >= 3, "{} pictures", done.photos.len());
+        assert_ne!(done.photos.first(), done.photos.last());
+        assert!(done.text.contains("Winner"), "{}", done.text);
+        assert!(end.photo.is_none());
+        assert!(!end.raw_text.contains("<pre>"), "{}", end.raw_text);
+        // Every caption fit. (The group's budget with pictures, at Telegram's pace, is held by
+        // `bot.rs`'s `however_fast_players_shoot_the_group_gets_at_most_twenty_messages_a_minute`,
+        // which plays in pictures, the default; this app runs at the tests' faster pace.)
+        for m in app.tg.messages(d.group) {
+            for v in &m.versions {
+                assert!(v.encode_utf16().count() <= 4096);
+            }
+            if m.photo.is_some() {
+                assert!(m.versions.iter().all(|v| v.encode_utf16().count() <= 1024));
+            }
+        }
+        let bob = app
             .tg
-            .messages(chat)
-            .into_iter()
-            .find(|m| {
-                m.history
-                    .iter()
-                    .any(|s| s.data.iter().any(|c| c.starts_with("pe:")))
-            })
-            .expect("the placement message");
-        assert!(!placement.has_keyboard());
+            .wait_for(
+                14_002,
+                |m| m.text.contains("Your fleet") && m.text.contains("over"),
+                wait(),
+            )
+            .await
+            .expect("Bob's own field");
         assert!(
-            placement.text.contains("picture below"),
+            bob.photo.is_none() && bob.text.contains(" A B C D"),
             "{}",
-            placement.text
+            bob.text
         );
+        // Alice's own field is a picture of one field; the placement's message points to it.
+        for p in &d.players[..1] {
+            let chat = p.id.0 as i64;
+            let own = app
+                .tg
+                .wait_for(
+                    chat,
+                    |m| m.photo.is_some() && m.text.contains("over"),
+                    wait(),
+                )
+                .await
+                .unwrap_or_else(|| panic!("{}: {:?}", p.first_name, app.tg.all_texts(chat)));
+            assert!(own.text.contains("Your fleet"), "{}", own.text);
+            check_pictures(&own, expected_size(1));
+            let placement = app
+                .tg
+                .messages(chat)
+                .into_iter()
+                .find(|m| {
+                    m.history
+                        .iter()
+                        .any(|s| s.data.iter().any(|c| c.starts_with("pe:")))
+                })
+                .expect("the placement message");
+            assert!(!placement.has_keyboard());
+            assert!(
+                placement.text.contains("picture below"),
+                "{}",
+                placement.text
+            );
+        }
+        let errors = app.tg.errors();
+        assert!(errors.is_empty(), "errors in a happy game: {errors:?}");
     }
-    let errors = app.tg.errors();
-    assert!(errors.is_empty(), "errors in a happy game: {errors:?}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_chat_that_chooses_text_sees_the_fields_as_text() {
-    let app = App::spawn().await;
-    let a = app.player(14_011, "Alice", "en");
-    let b = app.player(14_012, "Bob", "en");
-    let group = -14_011;
-    app.tg.group(group, "Readers");
-    app.welcomed(&a).await;
-    app.tg.send_command(group, &a, "/settings");
-    let panel = app.message_with_button(group, "a:").await;
-    assert!(
-        panel.text.contains("Fields: 🖼 as a picture"),
-        "{}",
-        panel.text
-    );
-    let text = panel.button("as text").expect("a text button");
-    let answer = app.press(group, &b, panel.message_id, &text).await;
-    assert!(said(&answer).contains("as text"), "{answer:?}");
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == panel.message_id && m.text.contains("Fields: 🔤 as text"),
-            wait(),
-        )
-        .await
-        .expect("the panel shows the choice");
-    let mut d = duel(&app, group, a, b).await;
-    let battle = app
-        .tg
-        .messages(group)
-        .into_iter()
-        .find(|m| m.message_id == d.battle)
-        .unwrap();
-    assert!(battle.photo.is_none());
-    assert!(
-        battle.text.contains(" A B C D E F G H I J"),
-        "{}",
-        battle.text
-    );
-    d.shoot_button(&app).await;
-    play_out(&app, &mut d).await;
-    app.tg
-        .wait_for(
-            group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end is announced");
-    assert_eq!(
-        app.tg.calls("sendPhoto") + app.tg.calls("editMessageMedia"),
-        0
-    );
-    for p in &d.players {
-        let chat = p.id.0 as i64;
+flow! {
+    fn a_chat_that_chooses_text_sees_the_fields_as_text() {
+        let app = App::spawn().await;
+        let a = app.player(14_011, "Alice", "en");
+        let b = app.player(14_012, "Bob", "en");
+        let group = -14_011;
+        app.tg.group(group, "Readers");
+        app.welcomed(&a).await;
+        app.tg.send_command(group, &a, "/settings");
+        let panel = app.message_with_button(group, "a:").await;
+        assert!(
+            panel.text.contains("Fields: 🖼 as a picture"),
+            "{}",
+            panel.text
+        );
+        let text = panel.button("as text").expect("a text button");
+        let answer = app.press(group, &b, panel.message_id, &text).await;
+        assert!(said(&answer).contains("as text"), "{answer:?}");
         app.tg
             .wait_for(
-                chat,
-                |m| m.text.contains("Your fleet") && m.text.contains(" A B C"),
+                group,
+                |m| m.message_id == panel.message_id && m.text.contains("Fields: 🔤 as text"),
                 wait(),
             )
             .await
-            .expect("the own field is text");
+            .expect("the panel shows the choice");
+        let mut d = duel(&app, group, a, b).await;
+        let battle = app
+            .tg
+            .messages(group)
+            .into_iter()
+            .find(|m| m.message_id == d.battle)
+            .unwrap();
+        assert!(battle.photo.is_none());
+        assert!(
+            battle.text.contains(" A B C D E F G H I J"),
+            "{}",
+            battle.text
+        );
+        d.shoot_button(&app).await;
+        play_out(&app, &mut d).await;
+        app.tg
+            .wait_for(
+                group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                wait(),
+            )
+            .await
+            .expect("the end is announced");
+        assert_eq!(
+            app.tg.calls("sendPhoto") + app.tg.calls("editMessageMedia"),
+            0
+        );
+        for p in &d.players {
+            let chat = p.id.0 as i64;
+            app.tg
+                .wait_for(
+                    chat,
+                    |m| m.text.contains("Your fleet") && m.text.contains(" A B C"),
+                    wait(),
+                )
+                .await
+                .expect("the own field is text");
+        }
     }
 }
 
@@ -425,112 +427,114 @@ async fn an_own_field_whose_picture_did_not_change_gets_only_its_caption_edited(
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
-/// At the production pace (3.5 s between edits of the battle message), a player's own field
-/// under fire is uploaded at most every 2 s, and once the turn passes to its player it shows
-/// the last shot that struck it: the gap delays a redraw, never drops it. (Since issue 43 a
-/// field is redrawn when the turn comes to its player after a hit on it, not after every
-/// shot: the last miss at it may wait for the next redraw, as the battle message shows it.)
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_up_current() {
-    use std::time::{Duration, Instant};
-    let mut app = App::world(3500, None).await;
-    app.start_bot().await;
-    let a = app.player(14_021, "Alice", "en");
-    let b = app.player(14_022, "Bob", "en");
-    let mut d = duel(&app, -14_021, a, b).await;
-    let chats = d.players.clone().map(|p| p.id.0 as i64);
-    // Each player's own field and when each new picture of it arrived.
-    // Each new picture of a player's own field: when it came, and whether it is the end's
-    // (the fleets revealed: that one goes at once, gap or not).
-    let changes = |app: &App, seat: usize| -> Vec<(Instant, bool)> {
-        let Some(own) = app
-            .tg
-            .messages(chats[seat])
-            .into_iter()
-            .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
-        else {
-            return Vec::new();
+flow! {
+    /// At the production pace (3.5 s between edits of the battle message), a player's own field
+    /// under fire is uploaded at most every 2 s, and once the turn passes to its player it shows
+    /// the last shot that struck it: the gap delays a redraw, never drops it. (Since issue 43 a
+    /// field is redrawn when the turn comes to its player after a hit on it, not after every
+    /// shot: the last miss at it may wait for the next redraw, as the battle message shows it.)
+    fn an_own_field_under_fire_is_redrawn_at_most_every_two_seconds_and_ends_up_current() {
+        use std::time::Duration;
+        use tokio::time::Instant;
+        let mut app = App::world(3500, None).await;
+        app.start_bot().await;
+        let a = app.player(14_021, "Alice", "en");
+        let b = app.player(14_022, "Bob", "en");
+        let mut d = duel(&app, -14_021, a, b).await;
+        let chats = d.players.clone().map(|p| p.id.0 as i64);
+        // Each player's own field and when each new picture of it arrived.
+        // Each new picture of a player's own field: when it came, and whether it is the end's
+        // (the fleets revealed: that one goes at once, gap or not).
+        let changes = |app: &App, seat: usize| -> Vec<(Instant, bool)> {
+            let Some(own) = app
+                .tg
+                .messages(chats[seat])
+                .into_iter()
+                .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
+            else {
+                return Vec::new();
+            };
+            own.history
+                .windows(2)
+                .filter(|w| w[1].photo != w[0].photo)
+                .map(|w| (w[1].at, w[1].text.contains("The game is over")))
+                .collect()
         };
-        own.history
-            .windows(2)
-            .filter(|w| w[1].photo != w[0].photo)
-            .map(|w| (w[1].at, w[1].text.contains("The game is over")))
-            .collect()
-    };
-    let uploads = |app: &App, seat: usize| -> Vec<Instant> {
-        changes(app, seat)
-            .into_iter()
-            .filter(|(_, end)| !end)
-            .map(|(at, _)| at)
-            .collect()
-    };
-    // Shooting a shot every quarter of a second or so (faster than the gap) until each field
-    // was redrawn three times during the battle.
-    let started = Instant::now();
-    let mut last_struck_at = [started; 2];
-    while (0..2).any(|seat| uploads(&app, seat).len() < 3) {
-        assert!(
-            started.elapsed() < Duration::from_secs(90) && !d.is_over(&app),
-            "the fields were hardly redrawn"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
-        let target = 1 - d.turn;
-        let pressed = Instant::now();
-        if matches!(d.shoot_button(&app).await, Shot::Hit | Shot::Sunk) {
-            last_struck_at[target] = pressed;
-        }
-    }
-    // The shooter goes on until the turn passes: the field they struck is then redrawn.
-    let shooter = d.turn;
-    while d.turn == shooter && !d.is_over(&app) {
-        let target = 1 - d.turn;
-        let pressed = Instant::now();
-        match d.shoot_button(&app).await {
-            Shot::Hit | Shot::Sunk => last_struck_at[target] = pressed,
-            Shot::Over => break,
-            _ => {}
-        }
-    }
-    for (seat, shot_at) in last_struck_at.into_iter().enumerate() {
-        let name = &d.players[seat].first_name;
-        // The last strike at the field is drawn, after the gap at most (a loaded machine may
-        // take longer).
-        let deadline = Instant::now() + wait();
-        loop {
-            if changes(&app, seat)
-                .last()
-                .is_some_and(|&(t, _)| t > shot_at)
-            {
-                break;
+        let uploads = |app: &App, seat: usize| -> Vec<Instant> {
+            changes(app, seat)
+                .into_iter()
+                .filter(|(_, end)| !end)
+                .map(|(at, _)| at)
+                .collect()
+        };
+        // Shooting a shot every quarter of a second or so (faster than the gap) until each field
+        // was redrawn three times during the battle.
+        let started = Instant::now();
+        let mut last_struck_at = [started; 2];
+        while (0..2).any(|seat| uploads(&app, seat).len() < 3) {
+            assert!(
+                started.elapsed() < Duration::from_secs(90) && !d.is_over(&app),
+                "the fields were hardly redrawn"
+            );
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let target = 1 - d.turn;
+            let pressed = Instant::now();
+            if matches!(d.shoot_button(&app).await, Shot::Hit | Shot::Sunk) {
+                last_struck_at[target] = pressed;
             }
-            assert!(
-                Instant::now() < deadline,
-                "{name}'s field does not show the last strike at it"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        for w in uploads(&app, seat).windows(2) {
-            let apart = w[1] - w[0];
-            assert!(
-                apart >= Duration::from_millis(1900),
-                "{name}'s field was uploaded twice within {apart:?}: {:?}",
-                app.tg
-                    .messages(chats[seat])
-                    .into_iter()
-                    .filter(|m| m.photo.is_some())
-                    .map(|m| (
-                        m.message_id,
-                        m.history
-                            .iter()
-                            .map(|h| (
-                                h.at - started,
-                                h.text.clone(),
-                                h.photo.as_ref().map(|p| p.len())
-                            ))
-                            .collect::<Vec<_>>()
-                    ))
-                    .collect::<Vec<_>>()
-            );
+        // The shooter goes on until the turn passes: the field they struck is then redrawn.
+        let shooter = d.turn;
+        while d.turn == shooter && !d.is_over(&app) {
+            let target = 1 - d.turn;
+            let pressed = Instant::now();
+            match d.shoot_button(&app).await {
+                Shot::Hit | Shot::Sunk => last_struck_at[target] = pressed,
+                Shot::Over => break,
+                _ => {}
+            }
+        }
+        for (seat, shot_at) in last_struck_at.into_iter().enumerate() {
+            let name = &d.players[seat].first_name;
+            // The last strike at the field is drawn, after the gap at most (a loaded machine may
+            // take longer).
+            let deadline = Instant::now() + wait();
+            loop {
+                if changes(&app, seat)
+                    .last()
+                    .is_some_and(|&(t, _)| t > shot_at)
+                {
+                    break;
+                }
+                assert!(
+                    Instant::now() < deadline,
+                    "{name}'s field does not show the last strike at it"
+                );
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            for w in uploads(&app, seat).windows(2) {
+                let apart = w[1] - w[0];
+                assert!(
+                    apart >= Duration::from_millis(1900),
+                    "{name}'s field was uploaded twice within {apart:?}: {:?}",
+                    app.tg
+                        .messages(chats[seat])
+                        .into_iter()
+                        .filter(|m| m.photo.is_some())
+                        .map(|m| (
+                            m.message_id,
+                            m.history
+                                .iter()
+                                .map(|h| (
+                                    h.at - started,
+                                    h.text.clone(),
+                                    h.photo.as_ref().map(|p| p.len())
+                                ))
+                                .collect::<Vec<_>>()
+                        ))
+                        .collect::<Vec<_>>()
+                );
+            }
         }
     }
 }
@@ -543,74 +547,75 @@ fn own_field_of(app: &App, chat: i64) -> Option<SentMessage> {
         .find(|m| m.photo.is_some() && m.text.contains("Your fleet"))
 }
 
-/// Issue 43: over a whole duel with pictures, the players' own fields are redrawn when the
-/// turn comes back to them after a hit on their fleet, and once at the end; not after every
-/// shot, and never by a caption-only edit before a media edit. The shots go a little slower
-/// than the own field's gap, so no redraw is saved by the pace alone: before this rule the
-/// same duel cost 1.55 edits a shot in the private chats (120 editMessageMedia and 67
-/// editMessageCaption over 121 shots, measured with this test on the code before).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot() {
-    use std::time::Duration;
-    let app = App::spawn().await;
-    let a = app.player(14_031, "Alice", "en");
-    let b = app.player(14_032, "Bob", "en");
-    let mut d = duel(&app, -14_031, a, b).await;
-    let chats = d.players.clone().map(|p| p.id.0 as i64);
-    for chat in chats {
-        app.tg
-            .wait_for(
-                chat,
-                |m| m.photo.is_some() && m.text.contains("Your fleet"),
-                wait(),
-            )
-            .await
-            .expect("the own field is sent when the battle begins");
-    }
-    let mut accepted = 0usize;
-    loop {
-        match d.shoot_button(&app).await {
-            Shot::Miss | Shot::Hit | Shot::Sunk => accepted += 1,
-            Shot::Over => break,
-            // A cell the helper took for unknown that the game marked around a sunk ship.
-            Shot::Known => {}
-            Shot::NotYourTurn => panic!("the turn's player was refused"),
+flow! {
+    /// Issue 43: over a whole duel with pictures, the players' own fields are redrawn when the
+    /// turn comes back to them after a hit on their fleet, and once at the end; not after every
+    /// shot, and never by a caption-only edit before a media edit. The shots go a little slower
+    /// than the own field's gap, so no redraw is saved by the pace alone: before this rule the
+    /// same duel cost 1.55 edits a shot in the private chats (120 editMessageMedia and 67
+    /// editMessageCaption over 121 shots, measured with this test on the code before).
+    fn over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot() {
+        use std::time::Duration;
+        let app = App::spawn().await;
+        let a = app.player(14_031, "Alice", "en");
+        let b = app.player(14_032, "Bob", "en");
+        let mut d = duel(&app, -14_031, a, b).await;
+        let chats = d.players.clone().map(|p| p.id.0 as i64);
+        for chat in chats {
+            app.tg
+                .wait_for(
+                    chat,
+                    |m| m.photo.is_some() && m.text.contains("Your fleet"),
+                    wait(),
+                )
+                .await
+                .expect("the own field is sent when the battle begins");
         }
-        assert!(accepted < 300, "the game does not end");
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let mut accepted = 0usize;
+        loop {
+            match d.shoot_button(&app).await {
+                Shot::Miss | Shot::Hit | Shot::Sunk => accepted += 1,
+                Shot::Over => break,
+                // A cell the helper took for unknown that the game marked around a sunk ship.
+                Shot::Known => {}
+                Shot::NotYourTurn => panic!("the turn's player was refused"),
+            }
+            assert!(accepted < 300, "the game does not end");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        for chat in chats {
+            app.tg
+                .wait_for(
+                    chat,
+                    |m| m.photo.is_some() && m.text.contains("The game is over"),
+                    wait(),
+                )
+                .await
+                .expect("the own field shows the end");
+        }
+        // Anything still on its way.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let (mut media, mut captions) = (0, 0);
+        for chat in chats {
+            let own = own_field_of(&app, chat).expect("the own field");
+            // Every edit of the photo is a new picture (editMessageMedia) or its caption alone.
+            media += own.photos.len() - 1;
+            captions += own.edits - (own.photos.len() - 1);
+        }
+        let per_shot = (media + captions) as f64 / accepted as f64;
+        eprintln!(
+            "own fields: {media} editMessageMedia + {captions} editMessageCaption over {accepted} \
+             accepted shots: {per_shot:.2} a shot"
+        );
+        assert!(
+            per_shot <= 1.0 / 3.0,
+            "{media} media and {captions} caption edits over {accepted} shots: {per_shot:.2} a shot"
+        );
+        // The end redrew each field once: its last picture is the end's, and no caption alone
+        // went after a picture in the battle.
+        assert!(captions <= 2, "{captions} caption-only edits");
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
     }
-    for chat in chats {
-        app.tg
-            .wait_for(
-                chat,
-                |m| m.photo.is_some() && m.text.contains("The game is over"),
-                wait(),
-            )
-            .await
-            .expect("the own field shows the end");
-    }
-    // Anything still on its way.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let (mut media, mut captions) = (0, 0);
-    for chat in chats {
-        let own = own_field_of(&app, chat).expect("the own field");
-        // Every edit of the photo is a new picture (editMessageMedia) or its caption alone.
-        media += own.photos.len() - 1;
-        captions += own.edits - (own.photos.len() - 1);
-    }
-    let per_shot = (media + captions) as f64 / accepted as f64;
-    eprintln!(
-        "own fields: {media} editMessageMedia + {captions} editMessageCaption over {accepted} \
-         accepted shots: {per_shot:.2} a shot"
-    );
-    assert!(
-        per_shot <= 1.0 / 3.0,
-        "{media} media and {captions} caption edits over {accepted} shots: {per_shot:.2} a shot"
-    );
-    // The end redrew each field once: its last picture is the end's, and no caption alone
-    // went after a picture in the battle.
-    assert!(captions <= 2, "{captions} caption-only edits");
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
 /// A turn of misses alone leaves the target's own field as it was (the misses are on the
@@ -696,7 +701,7 @@ async fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
 async fn own_field_settled(app: &App, game: u64, seat: usize) {
     use morskoy_boy::game::delivery::Effect;
     let store = app.store().await;
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     loop {
         let (rec, _) = store
             .load_game(morskoy_boy::store::GameId(game))
@@ -712,7 +717,7 @@ async fn own_field_settled(app: &App, game: u64, seat: usize) {
             break;
         }
         assert!(
-            std::time::Instant::now() < deadline,
+            tokio::time::Instant::now() < deadline,
             "the own field of seat {seat} is never drawn"
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;

@@ -213,210 +213,211 @@ fn hunter_move(g: &Game) -> Move {
     idle_move(g)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
-    let app = App::spawn().await;
-    let group = -7101;
-    let a = app.player(7101, "Ann", "en");
-    let b = app.player(7102, "Ben", "en");
-    let (game, battle) = riga_duel(&app, group, &a, &b).await;
-    let players = [a.clone(), b.clone()];
-    let mut typed = false;
-    let mut moves = 0;
-    loop {
-        let rec = record(&app, game).await;
-        let r = riga_of(&rec).unwrap();
-        if r.end.is_some() {
-            break;
-        }
-        moves += 1;
-        assert!(moves < 400, "the game does not end");
-        let g = riga_game(&rec);
-        let side = g.turn();
-        let who = &players[usize::from(side == Side::South)];
-        let m = if side == Side::South {
-            hunter_move(&g)
-        } else {
-            idle_move(&g)
-        };
-        if side == Side::South && !typed && matches!(m, Move::Forward(_)) {
-            // Once, a move typed in reply to the battle's message: a refusal first (a
-            // point with no own ship), which changes nothing, then the move.
-            typed = true;
-            let ship = g.ships()[match m {
-                Move::Forward(i) => usize::from(i),
-                _ => unreachable!(),
-            }]
-            .unwrap();
-            let before = g.moves();
-            // The player not to move types a move of their own ship: not their turn, which
-            // is what they are told (not that they have no ship there).
-            let waiting = &players[usize::from(side != Side::South)];
-            let own = g
-                .ships()
-                .iter()
-                .flatten()
-                .find(|s| s.side != side)
-                .expect("North has ships");
-            let own = riga::notation::format_point(own.at, false);
-            app.tg
-                .send_reply(group, waiting, &format!("{own} forward"), battle.message_id);
-            let refusal = app
-                .tg
-                .wait_for(7101, |m| m.text.contains("not your turn"), wait())
-                .await
-                .expect("the refusal goes to the writer's private chat");
-            assert!(
-                !refusal.text.contains("no ship"),
-                "{:?}",
-                app.tg.all_texts(7101)
-            );
-            assert_eq!(riga_game(&record(&app, game).await).moves(), before);
-            app.tg
-                .send_reply(group, who, "a7 forward", battle.message_id);
-            app.tg
-                .wait_for_text(7102, "You have no ship there", wait())
-                .await
-                .expect("the refusal goes to the writer's private chat");
-            assert_eq!(riga_game(&record(&app, game).await).moves(), before);
-            let point = riga::notation::format_point(ship.at, false);
-            let typed =
+flow! {
+    fn a_group_riga_game_is_won_by_buttons_and_a_typed_move() {
+        let app = App::spawn().await;
+        let group = -7101;
+        let a = app.player(7101, "Ann", "en");
+        let b = app.player(7102, "Ben", "en");
+        let (game, battle) = riga_duel(&app, group, &a, &b).await;
+        let players = [a.clone(), b.clone()];
+        let mut typed = false;
+        let mut moves = 0;
+        loop {
+            let rec = record(&app, game).await;
+            let r = riga_of(&rec).unwrap();
+            if r.end.is_some() {
+                break;
+            }
+            moves += 1;
+            assert!(moves < 400, "the game does not end");
+            let g = riga_game(&rec);
+            let side = g.turn();
+            let who = &players[usize::from(side == Side::South)];
+            let m = if side == Side::South {
+                hunter_move(&g)
+            } else {
+                idle_move(&g)
+            };
+            if side == Side::South && !typed && matches!(m, Move::Forward(_)) {
+                // Once, a move typed in reply to the battle's message: a refusal first (a
+                // point with no own ship), which changes nothing, then the move.
+                typed = true;
+                let ship = g.ships()[match m {
+                    Move::Forward(i) => usize::from(i),
+                    _ => unreachable!(),
+                }]
+                .unwrap();
+                let before = g.moves();
+                // The player not to move types a move of their own ship: not their turn, which
+                // is what they are told (not that they have no ship there).
+                let waiting = &players[usize::from(side != Side::South)];
+                let own = g
+                    .ships()
+                    .iter()
+                    .flatten()
+                    .find(|s| s.side != side)
+                    .expect("North has ships");
+                let own = riga::notation::format_point(own.at, false);
                 app.tg
-                    .send_reply(group, who, &format!("{point} forward"), battle.message_id);
-            let mut played = false;
-            for _ in 0..200 {
-                if riga_game(&record(&app, game).await).moves() > before {
-                    played = true;
-                    break;
-                }
-                tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-            }
-            assert!(played, "the typed move was not played");
-            // Acknowledged at once on the player's message; the refused one was not.
-            let deadline = std::time::Instant::now() + wait();
-            while !app
-                .tg
-                .reactions(group)
-                .contains(&(typed.id.0, "👍".to_owned()))
-            {
+                    .send_reply(group, waiting, &format!("{own} forward"), battle.message_id);
+                let refusal = app
+                    .tg
+                    .wait_for(7101, |m| m.text.contains("not your turn"), wait())
+                    .await
+                    .expect("the refusal goes to the writer's private chat");
                 assert!(
-                    std::time::Instant::now() < deadline,
-                    "no 👍 on the typed move"
+                    !refusal.text.contains("no ship"),
+                    "{:?}",
+                    app.tg.all_texts(7101)
                 );
-                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                assert_eq!(riga_game(&record(&app, game).await).moves(), before);
+                app.tg
+                    .send_reply(group, who, "a7 forward", battle.message_id);
+                app.tg
+                    .wait_for_text(7102, "You have no ship there", wait())
+                    .await
+                    .expect("the refusal goes to the writer's private chat");
+                assert_eq!(riga_game(&record(&app, game).await).moves(), before);
+                let point = riga::notation::format_point(ship.at, false);
+                let typed =
+                    app.tg
+                        .send_reply(group, who, &format!("{point} forward"), battle.message_id);
+                let mut played = false;
+                for _ in 0..200 {
+                    if riga_game(&record(&app, game).await).moves() > before {
+                        played = true;
+                        break;
+                    }
+                    tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+                }
+                assert!(played, "the typed move was not played");
+                // Acknowledged at once on the player's message; the refused one was not.
+                let deadline = tokio::time::Instant::now() + wait();
+                while !app
+                    .tg
+                    .reactions(group)
+                    .contains(&(typed.id.0, "👍".to_owned()))
+                {
+                    assert!(
+                        tokio::time::Instant::now() < deadline,
+                        "no 👍 on the typed move"
+                    );
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                }
+                assert_eq!(
+                    app.tg.reactions(group).len(),
+                    1,
+                    "{:?}",
+                    app.tg.reactions(group)
+                );
+                continue;
             }
-            assert_eq!(
-                app.tg.reactions(group).len(),
-                1,
-                "{:?}",
-                app.tg.reactions(group)
-            );
-            continue;
+            let wanted = format!("qm:{game}:{}:{}", riga_game(&rec).moves(), code(m));
+            // The other player's press of the same button is refused and changes nothing.
+            if moves == 3 {
+                let other = &players[usize::from(side != Side::South)];
+                let answer = app.press(group, other, battle.message_id, &wanted).await;
+                assert!(answer.show_alert, "{answer:?}");
+                assert_eq!(riga_game(&record(&app, game).await), g);
+            }
+            press_shown(&app, group, who, battle.message_id, &wanted).await;
+            if moves == 5 {
+                // A second tap of the same button (a slow client) plays nothing more.
+                let answer = app.press(group, who, battle.message_id, &wanted).await;
+                assert!(answer.show_alert, "{answer:?}");
+                assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
+            }
         }
-        let wanted = format!("qm:{game}:{}:{}", riga_game(&rec).moves(), code(m));
-        // The other player's press of the same button is refused and changes nothing.
-        if moves == 3 {
-            let other = &players[usize::from(side != Side::South)];
-            let answer = app.press(group, other, battle.message_id, &wanted).await;
-            assert!(answer.show_alert, "{answer:?}");
-            assert_eq!(riga_game(&record(&app, game).await), g);
-        }
-        press_shown(&app, group, who, battle.message_id, &wanted).await;
-        if moves == 5 {
-            // A second tap of the same button (a slow client) plays nothing more.
-            let answer = app.press(group, who, battle.message_id, &wanted).await;
-            assert!(answer.show_alert, "{answer:?}");
-            assert_eq!(riga_game(&record(&app, game).await).moves(), g.moves() + 1);
-        }
-    }
-    let rec = record(&app, game).await;
-    assert_eq!(
-        riga_of(&rec).unwrap().end,
-        Some(RigaEnd::Played(Outcome::Win(Side::South)))
-    );
-    assert!(typed, "no move was typed");
-    // The end: the battle's message without buttons says who won, the announcement offers
-    // a rematch, and the chat is free for a new game.
-    let last = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.message_id == battle.message_id && !m.has_keyboard() && m.text.contains("wins"),
-            wait(),
-        )
-        .await
-        .expect("the final board says who won");
-    assert!(last.text.contains("Ben"), "{}", last.text);
-    // Every capture was told in the group with both ships' names.
-    let told = last
-        .versions
-        .iter()
-        .filter(|v| v.contains("South: cruiser") && v.contains(", sank "))
-        .count();
-    assert!(
-        told >= 12,
-        "{told} versions tell a capture: {:?}",
-        last.versions
-    );
-    let end = app.message_with_button(group, "r:").await;
-    // The end's replay link opens the game move by move in a private chat: every move the
-    // game was won by, the last one the one the group read last, and who won.
-    let link = end.button("Replay").expect("a replay link on the end");
-    let payload = link.split("?start=").nth(1).unwrap().to_owned();
-    let chat = a.id.0 as i64;
-    app.tg.send_command(chat, &a, &format!("/start {payload}"));
-    let replay = app
-        .tg
-        .wait_for(
-            chat,
-            |m| m.text.contains(&format!("Step 0 of {moves}")),
-            wait(),
-        )
-        .await
-        .unwrap_or_else(|| {
-            panic!(
-                "no replay of {moves} moves: {:?}",
-                app.tg.last_message(chat)
-            )
-        });
-    let to_end = replay.button("⏭").unwrap();
-    app.press(chat, &a, replay.message_id, &to_end).await;
-    let final_step = app
-        .tg
-        .wait_for(
-            chat,
-            |m| m.text.contains(&format!("Step {moves} of {moves}")),
-            wait(),
-        )
-        .await
-        .expect("the replay's last step");
-    let last_move = last
-        .text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("South: "))
-        .unwrap();
-    assert!(
-        final_step.text.contains(last_move),
-        "{last_move:?} in {}",
-        final_step.text
-    );
-    assert!(final_step.text.contains("wins"), "{}", final_step.text);
-    // Every version of the battle's message has no fewer sunk ships than the one before.
-    let afloat = |text: &str| -> Vec<u32> {
-        text.lines()
-            .filter_map(|l| l.split(" · ").nth(1))
-            .filter_map(|w| w.split_whitespace().next()?.parse().ok())
-            .collect()
-    };
-    let history: Vec<Vec<u32>> = last.versions.iter().map(|v| afloat(v)).collect();
-    for pair in history.windows(2) {
-        assert!(
-            pair[1].iter().zip(&pair[0]).all(|(n, o)| n <= o),
-            "the battle's message went back: {pair:?}"
+        let rec = record(&app, game).await;
+        assert_eq!(
+            riga_of(&rec).unwrap().end,
+            Some(RigaEnd::Played(Outcome::Win(Side::South)))
         );
+        assert!(typed, "no move was typed");
+        // The end: the battle's message without buttons says who won, the announcement offers
+        // a rematch, and the chat is free for a new game.
+        let last = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.message_id == battle.message_id && !m.has_keyboard() && m.text.contains("wins"),
+                wait(),
+            )
+            .await
+            .expect("the final board says who won");
+        assert!(last.text.contains("Ben"), "{}", last.text);
+        // Every capture was told in the group with both ships' names.
+        let told = last
+            .versions
+            .iter()
+            .filter(|v| v.contains("South: cruiser") && v.contains(", sank "))
+            .count();
+        assert!(
+            told >= 12,
+            "{told} versions tell a capture: {:?}",
+            last.versions
+        );
+        let end = app.message_with_button(group, "r:").await;
+        // The end's replay link opens the game move by move in a private chat: every move the
+        // game was won by, the last one the one the group read last, and who won.
+        let link = end.button("Replay").expect("a replay link on the end");
+        let payload = link.split("?start=").nth(1).unwrap().to_owned();
+        let chat = a.id.0 as i64;
+        app.tg.send_command(chat, &a, &format!("/start {payload}"));
+        let replay = app
+            .tg
+            .wait_for(
+                chat,
+                |m| m.text.contains(&format!("Step 0 of {moves}")),
+                wait(),
+            )
+            .await
+            .unwrap_or_else(|| {
+                panic!(
+                    "no replay of {moves} moves: {:?}",
+                    app.tg.last_message(chat)
+                )
+            });
+        let to_end = replay.button("⏭").unwrap();
+        app.press(chat, &a, replay.message_id, &to_end).await;
+        let final_step = app
+            .tg
+            .wait_for(
+                chat,
+                |m| m.text.contains(&format!("Step {moves} of {moves}")),
+                wait(),
+            )
+            .await
+            .expect("the replay's last step");
+        let last_move = last
+            .text
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("South: "))
+            .unwrap();
+        assert!(
+            final_step.text.contains(last_move),
+            "{last_move:?} in {}",
+            final_step.text
+        );
+        assert!(final_step.text.contains("wins"), "{}", final_step.text);
+        // Every version of the battle's message has no fewer sunk ships than the one before.
+        let afloat = |text: &str| -> Vec<u32> {
+            text.lines()
+                .filter_map(|l| l.split(" · ").nth(1))
+                .filter_map(|w| w.split_whitespace().next()?.parse().ok())
+                .collect()
+        };
+        let history: Vec<Vec<u32>> = last.versions.iter().map(|v| afloat(v)).collect();
+        for pair in history.windows(2) {
+            assert!(
+                pair[1].iter().zip(&pair[0]).all(|(n, o)| n <= o),
+                "the battle's message went back: {pair:?}"
+            );
+        }
+        assert_eq!(history.last().unwrap().first(), Some(&0), "{history:?}");
     }
-    assert_eq!(history.last().unwrap().first(), Some(&0), "{history:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -691,50 +692,51 @@ async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_
     assert!(riga_of(&record(&app, game).await).is_none());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_who_lets_the_turn_timer_run_out_is_reminded_then_loses() {
-    let app = App::spawn().await;
-    let group = -7601;
-    let a = app.player(7601, "Ann", "en");
-    let b = app.player(7602, "Ben", "en");
-    app.set_rules(
-        group,
-        engine::Ruleset {
-            timer: engine::TurnTimer::OneMinute,
-            ..engine::Ruleset::default()
-        },
-    )
-    .await;
-    let (game, battle) = riga_duel(&app, group, &a, &b).await;
-    let rec = record(&app, game).await;
-    let late = riga_game(&rec).turn();
-    let name = if late == Side::North { "Ann" } else { "Ben" };
-    // Nobody moves: a reminder at half time, then the side to move loses.
-    let ended = app
-        .tg
-        .wait_for(
+flow! {
+    fn a_player_who_lets_the_turn_timer_run_out_is_reminded_then_loses() {
+        let app = App::spawn().await;
+        let group = -7601;
+        let a = app.player(7601, "Ann", "en");
+        let b = app.player(7602, "Ben", "en");
+        app.set_rules(
             group,
-            |m| m.message_id == battle.message_id && m.text.contains("ran out of time"),
-            std::time::Duration::from_secs(90),
+            engine::Ruleset {
+                timer: engine::TurnTimer::OneMinute,
+                ..engine::Ruleset::default()
+            },
         )
-        .await
-        .expect("the turn timer ends the game");
-    assert!(
-        ended.text.contains(&format!("{name} ran out of time")),
-        "{}",
-        ended.text
-    );
-    assert!(
-        ended
-            .versions
-            .iter()
-            .any(|v| v.contains(&format!("{name}, your move:"))),
-        "no reminder: {:?}",
-        ended.versions
-    );
-    assert_eq!(
-        riga_record(&app, game).await.end,
-        Some(RigaEnd::TimedOut(late))
-    );
-    app.message_with_button(group, "r:").await;
+        .await;
+        let (game, battle) = riga_duel(&app, group, &a, &b).await;
+        let rec = record(&app, game).await;
+        let late = riga_game(&rec).turn();
+        let name = if late == Side::North { "Ann" } else { "Ben" };
+        // Nobody moves: a reminder at half time, then the side to move loses.
+        let ended = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.message_id == battle.message_id && m.text.contains("ran out of time"),
+                std::time::Duration::from_secs(90),
+            )
+            .await
+            .expect("the turn timer ends the game");
+        assert!(
+            ended.text.contains(&format!("{name} ran out of time")),
+            "{}",
+            ended.text
+        );
+        assert!(
+            ended
+                .versions
+                .iter()
+                .any(|v| v.contains(&format!("{name}, your move:"))),
+            "no reminder: {:?}",
+            ended.versions
+        );
+        assert_eq!(
+            riga_record(&app, game).await.end,
+            Some(RigaEnd::TimedOut(late))
+        );
+        app.message_with_button(group, "r:").await;
+    }
 }

@@ -652,52 +652,53 @@ async fn chat_panel_tapped_twice(app: &App, chat: i64, user: &User) -> usize {
     taps
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_settings_button_tapped_twice_and_a_whole_game_after_edit_nothing_twice() {
-    let app = App::spawn().await;
-    let group = -7011;
-    app.tg.group(group, "Sea dogs");
-    let ann = app.player(7701, "Ann", "en");
-    let ben = app.player(7702, "Ben", "en");
-    let mut taps = chat_panel_tapped_twice(&app, 7701, &ann).await
-        + chat_panel_tapped_twice(&app, group, &ann).await;
-    // The lobby's panel, in its message.
-    let (lobby, _) = open_lobby(&app, group, &ann).await;
-    let settings = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("o:") && d.ends_with(":pm"))
-        .expect("a settings button");
-    let prefix = settings.trim_end_matches("pm").to_owned();
-    // ⚙ twice opens the panel once.
-    twice(&app, group, lobby.message_id, &ann, &settings).await;
-    taps += 2 + tap_every_button_twice(&app, group, lobby.message_id, &ann, &prefix).await;
-    message_where(
-        &app,
-        group,
-        lobby.message_id,
-        |m| m.callback_data().iter().any(|d| d.starts_with("j:")),
-        "Done shows the lobby's buttons again",
-    )
-    .await;
-    let cancel = data(&app.message_with_button(group, "x:").await, "x:");
-    app.press(group, &ann, lobby.message_id, &cancel).await;
-    assert!(taps >= 150, "{taps} taps");
-    // The edits follow the answers: give the last ones a moment.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let twice_drawn = not_modified(&app);
-    assert!(
-        twice_drawn.is_empty(),
-        "{} of {taps} taps edited a panel to what it showed: {twice_drawn:?}",
-        twice_drawn.len()
-    );
-    // Then a whole game under the rules chosen last... the defaults again, for a short one.
-    app.set_rules(group, engine::Ruleset::default()).await;
-    let mut d = duel(&app, group, ann, ben).await;
-    play_out(&app, &mut d).await;
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-    let twice_drawn = not_modified(&app);
-    assert!(twice_drawn.is_empty(), "{twice_drawn:?}");
+flow! {
+    fn every_settings_button_tapped_twice_and_a_whole_game_after_edit_nothing_twice() {
+        let app = App::spawn().await;
+        let group = -7011;
+        app.tg.group(group, "Sea dogs");
+        let ann = app.player(7701, "Ann", "en");
+        let ben = app.player(7702, "Ben", "en");
+        let mut taps = chat_panel_tapped_twice(&app, 7701, &ann).await
+            + chat_panel_tapped_twice(&app, group, &ann).await;
+        // The lobby's panel, in its message.
+        let (lobby, _) = open_lobby(&app, group, &ann).await;
+        let settings = lobby
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("o:") && d.ends_with(":pm"))
+            .expect("a settings button");
+        let prefix = settings.trim_end_matches("pm").to_owned();
+        // ⚙ twice opens the panel once.
+        twice(&app, group, lobby.message_id, &ann, &settings).await;
+        taps += 2 + tap_every_button_twice(&app, group, lobby.message_id, &ann, &prefix).await;
+        message_where(
+            &app,
+            group,
+            lobby.message_id,
+            |m| m.callback_data().iter().any(|d| d.starts_with("j:")),
+            "Done shows the lobby's buttons again",
+        )
+        .await;
+        let cancel = data(&app.message_with_button(group, "x:").await, "x:");
+        app.press(group, &ann, lobby.message_id, &cancel).await;
+        assert!(taps >= 150, "{taps} taps");
+        // The edits follow the answers: give the last ones a moment.
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let twice_drawn = not_modified(&app);
+        assert!(
+            twice_drawn.is_empty(),
+            "{} of {taps} taps edited a panel to what it showed: {twice_drawn:?}",
+            twice_drawn.len()
+        );
+        // Then a whole game under the rules chosen last... the defaults again, for a short one.
+        app.set_rules(group, engine::Ruleset::default()).await;
+        let mut d = duel(&app, group, ann, ben).await;
+        play_out(&app, &mut d).await;
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let twice_drawn = not_modified(&app);
+        assert!(twice_drawn.is_empty(), "{twice_drawn:?}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

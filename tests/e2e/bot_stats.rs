@@ -34,153 +34,154 @@ fn assert_leaderboard_picture(m: &SentMessage, rows: usize) {
     assert_eq!((w, h), leaderboard_size(rows), "{}", m.text);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
-    let app = App::spawn().await;
-    let (group, other) = (-7101, -7102);
-    let a = app.player(71_001, "Alice", "en");
-    let b = app.player(71_002, "Bob", "en");
-    let carol = app.player(71_003, "Carol", "en");
-    let dima = app.player(71_004, "Дима", "ru");
-    // Before any game: nobody is rated, nobody has statistics.
-    app.tg.group(group, "Sea dogs");
-    app.tg.send_command(group, &a, "/top");
-    said_in(&app, group, &["Nobody here has a rating yet"]).await;
-    let mut d = duel(&app, group, a.clone(), b.clone()).await;
-    play_out(&app, &mut d).await;
-    let end = said_in(&app, group, &["Winner:", "Ratings:"]).await;
-    let winner_is_alice = end
-        .split("Winner:")
-        .nth(1)
-        .is_some_and(|rest| rest.trim_start().replace("<b>", "").starts_with("Alice"));
-    let (winner, loser) = if winner_is_alice {
-        ("Alice", "Bob")
-    } else {
-        ("Bob", "Alice")
-    };
-    // The chat's leaderboard, drawn (the bot's default board is a picture) with its words as
-    // the caption: the winner first, each with one game.
-    app.tg.send_command(group, &carol, "/top");
-    let drawn = message_in(&app, group, &["The best players of this chat"]).await;
-    assert_leaderboard_picture(&drawn, 2);
-    let top = drawn.text;
-    let first = top.find(&format!("1. {winner} — ")).expect(&top);
-    let second = top.find(&format!("2. {loser} — ")).expect(&top);
-    assert!(
-        first < second && top.matches("· 1 game").count() == 2,
-        "{top}"
-    );
-    // A chat that chose text sees the same words as text.
-    app.set_board(group, Board::Text).await;
-    app.tg.send_command(group, &a, "/top");
-    let text = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.text.contains("The best players of this chat") && m.photos.is_empty(),
-            wait(),
-        )
-        .await
-        .expect("the leaderboard as text");
-    assert_eq!(text.text, top);
-    assert!(text.photo.is_none(), "{:?}", text.photo);
-    // Another chat has a leaderboard of its own: empty.
-    app.tg.group(other, "Pirates");
-    app.tg.send_command(other, &a, "/top");
-    said_in(&app, other, &["Nobody here has a rating yet"]).await;
-    // Everyone's, in a private chat.
-    app.tg.send_command(71_003, &carol, "/top");
-    let drawn = message_in(&app, 71_003, &["The best players"]).await;
-    assert_leaderboard_picture(&drawn, 2);
-    assert!(
-        drawn.text.contains(&format!("1. {winner} — ")),
-        "{}",
-        drawn.text
-    );
-    // The winner's statistics in the group: the game, the win, the ratings and places.
-    let w = if winner_is_alice { &a } else { &b };
-    app.tg.send_command(group, w, "/stats");
-    let stats = said_in(&app, group, &["Games: 1, won 1 (100%)"]).await;
-    for needle in [
-        "Accuracy: ",
-        "Shots to win, on average: ",
-        "Longest run of hits: ",
-        "Favourite rules: classic 10×10",
-        "Rating in this chat: ",
-        "place 1 of 2",
-        "Rating among all players: ",
-    ] {
-        assert!(stats.contains(needle), "{needle:?} in {stats}");
-    }
-    assert!(!stats.contains("against the bot"), "{stats}");
-    // One game seen: too few to tell habits.
-    assert!(!stats.contains("learned of your placements"), "{stats}");
-    // The end said each player's turns and cells; /stats averages the winner's turns.
-    let texts = app.tg.all_texts(group).join("\n");
-    let figures = texts
-        .lines()
-        .find(|l| l.starts_with(&format!("{winner}: ")) && l.contains(" cells shot"))
-        .unwrap_or_else(|| panic!("no figures of {winner} at the end: {texts}"));
-    let turns = figures
-        .split_whitespace()
-        .nth(1)
-        .and_then(|n| n.parse::<u32>().ok())
-        .unwrap_or_else(|| panic!("{figures}"));
-    assert!(
-        stats.contains(&format!("Turns to win, on average: {turns}\n"))
-            || stats.ends_with(&format!("Turns to win, on average: {turns}")),
-        "{figures} / {stats}"
-    );
-    // Five more games of the loser's, every ship in the left half: /stats tells the habit in
-    // the figures the learning level samples by.
-    let store = app.store().await;
-    let l = if winner_is_alice { &b } else { &a };
-    let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92";
-    let ruleset = engine::Ruleset::default().to_string();
-    seen_placing(&store, -7199, &ruleset, 9_000_000, (l.id.0, left), 5).await;
-    app.tg.send_command(group, l, "/stats");
-    let stats = said_in(&app, group, &["learned of your placements (6 games)"]).await;
-    assert!(
-        stats.contains("of your ship cells are in the left half"),
-        "{stats}"
-    );
-    // The figures the model is fitted to: the half, the ships upright, the fleet packed.
-    let figure = |stats: &str, needle: &str| -> i64 {
-        stats
+flow! {
+    fn stats_and_the_leaderboard_after_a_game_each_chat_its_own() {
+        let app = App::spawn().await;
+        let (group, other) = (-7101, -7102);
+        let a = app.player(71_001, "Alice", "en");
+        let b = app.player(71_002, "Bob", "en");
+        let carol = app.player(71_003, "Carol", "en");
+        let dima = app.player(71_004, "Дима", "ru");
+        // Before any game: nobody is rated, nobody has statistics.
+        app.tg.group(group, "Sea dogs");
+        app.tg.send_command(group, &a, "/top");
+        said_in(&app, group, &["Nobody here has a rating yet"]).await;
+        let mut d = duel(&app, group, a.clone(), b.clone()).await;
+        play_out(&app, &mut d).await;
+        let end = said_in(&app, group, &["Winner:", "Ratings:"]).await;
+        let winner_is_alice = end
+            .split("Winner:")
+            .nth(1)
+            .is_some_and(|rest| rest.trim_start().replace("<b>", "").starts_with("Alice"));
+        let (winner, loser) = if winner_is_alice {
+            ("Alice", "Bob")
+        } else {
+            ("Bob", "Alice")
+        };
+        // The chat's leaderboard, drawn (the bot's default board is a picture) with its words as
+        // the caption: the winner first, each with one game.
+        app.tg.send_command(group, &carol, "/top");
+        let drawn = message_in(&app, group, &["The best players of this chat"]).await;
+        assert_leaderboard_picture(&drawn, 2);
+        let top = drawn.text;
+        let first = top.find(&format!("1. {winner} — ")).expect(&top);
+        let second = top.find(&format!("2. {loser} — ")).expect(&top);
+        assert!(
+            first < second && top.matches("· 1 game").count() == 2,
+            "{top}"
+        );
+        // A chat that chose text sees the same words as text.
+        app.set_board(group, Board::Text).await;
+        app.tg.send_command(group, &a, "/top");
+        let text = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.text.contains("The best players of this chat") && m.photos.is_empty(),
+                wait(),
+            )
+            .await
+            .expect("the leaderboard as text");
+        assert_eq!(text.text, top);
+        assert!(text.photo.is_none(), "{:?}", text.photo);
+        // Another chat has a leaderboard of its own: empty.
+        app.tg.group(other, "Pirates");
+        app.tg.send_command(other, &a, "/top");
+        said_in(&app, other, &["Nobody here has a rating yet"]).await;
+        // Everyone's, in a private chat.
+        app.tg.send_command(71_003, &carol, "/top");
+        let drawn = message_in(&app, 71_003, &["The best players"]).await;
+        assert_leaderboard_picture(&drawn, 2);
+        assert!(
+            drawn.text.contains(&format!("1. {winner} — ")),
+            "{}",
+            drawn.text
+        );
+        // The winner's statistics in the group: the game, the win, the ratings and places.
+        let w = if winner_is_alice { &a } else { &b };
+        app.tg.send_command(group, w, "/stats");
+        let stats = said_in(&app, group, &["Games: 1, won 1 (100%)"]).await;
+        for needle in [
+            "Accuracy: ",
+            "Shots to win, on average: ",
+            "Longest run of hits: ",
+            "Favourite rules: classic 10×10",
+            "Rating in this chat: ",
+            "place 1 of 2",
+            "Rating among all players: ",
+        ] {
+            assert!(stats.contains(needle), "{needle:?} in {stats}");
+        }
+        assert!(!stats.contains("against the bot"), "{stats}");
+        // One game seen: too few to tell habits.
+        assert!(!stats.contains("learned of your placements"), "{stats}");
+        // The end said each player's turns and cells; /stats averages the winner's turns.
+        let texts = app.tg.all_texts(group).join("\n");
+        let figures = texts
             .lines()
-            .find(|l| l.contains(needle))
-            .and_then(|l| l.split('%').next())
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("{needle:?} in {stats}"))
-    };
-    assert!(figure(&stats, "left half") >= 80, "{stats}");
-    assert!(
-        figure(&stats, "of your big ships stand upright") >= 80,
-        "{stats}"
-    );
-    assert!(figure(&stats, "of random layouts") >= 70, "{stats}");
-    // Each person's habits are theirs: the other player of the same chat keeps to the right
-    // half, and is told so (the chat's layouts, both people's, lean neither way).
-    let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99";
-    seen_placing(&store, -7199, &ruleset, 9_100_000, (w.id.0, right), 5).await;
-    app.tg.send_command(group, w, "/stats");
-    let theirs = said_in(&app, group, &["of your ship cells are in the right half"]).await;
-    assert!(figure(&theirs, "right half") >= 80, "{theirs}");
-    // Someone who never played, in English and in Russian.
-    app.tg.send_command(71_003, &carol, "/stats");
-    said_in(&app, 71_003, &["Carol, you have not finished a game yet"]).await;
-    app.tg.send_command(71_004, &dima, "/stats");
-    said_in(&app, 71_004, &["Дима, у вас ещё нет доигранных партий"]).await;
-    // The leaderboard in Russian, with Russian plural forms, as text in a private chat that
-    // chose text.
-    app.set_board(71_004, Board::Text).await;
-    app.tg.send_command(71_004, &dima, "/top");
-    let words = message_in(&app, 71_004, &["Лучшие игроки", "· 1 партия"]).await;
-    assert!(
-        words.photos.is_empty() && words.photo.is_none(),
-        "{words:?}"
-    );
+            .find(|l| l.starts_with(&format!("{winner}: ")) && l.contains(" cells shot"))
+            .unwrap_or_else(|| panic!("no figures of {winner} at the end: {texts}"));
+        let turns = figures
+            .split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or_else(|| panic!("{figures}"));
+        assert!(
+            stats.contains(&format!("Turns to win, on average: {turns}\n"))
+                || stats.ends_with(&format!("Turns to win, on average: {turns}")),
+            "{figures} / {stats}"
+        );
+        // Five more games of the loser's, every ship in the left half: /stats tells the habit in
+        // the figures the learning level samples by.
+        let store = app.store().await;
+        let l = if winner_is_alice { &b } else { &a };
+        let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92";
+        let ruleset = engine::Ruleset::default().to_string();
+        seen_placing(&store, -7199, &ruleset, 9_000_000, (l.id.0, left), 5).await;
+        app.tg.send_command(group, l, "/stats");
+        let stats = said_in(&app, group, &["learned of your placements (6 games)"]).await;
+        assert!(
+            stats.contains("of your ship cells are in the left half"),
+            "{stats}"
+        );
+        // The figures the model is fitted to: the half, the ships upright, the fleet packed.
+        let figure = |stats: &str, needle: &str| -> i64 {
+            stats
+                .lines()
+                .find(|l| l.contains(needle))
+                .and_then(|l| l.split('%').next())
+                .and_then(|l| l.rsplit(' ').next())
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| panic!("{needle:?} in {stats}"))
+        };
+        assert!(figure(&stats, "left half") >= 80, "{stats}");
+        assert!(
+            figure(&stats, "of your big ships stand upright") >= 80,
+            "{stats}"
+        );
+        assert!(figure(&stats, "of random layouts") >= 70, "{stats}");
+        // Each person's habits are theirs: the other player of the same chat keeps to the right
+        // half, and is told so (the chat's layouts, both people's, lean neither way).
+        let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99";
+        seen_placing(&store, -7199, &ruleset, 9_100_000, (w.id.0, right), 5).await;
+        app.tg.send_command(group, w, "/stats");
+        let theirs = said_in(&app, group, &["of your ship cells are in the right half"]).await;
+        assert!(figure(&theirs, "right half") >= 80, "{theirs}");
+        // Someone who never played, in English and in Russian.
+        app.tg.send_command(71_003, &carol, "/stats");
+        said_in(&app, 71_003, &["Carol, you have not finished a game yet"]).await;
+        app.tg.send_command(71_004, &dima, "/stats");
+        said_in(&app, 71_004, &["Дима, у вас ещё нет доигранных партий"]).await;
+        // The leaderboard in Russian, with Russian plural forms, as text in a private chat that
+        // chose text.
+        app.set_board(71_004, Board::Text).await;
+        app.tg.send_command(71_004, &dima, "/top");
+        let words = message_in(&app, 71_004, &["Лучшие игроки", "· 1 партия"]).await;
+        assert!(
+            words.photos.is_empty() && words.photo.is_none(),
+            "{words:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -215,9 +216,12 @@ async fn a_game_called_off_during_the_placement_counts_for_nobody() {
     place_and_ready(&app, &a).await;
     app.tg.send_command(group, &a, "/cancel");
     let store = app.store().await;
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     while store.chat_game(group, None).await.unwrap().is_some() {
-        assert!(std::time::Instant::now() < deadline, "the game is not over");
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the game is not over"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     for p in [&a, &b] {

@@ -4,7 +4,8 @@
 //! (`MB_TOKEN_PER_SECOND`), and a 429 one of them gets pauses both.
 
 use crate::helpers::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// Two webhook replicas with a token budget of `per_second`, each update posted to one of
 /// them in turn.

@@ -282,231 +282,233 @@ async fn a_topic_deleted_mid_battle_calls_its_game_off_at_the_next_move() {
     let _ = in_topic(&app, group, second, "j:").await;
 }
 
-/// Two games at once in two topics of one forum, at Telegram's pace for a group (the bot's
-/// default budget of 20 sends and edits a minute, shared by the chat's topics), fast play
-/// to both ends: each game's every message is in its own topic, the two together never
-/// take more than 20 a minute, and Telegram never had to say 429.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_games_in_two_topics_share_the_groups_budget_and_keep_to_their_topics() {
-    let app = App::spawn_with(300, None).await;
-    let group = -1_002_800_004;
-    app.tg.forum(group, "Busy forum");
-    let first = app.tg.create_topic(group);
-    let second = app.tg.create_topic(group);
-    app.tg.close_general(group, true);
-    let players: Vec<_> = [
-        ("Alice", 28_031),
-        ("Bob", 28_032),
-        ("Carol", 28_033),
-        ("Dave", 28_034),
-    ]
-    .into_iter()
-    .map(|(name, id)| app.player(id, name, "en"))
-    .collect();
-    for p in &players {
-        app.welcomed(p).await;
-    }
-    let (_, mut one) = battle_in_topic(&app, group, first, &players[0], &players[1]).await;
-    let (_, mut two) = battle_in_topic(&app, group, second, &players[2], &players[3]).await;
-    let mut over = [false, false];
-    let mut n = 0;
-    while !over.iter().all(|&o| o) {
-        n += 1;
-        assert!(n < 1200, "the games do not end");
-        for (i, d) in [&mut one, &mut two].into_iter().enumerate() {
-            if !over[i] && d.shoot_button(&app).await == Shot::Over {
-                over[i] = true;
+flow! {
+    /// Two games at once in two topics of one forum, at Telegram's pace for a group (the bot's
+    /// default budget of 20 sends and edits a minute, shared by the chat's topics), fast play
+    /// to both ends: each game's every message is in its own topic, the two together never
+    /// take more than 20 a minute, and Telegram never had to say 429.
+    fn two_games_in_two_topics_share_the_groups_budget_and_keep_to_their_topics() {
+        let app = App::spawn_with(300, None).await;
+        let group = -1_002_800_004;
+        app.tg.forum(group, "Busy forum");
+        let first = app.tg.create_topic(group);
+        let second = app.tg.create_topic(group);
+        app.tg.close_general(group, true);
+        let players: Vec<_> = [
+            ("Alice", 28_031),
+            ("Bob", 28_032),
+            ("Carol", 28_033),
+            ("Dave", 28_034),
+        ]
+        .into_iter()
+        .map(|(name, id)| app.player(id, name, "en"))
+        .collect();
+        for p in &players {
+            app.welcomed(p).await;
+        }
+        let (_, mut one) = battle_in_topic(&app, group, first, &players[0], &players[1]).await;
+        let (_, mut two) = battle_in_topic(&app, group, second, &players[2], &players[3]).await;
+        let mut over = [false, false];
+        let mut n = 0;
+        while !over.iter().all(|&o| o) {
+            n += 1;
+            assert!(n < 1200, "the games do not end");
+            for (i, d) in [&mut one, &mut two].into_iter().enumerate() {
+                if !over[i] && d.shoot_button(&app).await == Shot::Over {
+                    over[i] = true;
+                }
             }
         }
+        for (d, topic) in [(&one, first), (&two, second)] {
+            let end = app
+                .tg
+                .wait_for(
+                    group,
+                    |m| {
+                        m.callback_data()
+                            .iter()
+                            .any(|c| c == &format!("r:{}", d.game))
+                    },
+                    Duration::from_secs(180),
+                )
+                .await
+                .expect("the end is announced");
+            assert_eq!(end.thread, Some(topic), "{}", end.text);
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        // Each game's messages in its topic: a message naming a game's buttons is in its topic,
+        // and none is outside the two.
+        for m in app.tg.messages(group) {
+            let of = |d: &Duel| {
+                m.callback_data()
+                    .iter()
+                    .any(|c| c.split(':').nth(1) == Some(&d.game.to_string()))
+            };
+            if of(&one) {
+                assert_eq!(m.thread, Some(first), "{}", m.text);
+            }
+            if of(&two) {
+                assert_eq!(m.thread, Some(second), "{}", m.text);
+            }
+            assert!(
+                m.thread == Some(first) || m.thread == Some(second),
+                "{}",
+                m.text
+            );
+        }
+        let most = app.tg.max_per_minute(group);
+        assert!(most <= 20, "{most} sends and edits in a minute");
+        assert!(
+            !app.tg.errors().iter().any(|e| e.status == 429),
+            "{:#?}",
+            app.tg.errors()
+        );
     }
-    for (d, topic) in [(&one, first), (&two, second)] {
+}
+
+flow! {
+    /// `/settings` in a forum where the bot may manage topics offers "a topic of its own for
+    /// each game" (and does not where it may not); on, `/newgame` in General opens a topic for
+    /// the game, named after its creator, then after its players when the battle begins; the
+    /// whole game is played there, the topic is closed at the end, and a rematch opens it again.
+    fn a_forum_can_give_each_game_a_topic_of_its_own_closed_at_its_end() {
+        let app = App::spawn().await;
+        let group = -1_002_800_005;
+        app.tg.forum(group, "Own topics");
+        let a = app.player(28_041, "Alice", "en");
+        let b = app.player(28_042, "Bob", "en");
+        for p in [&a, &b] {
+            app.welcomed(p).await;
+        }
+        let option = "A topic of its own";
+        // Not an administrator: no such option.
+        app.tg.send_command(group, &a, "/settings");
+        let panel = app.message_with_button(group, "o:").await;
+        assert!(panel.button(option).is_none(), "{:?}", panel.buttons());
+        app.tg
+            .set_member_status(group, crate::fake_telegram::BOT_ID, "administrator");
+        app.tg.send_command(group, &a, "/settings");
+        let panel = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.message_id != panel.message_id && m.button(option).is_some(),
+                wait(),
+            )
+            .await
+            .expect("the option, the bot an administrator of a forum");
+        let on = panel.button(option).unwrap();
+        app.press(group, &a, panel.message_id, &on).await;
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == panel.message_id
+                        && m.buttons()
+                            .iter()
+                            .flatten()
+                            .any(|(t, _)| t.starts_with("✓") && t.contains(option))
+                },
+                wait(),
+            )
+            .await
+            .expect("the option ticked");
+
+        let before = app.tg.topics(group);
+        app.tg.send_command(group, &a, "/newgame");
+        let word = app
+            .tg
+            .wait_for(group, |m| m.text.contains("in a topic of its own"), wait())
+            .await
+            .expect("a word where the game was asked for");
+        assert_eq!(word.thread, None, "the word goes where /newgame was sent");
+        let topic = app
+            .tg
+            .topics(group)
+            .into_iter()
+            .find(|t| !before.contains(t))
+            .expect("a new topic");
+        assert_eq!(
+            app.tg.topic(group, topic),
+            Some((Some("⚓ Sea Battle: Alice".to_owned()), false))
+        );
+        let lobby = in_topic(&app, group, topic, "j:").await;
+        app.press(group, &b, lobby.message_id, &data(&lobby, "j:"))
+            .await;
+        let seated = format!("2. {}", b.first_name);
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == lobby.message_id && m.text.contains(&seated),
+                wait(),
+            )
+            .await
+            .expect("Bob is seated");
+        app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
+            .await;
+        for p in [&a, &b] {
+            place_and_ready(&app, p).await;
+        }
+        let battle = in_topic(&app, group, topic, "f:").await;
+        let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
+        let renamed = |app: &App| app.tg.topic(group, topic).and_then(|t| t.0);
+        let deadline = tokio::time::Instant::now() + wait();
+        while renamed(&app).as_deref() != Some("⚓ Alice — Bob") {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "not renamed after the players: {:?}",
+                renamed(&app)
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        play_out(&app, &mut d).await;
         let end = app
             .tg
             .wait_for(
                 group,
-                |m| {
-                    m.callback_data()
-                        .iter()
-                        .any(|c| c == &format!("r:{}", d.game))
-                },
-                Duration::from_secs(180),
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                wait(),
             )
             .await
-            .expect("the end is announced");
-        assert_eq!(end.thread, Some(topic), "{}", end.text);
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    // Each game's messages in its topic: a message naming a game's buttons is in its topic,
-    // and none is outside the two.
-    for m in app.tg.messages(group) {
-        let of = |d: &Duel| {
-            m.callback_data()
+            .expect("the end");
+        assert_eq!(end.thread, Some(topic));
+        let deadline = tokio::time::Instant::now() + wait();
+        while app.tg.topic(group, topic).map(|t| t.1) != Some(true) {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the topic is not closed at the end"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // Every message of the game is in its topic.
+        for m in app.tg.messages(group) {
+            if m.callback_data()
                 .iter()
                 .any(|c| c.split(':').nth(1) == Some(&d.game.to_string()))
-        };
-        if of(&one) {
-            assert_eq!(m.thread, Some(first), "{}", m.text);
+            {
+                assert_eq!(m.thread, Some(topic), "{}", m.text);
+            }
         }
-        if of(&two) {
-            assert_eq!(m.thread, Some(second), "{}", m.text);
-        }
-        assert!(
-            m.thread == Some(first) || m.thread == Some(second),
-            "{}",
-            m.text
-        );
+        // A rematch opens the topic again, and plays there.
+        let rematch = data(&end, "r:");
+        let answer = app.press(group, &a, end.message_id, &rematch).await;
+        assert!(!answer.show_alert, "{answer:?}");
+        let again = app
+            .tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id > end.message_id
+                        && m.callback_data()
+                            .iter()
+                            .any(|c| c.starts_with("j:") || c.starts_with("s:"))
+                },
+                wait(),
+            )
+            .await
+            .expect("the rematch's lobby");
+        assert_eq!(again.thread, Some(topic));
+        assert_eq!(app.tg.topic(group, topic).map(|t| t.1), Some(false));
+        assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
     }
-    let most = app.tg.max_per_minute(group);
-    assert!(most <= 20, "{most} sends and edits in a minute");
-    assert!(
-        !app.tg.errors().iter().any(|e| e.status == 429),
-        "{:#?}",
-        app.tg.errors()
-    );
-}
-
-/// `/settings` in a forum where the bot may manage topics offers "a topic of its own for
-/// each game" (and does not where it may not); on, `/newgame` in General opens a topic for
-/// the game, named after its creator, then after its players when the battle begins; the
-/// whole game is played there, the topic is closed at the end, and a rematch opens it again.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_forum_can_give_each_game_a_topic_of_its_own_closed_at_its_end() {
-    let app = App::spawn().await;
-    let group = -1_002_800_005;
-    app.tg.forum(group, "Own topics");
-    let a = app.player(28_041, "Alice", "en");
-    let b = app.player(28_042, "Bob", "en");
-    for p in [&a, &b] {
-        app.welcomed(p).await;
-    }
-    let option = "A topic of its own";
-    // Not an administrator: no such option.
-    app.tg.send_command(group, &a, "/settings");
-    let panel = app.message_with_button(group, "o:").await;
-    assert!(panel.button(option).is_none(), "{:?}", panel.buttons());
-    app.tg
-        .set_member_status(group, crate::fake_telegram::BOT_ID, "administrator");
-    app.tg.send_command(group, &a, "/settings");
-    let panel = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.message_id != panel.message_id && m.button(option).is_some(),
-            wait(),
-        )
-        .await
-        .expect("the option, the bot an administrator of a forum");
-    let on = panel.button(option).unwrap();
-    app.press(group, &a, panel.message_id, &on).await;
-    app.tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == panel.message_id
-                    && m.buttons()
-                        .iter()
-                        .flatten()
-                        .any(|(t, _)| t.starts_with("✓") && t.contains(option))
-            },
-            wait(),
-        )
-        .await
-        .expect("the option ticked");
-
-    let before = app.tg.topics(group);
-    app.tg.send_command(group, &a, "/newgame");
-    let word = app
-        .tg
-        .wait_for(group, |m| m.text.contains("in a topic of its own"), wait())
-        .await
-        .expect("a word where the game was asked for");
-    assert_eq!(word.thread, None, "the word goes where /newgame was sent");
-    let topic = app
-        .tg
-        .topics(group)
-        .into_iter()
-        .find(|t| !before.contains(t))
-        .expect("a new topic");
-    assert_eq!(
-        app.tg.topic(group, topic),
-        Some((Some("⚓ Sea Battle: Alice".to_owned()), false))
-    );
-    let lobby = in_topic(&app, group, topic, "j:").await;
-    app.press(group, &b, lobby.message_id, &data(&lobby, "j:"))
-        .await;
-    let seated = format!("2. {}", b.first_name);
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains(&seated),
-            wait(),
-        )
-        .await
-        .expect("Bob is seated");
-    app.press(group, &a, lobby.message_id, &data(&lobby, "s:"))
-        .await;
-    for p in [&a, &b] {
-        place_and_ready(&app, p).await;
-    }
-    let battle = in_topic(&app, group, topic, "f:").await;
-    let mut d = Duel::from_battle(&battle, [a.clone(), b.clone()], group);
-    let renamed = |app: &App| app.tg.topic(group, topic).and_then(|t| t.0);
-    let deadline = tokio::time::Instant::now() + wait();
-    while renamed(&app).as_deref() != Some("⚓ Alice — Bob") {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "not renamed after the players: {:?}",
-            renamed(&app)
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    play_out(&app, &mut d).await;
-    let end = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end");
-    assert_eq!(end.thread, Some(topic));
-    let deadline = tokio::time::Instant::now() + wait();
-    while app.tg.topic(group, topic).map(|t| t.1) != Some(true) {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the topic is not closed at the end"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    // Every message of the game is in its topic.
-    for m in app.tg.messages(group) {
-        if m.callback_data()
-            .iter()
-            .any(|c| c.split(':').nth(1) == Some(&d.game.to_string()))
-        {
-            assert_eq!(m.thread, Some(topic), "{}", m.text);
-        }
-    }
-    // A rematch opens the topic again, and plays there.
-    let rematch = data(&end, "r:");
-    let answer = app.press(group, &a, end.message_id, &rematch).await;
-    assert!(!answer.show_alert, "{answer:?}");
-    let again = app
-        .tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id > end.message_id
-                    && m.callback_data()
-                        .iter()
-                        .any(|c| c.starts_with("j:") || c.starts_with("s:"))
-            },
-            wait(),
-        )
-        .await
-        .expect("the rematch's lobby");
-    assert_eq!(again.thread, Some(topic));
-    assert_eq!(app.tg.topic(group, topic).map(|t| t.1), Some(false));
-    assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
 }

@@ -14,7 +14,8 @@ use crate::helpers::*;
 use engine::{format_cell, Coord, Event, Ruleset, SeatId, ShotResult};
 use morskoy_boy::game::record::{Board, GameRecord};
 use morskoy_boy::store::{GameId, Store};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// What a private chat hears in one language, and how its player types.
 struct Tongue {

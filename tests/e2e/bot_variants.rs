@@ -145,13 +145,13 @@ pub(crate) async fn record_where(
     f: impl Fn(&GameRecord) -> bool,
     what: &str,
 ) -> GameRecord {
-    let deadline = std::time::Instant::now() + wait();
+    let deadline = tokio::time::Instant::now() + wait();
     loop {
         let rec = store.load_game(GameId(game)).await.unwrap().0;
         if f(&rec) {
             return rec;
         }
-        assert!(std::time::Instant::now() < deadline, "{what}");
+        assert!(tokio::time::Instant::now() < deadline, "{what}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
@@ -991,10 +991,10 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
         store,
     };
     let (mut stepped_on_mine, mut gave_up) = (false, 0);
-    let deadline = std::time::Instant::now() + Duration::from_secs(240);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(240);
     loop {
         assert!(
-            std::time::Instant::now() < deadline,
+            tokio::time::Instant::now() < deadline,
             "the game does not end"
         );
         let rec = t.record().await;

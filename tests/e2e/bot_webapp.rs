@@ -687,7 +687,7 @@ async fn a_page_on_one_replica_shows_a_move_made_on_the_other_within_a_second() 
         let cells = seen["fields"][target]["cells"].as_str().unwrap().to_owned();
         let cell = cells.find('.').unwrap();
         let generation = seen["generation"].as_u64().unwrap();
-        let pressed = std::time::Instant::now();
+        let pressed = tokio::time::Instant::now();
         let shot = format!("shot?game={game}&generation={generation}&target={target}&cell={cell}");
         let done = api(&one, "POST", &shot, &auths[turn]).await;
         assert_eq!(done["ok"], true, "{done}");

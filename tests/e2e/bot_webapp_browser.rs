@@ -567,7 +567,7 @@ async fn the_live_board_on_one_replica_shows_a_press_in_the_chat_within_a_second
         // A cell the group already knows (beside a sunk ship) is refused and changes
         // nothing: the next one, then.
         let (pressed, shot) = loop {
-            let pressed = std::time::Instant::now();
+            let pressed = tokio::time::Instant::now();
             let shot = d.shoot_button(&app).await;
             if shot != Shot::Known {
                 break (pressed, shot);
@@ -581,7 +581,7 @@ async fn the_live_board_on_one_replica_shows_a_press_in_the_chat_within_a_second
         let deadline = pressed + wait();
         while marks(&drawn(&browser).await) == before {
             assert!(
-                std::time::Instant::now() < deadline,
+                tokio::time::Instant::now() < deadline,
                 "the page never showed the shot"
             );
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;

@@ -12,7 +12,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use teloxide::dispatching::UpdateFilterExt;
 use teloxide::prelude::*;
 use teloxide::types::{
@@ -22,6 +22,7 @@ use teloxide::types::{
 };
 use teloxide::{ApiError, RequestError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::time::Instant;
 
 const GROUP: i64 = -1_001_234_567_890;
 const WAIT: Duration = Duration::from_secs(5);

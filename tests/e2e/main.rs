@@ -19,6 +19,7 @@ mod common;
 #[path = "../fake_telegram/mod.rs"]
 mod fake_telegram;
 #[path = "../bot/helpers.rs"]
+#[macro_use]
 mod helpers;
 
 mod bot;
@@ -40,6 +41,7 @@ mod bot_variants;
 mod bot_webapp;
 mod bot_webapp_browser;
 mod fake_telegram_selftest;
+mod flows;
 mod metrics;
 mod shot_path;
 mod startup;

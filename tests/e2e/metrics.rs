@@ -3,7 +3,8 @@
 
 use crate::helpers::*;
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// The families declared by `# TYPE`, after checking that every other line is a `# HELP` or
 /// a sample `name{labels} number` of a declared family (a histogram's `_bucket`, `_sum`,

@@ -4,7 +4,8 @@
 //! and the driver's answer: these are tests.
 
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 /// What moves the pointer: a mouse, or a finger.
 #[derive(Clone, Copy, Debug)]

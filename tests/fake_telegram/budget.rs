@@ -18,7 +18,8 @@
 //! The counters ([`FakeTelegram::token_usage`]) are kept whether the limits are on or not.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 use super::http::{Params, Reply};
 use super::state::{ChatKind, Shared, State};

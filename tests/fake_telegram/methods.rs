@@ -422,7 +422,7 @@ fn forum_topic(st: &mut State, method: &str, p: &Params) -> Answer {
         let id = chat.next_id();
         chat.topics.insert(id, false);
         chat.topic_names.insert(id, name.clone());
-        chat.flood.push(std::time::Instant::now());
+        chat.flood.push(tokio::time::Instant::now());
         return Ok(Reply::ok(json!({
             "message_thread_id": id,
             "name": name,
@@ -452,7 +452,7 @@ fn forum_topic(st: &mut State, method: &str, p: &Params) -> Answer {
             chat.topics.insert(thread, false);
         }
     }
-    chat.flood.push(std::time::Instant::now());
+    chat.flood.push(tokio::time::Instant::now());
     Ok(Reply::ok(json!(true)))
 }
 

@@ -75,7 +75,7 @@ pub const TOKEN: &str = "123456:TEST";
 #[derive(Clone, Debug, PartialEq)]
 pub struct Shown {
     /// When the fake took it.
-    pub at: std::time::Instant,
+    pub at: tokio::time::Instant,
     /// The text as a user sees it.
     pub text: String,
     /// Whether it had an inline keyboard.
@@ -249,8 +249,34 @@ impl FakeTelegram {
         Self::start_blocking()
     }
 
+    /// A server run as a task of the caller's runtime rather than on a thread of its own: a
+    /// test on paused time shares its clock with the server (its budgets, its long polls).
+    pub async fn start_here() -> FakeTelegram {
+        Self::start_on(|serve| {
+            tokio::spawn(serve);
+        })
+    }
+
     /// [`FakeTelegram::start`] for code outside a runtime (benches, sync tests).
     pub fn start_blocking() -> FakeTelegram {
+        Self::start_on(|serve| {
+            std::thread::Builder::new()
+                .name("fake-telegram".to_owned())
+                .spawn(move || {
+                    let runtime = tokio::runtime::Builder::new_current_thread()
+                        .enable_all()
+                        .build()
+                        .expect("a runtime for the fake Telegram");
+                    runtime.block_on(serve);
+                })
+                .expect("a thread for the fake Telegram");
+        })
+    }
+
+    /// A server on 127.0.0.1 at a free port, its serving future given to `run`.
+    fn start_on(
+        run: impl FnOnce(std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>),
+    ) -> FakeTelegram {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         listener
             .set_nonblocking(true)
@@ -259,16 +285,7 @@ impl FakeTelegram {
         let shared = Arc::new(Shared::new());
         let (stop, stopped) = oneshot::channel();
         let server = shared.clone();
-        std::thread::Builder::new()
-            .name("fake-telegram".to_owned())
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("a runtime for the fake Telegram");
-                runtime.block_on(http::serve(listener, server, stopped));
-            })
-            .expect("a thread for the fake Telegram");
+        run(Box::pin(http::serve(listener, server, stopped)));
         FakeTelegram {
             shared,
             _stop: Arc::new(stop),

@@ -2,7 +2,8 @@
 //! its 403s for chats the bot may not write to, and flood control.
 
 use serde_json::{json, Value};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 use super::budget::{self, Limit};
 use super::http::{Params, Reply};

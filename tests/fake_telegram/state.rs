@@ -4,8 +4,9 @@
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use super::markup;
 use super::{BOT_FIRST_NAME, BOT_ID, BOT_USERNAME};
@@ -269,7 +270,7 @@ pub(super) struct QueuedUpdate {
 pub(super) struct Callback {
     pub answer: Option<super::CallbackAnswer>,
     /// When it was pressed: Telegram takes its answer only within [`super::sending::ANSWER_WITHIN`].
-    pub at: std::time::Instant,
+    pub at: tokio::time::Instant,
     pub chat_id: i64,
     pub message_id: i32,
     pub user_id: i64,

@@ -239,7 +239,7 @@ impl FakeTelegram {
             st.callbacks.insert(
                 id.clone(),
                 Callback {
-                    at: std::time::Instant::now(),
+                    at: tokio::time::Instant::now(),
                     answer: None,
                     chat_id,
                     message_id,

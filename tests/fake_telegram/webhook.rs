@@ -12,7 +12,8 @@ use hyper_util::rt::TokioIo;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use tokio::time::Instant;
 
 use super::http::{Params, Reply};
 use super::sending::Answer;
@@ -198,7 +199,7 @@ pub(super) async fn deliver(shared: Arc<Shared>) {
             });
         }
         let wake = retry_at.unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
-        let _ = tokio::time::timeout_at(tokio::time::Instant::from_std(wake), notified).await;
+        let _ = tokio::time::timeout_at(wake, notified).await;
     }
 }
 

@@ -30,10 +30,6 @@ struct Server {
 /// The keys and their values, on the server's clock.
 pub(crate) struct Db {
     entries: HashMap<Vec<u8>, Entry>,
-    /// The clock: Unix time in µs at `since`, and tokio's clock from then (so a test's paused
-    /// time is the server's time too).
-    epoch_us: u64,
-    since: tokio::time::Instant,
     /// Commands since expired keys were last swept.
     since_sweep: u32,
 }
@@ -66,14 +62,9 @@ fn servers() -> MutexGuard<'static, HashMap<String, Memory>> {
 impl Memory {
     /// A new, empty server of its own.
     pub fn new() -> Memory {
-        let epoch_us = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_micros() as u64);
         Memory(Arc::new(Mutex::new(Server {
             db: Db {
                 entries: HashMap::new(),
-                epoch_us,
-                since: tokio::time::Instant::now(),
                 since_sweep: 0,
             },
             scripts: lua::Scripts::new(),
@@ -178,9 +169,9 @@ impl ConnectionLike for Memory {
 }
 
 impl Db {
-    /// The server's clock: Unix µs.
+    /// The server's clock: Unix µs, the bot's clock (a test's paused time is the server's).
     pub(crate) fn now_us(&self) -> u64 {
-        self.epoch_us + self.since.elapsed().as_micros() as u64
+        crate::clock::unix_us()
     }
 
     fn now_ms(&self) -> u64 {

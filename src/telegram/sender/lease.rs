@@ -37,7 +37,7 @@ pub(super) fn lease_token(ctx: &Ctx) -> String {
 /// A sender's hold on its game: the token, and when it was last renewed.
 pub(super) struct Lease {
     pub(super) token: String,
-    pub(super) renewed: std::time::Instant,
+    pub(super) renewed: tokio::time::Instant,
     /// The drawing this sender last edited the live message to, though the record may not
     /// say so yet (its acknowledgement failed): not sent again.
     pub(super) edited: u64,
@@ -85,7 +85,7 @@ impl Lease {
         if !ctx.store.renew_send_lease(id, &self.token, HOLD).await? {
             return Err(StoreError::Fenced);
         }
-        self.renewed = std::time::Instant::now();
+        self.renewed = tokio::time::Instant::now();
         Ok(())
     }
 }

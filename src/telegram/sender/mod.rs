@@ -125,7 +125,7 @@ async fn drain(ctx: &Ctx, id: GameId) {
     let token = lease_token(ctx);
     let mut lease = Lease {
         token: token.clone(),
-        renewed: std::time::Instant::now(),
+        renewed: tokio::time::Instant::now(),
         edited: 0,
         unacked: None,
         board_turn: None,

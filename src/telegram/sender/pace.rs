@@ -79,9 +79,7 @@ pub(super) fn own_field_waits(ctx: &Ctx, rec: &GameRecord, effect: &Effect) -> O
 
 /// Unix milliseconds.
 pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
+    crate::clock::unix_ms()
 }
 
 /// Whether a refusal of a send to (or an edit in) the game's place says that place is gone
