@@ -13,6 +13,13 @@
 //! change it). Each test has its own fake
 //! Telegram, its own Redis namespace and its own bot processes, and none sets an environment
 //! variable of this process, so any two may run side by side.
+//!
+//! A test written `flow! { fn name() { … } }` (bot/helpers.rs) runs instead in a process of
+//! its own, on paused time: the bot as a task of the test's runtime, the fake Telegram on it
+//! too, the in-memory store (`memory://`), all on one clock that moves while they all wait.
+//! The tests that need processes (kill -9, restarts, replicas, webhooks, Redis stopped, the
+//! browser, start-up) or the machine's own time (the AI's real pause, latencies, pictures at
+//! full speed, the default gap end to end) stay with the bot binary on the real clock.
 
 #[path = "../common/mod.rs"]
 mod common;
