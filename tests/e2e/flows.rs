@@ -51,15 +51,7 @@ flow! {
             "forfeited {} s after the turn's end",
             forfeited as i64 - end as i64
         );
-        let end = app
-            .tg
-            .wait_for(
-                d.group,
-                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-                wait(),
-            )
-            .await
-            .expect("the end, with a rematch");
+        let end = wait_for_rematch(&app, d.group, d.battle).await;
         assert!(end.text.contains(&format!("Winner: {other}")), "{}", end.text);
         assert_no_4xx(&app);
     }
