@@ -52,199 +52,204 @@ flow! {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_third_users_taps_are_refused_and_change_nothing() {
-    let app = App::spawn().await;
-    let a = app.player(2001, "Alice", "en");
-    let b = app.player(2002, "Bob", "en");
-    let c = app.player(2003, "Carol", "en");
-    let mut d = duel(&app, -5002, a, b).await;
-    let data = d.fire_data(d.turn, 0);
-    let answer = app.press(d.group, &c, d.battle, &data).await;
-    assert!(said(&answer).contains("not playing"), "{answer:?}");
-    assert!(answer.show_alert);
-    // The cell is still free: the player to move shoots it.
-    let shot = d.shoot_button(&app).await;
-    assert!(
-        matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk),
-        "{shot:?}"
-    );
-    // The player not to move is refused too.
-    let other = 1 - d.turn;
-    let answer = app
-        .press(
-            d.group,
-            &d.players[other].clone(),
-            d.battle,
-            &d.fire_data(other, 99),
-        )
-        .await;
-    assert_eq!(read_answer(&said(&answer)), Shot::NotYourTurn);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
-    let app = App::spawn().await;
-    let a = app.player(3001, "Alice", "en");
-    let b = app.tg.user(3002, "Bob", "en");
-    app.tg.group(-5003, "Harbour");
-    let (lobby, join) = open_lobby(&app, -5003, &a).await;
-    let answer = app.press(-5003, &b, lobby.message_id, &join).await;
-    let url = answer.url.clone().expect("a deep link to the private chat");
-    assert!(
-        url.starts_with("https://t.me/morskoy_test_bot?start=j"),
-        "{url}"
-    );
-    let payload = url.split("start=").nth(1).unwrap();
-    app.tg.send_command(3002, &b, &format!("/start {payload}"));
-    app.tg
-        .wait_for_text(3002, "You are in the game", wait())
-        .await
-        .expect("the join completes in the private chat");
-    app.tg
-        .wait_for(
-            -5003,
-            |m| m.message_id == lobby.message_id && m.text.contains("Bob"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows Bob");
-    // Carol never opened the bot either, and the lobby is full now: she is told so at
-    // once, with no detour through the private chat.
-    let carol = app.tg.user(3003, "Carol", "en");
-    let answer = app.press(-5003, &carol, lobby.message_id, &join).await;
-    assert_eq!(answer.url, None, "{answer:?}");
-    assert!(answer.show_alert, "{answer:?}");
-    assert_eq!(said(&answer), "all seats are taken.");
-    // The bot never wrote to Bob before he opened the chat: no 403 at all.
-    assert!(
-        app.tg.errors().iter().all(|e| e.status != 403),
-        "{:?}",
-        app.tg.errors()
-    );
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_new_lobby_is_posted_with_its_first_seats_already_taken() {
-    let app = App::spawn().await;
-    let alice = app.player(3101, "Alice", "en");
-    let bob = app.player(3102, "Bob", "en");
-    let dan = app.tg.user(3103, "Dan", "en");
-    for (group, title) in [(-5101, "Harbour"), (-5102, "Dock"), (-5103, "Pier")] {
-        app.tg.group(group, title);
+flow! {
+    fn a_third_users_taps_are_refused_and_change_nothing() {
+        let app = App::spawn().await;
+        let a = app.player(2001, "Alice", "en");
+        let b = app.player(2002, "Bob", "en");
+        let c = app.player(2003, "Carol", "en");
+        let mut d = duel(&app, -5002, a, b).await;
+        let data = d.fire_data(d.turn, 0);
+        let answer = app.press(d.group, &c, d.battle, &data).await;
+        assert!(said(&answer).contains("not playing"), "{answer:?}");
+        assert!(answer.show_alert);
+        // The cell is still free: the player to move shoots it.
+        let shot = d.shoot_button(&app).await;
+        assert!(
+            matches!(shot, Shot::Miss | Shot::Hit | Shot::Sunk),
+            "{shot:?}"
+        );
+        // The player not to move is refused too.
+        let other = 1 - d.turn;
+        let answer = app
+            .press(
+                d.group,
+                &d.players[other].clone(),
+                d.battle,
+                &d.fire_data(other, 99),
+            )
+            .await;
+        assert_eq!(read_answer(&said(&answer)), Shot::NotYourTurn);
     }
-    // A creator the bot may write to sits down at once; /play seats the bot too; one who
-    // never opened the bot joins by the button like anyone.
-    let (alice_lobby, _) = open_lobby(&app, -5101, &alice).await;
-    app.welcomed(&bob).await;
-    app.tg.send_command(-5102, &bob, "/play easy");
-    let bob_lobby = app.message_with_button(-5102, "j:").await;
-    app.tg.send_command(-5103, &dan, "/newgame");
-    let dan_lobby = app.message_with_button(-5103, "j:").await;
-    for (lobby, shown) in [
-        (&alice_lobby, ["Players: 1 of 2", "1. Alice"].as_slice()),
-        (&bob_lobby, &["Players: 2 of 2", "1. Bob", "2. 🤖"]),
-        (&dan_lobby, &["Players: 0 of 2"]),
-    ] {
-        let first = &lobby.versions[0];
-        for words in shown {
-            assert!(first.contains(words), "{words:?} not in {first}");
+}
+
+flow! {
+    fn a_player_who_never_started_the_bot_joins_through_the_deep_link() {
+        let app = App::spawn().await;
+        let a = app.player(3001, "Alice", "en");
+        let b = app.tg.user(3002, "Bob", "en");
+        app.tg.group(-5003, "Harbour");
+        let (lobby, join) = open_lobby(&app, -5003, &a).await;
+        let answer = app.press(-5003, &b, lobby.message_id, &join).await;
+        let url = answer.url.clone().expect("a deep link to the private chat");
+        assert!(
+            url.starts_with("https://t.me/morskoy_test_bot?start=j"),
+            "{url}"
+        );
+        let payload = url.split("start=").nth(1).unwrap();
+        app.tg.send_command(3002, &b, &format!("/start {payload}"));
+        app.tg
+            .wait_for_text(3002, "You are in the game", wait())
+            .await
+            .expect("the join completes in the private chat");
+        app.tg
+            .wait_for(
+                -5003,
+                |m| m.message_id == lobby.message_id && m.text.contains("Bob"),
+                wait(),
+            )
+            .await
+            .expect("the lobby shows Bob");
+        // Carol never opened the bot either, and the lobby is full now: she is told so at
+        // once, with no detour through the private chat.
+        let carol = app.tg.user(3003, "Carol", "en");
+        let answer = app.press(-5003, &carol, lobby.message_id, &join).await;
+        assert_eq!(answer.url, None, "{answer:?}");
+        assert!(answer.show_alert, "{answer:?}");
+        assert_eq!(said(&answer), "all seats are taken.");
+        // The bot never wrote to Bob before he opened the chat: no 403 at all.
+        assert!(
+            app.tg.errors().iter().all(|e| e.status != 403),
+            "{:?}",
+            app.tg.errors()
+        );
+    }
+}
+
+flow! {
+    fn a_new_lobby_is_posted_with_its_first_seats_already_taken() {
+        let app = App::spawn().await;
+        let alice = app.player(3101, "Alice", "en");
+        let bob = app.player(3102, "Bob", "en");
+        let dan = app.tg.user(3103, "Dan", "en");
+        for (group, title) in [(-5101, "Harbour"), (-5102, "Dock"), (-5103, "Pier")] {
+            app.tg.group(group, title);
+        }
+        // A creator the bot may write to sits down at once; /play seats the bot too; one who
+        // never opened the bot joins by the button like anyone.
+        let (alice_lobby, _) = open_lobby(&app, -5101, &alice).await;
+        app.welcomed(&bob).await;
+        app.tg.send_command(-5102, &bob, "/play easy");
+        let bob_lobby = app.message_with_button(-5102, "j:").await;
+        app.tg.send_command(-5103, &dan, "/newgame");
+        let dan_lobby = app.message_with_button(-5103, "j:").await;
+        for (lobby, shown) in [
+            (&alice_lobby, ["Players: 1 of 2", "1. Alice"].as_slice()),
+            (&bob_lobby, &["Players: 2 of 2", "1. Bob", "2. 🤖"]),
+            (&dan_lobby, &["Players: 0 of 2"]),
+        ] {
+            let first = &lobby.versions[0];
+            for words in shown {
+                assert!(first.contains(words), "{words:?} not in {first}");
+            }
+        }
+        // Nothing was left to put right: no lobby was edited.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        for group in [-5101, -5102, -5103] {
+            let texts = app.tg.all_texts(group);
+            assert_eq!(texts.len(), 1, "{texts:?}");
         }
     }
-    // Nothing was left to put right: no lobby was edited.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    for group in [-5101, -5102, -5103] {
-        let texts = app.tg.all_texts(group);
-        assert_eq!(texts.len(), 1, "{texts:?}");
+}
+
+flow! {
+    fn a_double_tap_fires_once() {
+        let app = App::spawn().await;
+        let a = app.player(4001, "Alice", "en");
+        let b = app.player(4002, "Bob", "en");
+        let d = duel(&app, -5004, a, b).await;
+        let seat = d.turn;
+        let data = d.fire_data(seat, 55);
+        let first = app
+            .tg
+            .press_stale(d.group, &d.players[seat], d.battle, &data);
+        let second = app
+            .tg
+            .press_stale(d.group, &d.players[seat], d.battle, &data);
+        let one = app.tg.wait_answer(&first, wait()).await.unwrap();
+        let two = app.tg.wait_answer(&second, wait()).await.unwrap();
+        let shots: Vec<Shot> = [one, two].iter().map(|a| read_answer(&said(a))).collect();
+        let fired = shots
+            .iter()
+            .filter(|s| matches!(s, Shot::Miss | Shot::Hit | Shot::Sunk))
+            .count();
+        assert_eq!(fired, 1, "{shots:?}");
+        let line = format!("{}: F6 — ", d.players[seat].first_name);
+        let shown = app
+            .tg
+            .wait_for(
+                d.group,
+                |m| m.message_id == d.battle && m.text.contains(&line),
+                wait(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(shown.text.matches(&line).count(), 1, "{}", shown.text);
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_double_tap_fires_once() {
-    let app = App::spawn().await;
-    let a = app.player(4001, "Alice", "en");
-    let b = app.player(4002, "Bob", "en");
-    let d = duel(&app, -5004, a, b).await;
-    let seat = d.turn;
-    let data = d.fire_data(seat, 55);
-    let first = app
-        .tg
-        .press_stale(d.group, &d.players[seat], d.battle, &data);
-    let second = app
-        .tg
-        .press_stale(d.group, &d.players[seat], d.battle, &data);
-    let one = app.tg.wait_answer(&first, wait()).await.unwrap();
-    let two = app.tg.wait_answer(&second, wait()).await.unwrap();
-    let shots: Vec<Shot> = [one, two].iter().map(|a| read_answer(&said(a))).collect();
-    let fired = shots
-        .iter()
-        .filter(|s| matches!(s, Shot::Miss | Shot::Hit | Shot::Sunk))
-        .count();
-    assert_eq!(fired, 1, "{shots:?}");
-    let line = format!("{}: F6 — ", d.players[seat].first_name);
-    let shown = app
-        .tg
-        .wait_for(
-            d.group,
-            |m| m.message_id == d.battle && m.text.contains(&line),
-            wait(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(shown.text.matches(&line).count(), 1, "{}", shown.text);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stale_button_from_a_finished_game_changes_nothing() {
-    let app = App::spawn().await;
-    let a = app.player(5001, "Alice", "en");
-    let b = app.player(5002, "Bob", "en");
-    let mut d = duel(&app, -5005, a, b).await;
-    d.shoot_button(&app).await;
-    app.tg
-        .send_command(d.group, &d.players[0].clone(), "/surrender");
-    app.tg
-        .wait_for_text(d.group, "Winner: Bob", wait())
-        .await
-        .expect("Bob wins");
-    let battle = d.battle;
-    app.tg
-        .wait_for(
-            d.group,
-            |m| m.message_id == battle && !m.has_keyboard(),
-            wait(),
-        )
-        .await
-        .expect("the battle message loses its keyboard at the end");
-    app.tg
-        .wait_for(
-            d.group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            wait(),
-        )
-        .await
-        .expect("the end is announced with a rematch button");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let before = app.tg.all_texts(d.group).len();
-    let answer = app
-        .press(
-            d.group,
-            &d.players[1].clone(),
-            d.battle,
-            &d.fire_data(1, 77),
-        )
-        .await;
-    assert!(said(&answer).contains("over"), "{answer:?}");
-    let answer = app
-        .press(d.group, &d.players[1].clone(), d.battle, "f:999999:0:0:1")
-        .await;
-    assert!(said(&answer).contains("over"), "{answer:?}");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(
-        app.tg.all_texts(d.group).len(),
-        before,
-        "a stale tap changed a message"
-    );
+flow! {
+    fn a_stale_button_from_a_finished_game_changes_nothing() {
+        let app = App::spawn().await;
+        let a = app.player(5001, "Alice", "en");
+        let b = app.player(5002, "Bob", "en");
+        let mut d = duel(&app, -5005, a, b).await;
+        d.shoot_button(&app).await;
+        app.tg
+            .send_command(d.group, &d.players[0].clone(), "/surrender");
+        app.tg
+            .wait_for_text(d.group, "Winner: Bob", wait())
+            .await
+            .expect("Bob wins");
+        let battle = d.battle;
+        app.tg
+            .wait_for(
+                d.group,
+                |m| m.message_id == battle && !m.has_keyboard(),
+                wait(),
+            )
+            .await
+            .expect("the battle message loses its keyboard at the end");
+        app.tg
+            .wait_for(
+                d.group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                wait(),
+            )
+            .await
+            .expect("the end is announced with a rematch button");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let before = app.tg.all_texts(d.group).len();
+        let answer = app
+            .press(
+                d.group,
+                &d.players[1].clone(),
+                d.battle,
+                &d.fire_data(1, 77),
+            )
+            .await;
+        assert!(said(&answer).contains("over"), "{answer:?}");
+        let answer = app
+            .press(d.group, &d.players[1].clone(), d.battle, "f:999999:0:0:1")
+            .await;
+        assert!(said(&answer).contains("over"), "{answer:?}");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            app.tg.all_texts(d.group).len(),
+            before,
+            "a stale tap changed a message"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -323,19 +328,20 @@ async fn an_injected_429_loses_no_result() {
         .any(|e| e.status == 429 && e.injected));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
-    let app = App::spawn().await;
-    assert!(app.tg.wait_calls("setMyCommands", 6, wait()).await);
-    let lists = app.tg.commands();
-    for lang in ["ru", "bg", ""] {
-        let mine: Vec<_> = lists.iter().filter(|l| l.1 == lang).collect();
-        assert_eq!(mine.len(), 2, "{lang}: private and group lists");
-        for l in mine {
-            assert!(
-                l.2.iter().all(|(_, d)| !d.trim().is_empty()),
-                "{lang}: {l:?}"
-            );
+flow! {
+    fn commands_are_registered_for_ru_bg_and_the_default_with_descriptions() {
+        let app = App::spawn().await;
+        assert!(app.tg.wait_calls("setMyCommands", 6, wait()).await);
+        let lists = app.tg.commands();
+        for lang in ["ru", "bg", ""] {
+            let mine: Vec<_> = lists.iter().filter(|l| l.1 == lang).collect();
+            assert_eq!(mine.len(), 2, "{lang}: private and group lists");
+            for l in mine {
+                assert!(
+                    l.2.iter().all(|(_, d)| !d.trim().is_empty()),
+                    "{lang}: {l:?}"
+                );
+            }
         }
     }
 }
@@ -400,231 +406,234 @@ flow! {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes() {
-    let app = App::spawn().await;
-    let a = app.player(9001, "Alice", "en");
-    let b = app.player(9002, "Bob", "en");
-    app.tg.group(-5009, "Dock");
-    let (lobby, join) = open_lobby(&app, -5009, &a).await;
-    app.press(-5009, &b, lobby.message_id, &join).await;
-    let start = lobby
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("s:"))
-        .unwrap();
-    app.tg
-        .wait_for(
-            -5009,
-            |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
-            wait(),
-        )
-        .await
-        .unwrap();
-    app.press(-5009, &a, lobby.message_id, &start).await;
-    let chat = 9001;
-    let editor = app.message_with_button(chat, "pe:").await;
-    let game = editor
-        .callback_data()
-        .into_iter()
-        .find(|d| d.starts_with("pt:"))
-        .unwrap();
-    let game: u64 = game.split(':').nth(1).unwrap().parse().unwrap();
-    // Any cell within two taps: the keyboard shows one half, a switch shows the other.
-    assert!(editor.callback_data().contains(&format!("pt:{game}:0")));
-    assert!(!editor.callback_data().contains(&format!("pt:{game}:9")));
-    let switch = format!("pv:{game}:1");
-    assert!(editor.callback_data().contains(&switch));
-    for row in editor.buttons() {
-        assert!(row.len() <= 8, "a row of {} buttons", row.len());
+flow! {
+    fn the_placement_editor_places_by_two_ends_names_every_problem_and_undoes() {
+        let app = App::spawn().await;
+        let a = app.player(9001, "Alice", "en");
+        let b = app.player(9002, "Bob", "en");
+        app.tg.group(-5009, "Dock");
+        let (lobby, join) = open_lobby(&app, -5009, &a).await;
+        app.press(-5009, &b, lobby.message_id, &join).await;
+        let start = lobby
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("s:"))
+            .unwrap();
+        app.tg
+            .wait_for(
+                -5009,
+                |m| m.message_id == lobby.message_id && m.text.contains("2 of 2"),
+                wait(),
+            )
+            .await
+            .unwrap();
+        app.press(-5009, &a, lobby.message_id, &start).await;
+        let chat = 9001;
+        let editor = app.message_with_button(chat, "pe:").await;
+        let game = editor
+            .callback_data()
+            .into_iter()
+            .find(|d| d.starts_with("pt:"))
+            .unwrap();
+        let game: u64 = game.split(':').nth(1).unwrap().parse().unwrap();
+        // Any cell within two taps: the keyboard shows one half, a switch shows the other.
+        assert!(editor.callback_data().contains(&format!("pt:{game}:0")));
+        assert!(!editor.callback_data().contains(&format!("pt:{game}:9")));
+        let switch = format!("pv:{game}:1");
+        assert!(editor.callback_data().contains(&switch));
+        for row in editor.buttons() {
+            assert!(row.len() <= 8, "a row of {} buttons", row.len());
+        }
+        let tap = |idx: usize| format!("pt:{game}:{idx}");
+        let id = editor.message_id;
+        // A battleship from A1 to A4: two taps on its ends.
+        let first = app.press(chat, &a, id, &tap(0)).await;
+        assert!(said(&first).contains("other end"), "{first:?}");
+        let placed = app.press(chat, &a, id, &tap(30)).await;
+        assert!(said(&placed).contains("battleship"), "{placed:?}");
+        // A torpedo boat at B5 touches it at a corner: the problem names ship, cell and rule.
+        app.press(chat, &a, id, &tap(41)).await;
+        let boat = app.press(chat, &a, id, &tap(41)).await;
+        assert!(said(&boat).contains("torpedo boat"), "{boat:?}");
+        app.tg
+            .wait_for(
+                chat,
+                |m| {
+                    m.message_id == id
+                        && m.text
+                            .contains("torpedo boat at B5: touches the battleship at a corner")
+                },
+                wait(),
+            )
+            .await
+            .expect("the problem is named");
+        // Ready is refused with the problem; nothing is locked.
+        let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
+        assert!(
+            ready.show_alert && said(&ready).contains("touches"),
+            "{ready:?}"
+        );
+        // Undo takes the boat back.
+        app.press(chat, &a, id, &format!("pe:{game}:u")).await;
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.message_id == id && !m.text.contains("touches"),
+                wait(),
+            )
+            .await
+            .expect("undo removes the problem");
+        // The other half of the field.
+        app.press(chat, &a, id, &switch).await;
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.message_id == id && m.callback_data().contains(&format!("pt:{game}:9")),
+                wait(),
+            )
+            .await
+            .expect("the switch shows columns F–J");
+        // Perelman's layout completes the fleet; Ready locks it.
+        app.press(chat, &a, id, &format!("pe:{game}:p")).await;
+        app.tg
+            .wait_for(
+                chat,
+                |m| m.message_id == id && m.text.contains("complete"),
+                wait(),
+            )
+            .await
+            .expect("Perelman's layout is complete");
+        let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
+        assert!(said(&ready).contains("locked"), "{ready:?}");
+        // The group sees that Alice is ready, never where.
+        let shown = app
+            .tg
+            .wait_for(
+                -5009,
+                |m| m.message_id == lobby.message_id && m.text.contains("Alice — ready"),
+                wait(),
+            )
+            .await
+            .expect("the lobby shows who is ready");
+        assert!(!shown.text.contains('O'), "{}", shown.text);
     }
-    let tap = |idx: usize| format!("pt:{game}:{idx}");
-    let id = editor.message_id;
-    // A battleship from A1 to A4: two taps on its ends.
-    let first = app.press(chat, &a, id, &tap(0)).await;
-    assert!(said(&first).contains("other end"), "{first:?}");
-    let placed = app.press(chat, &a, id, &tap(30)).await;
-    assert!(said(&placed).contains("battleship"), "{placed:?}");
-    // A torpedo boat at B5 touches it at a corner: the problem names ship, cell and rule.
-    app.press(chat, &a, id, &tap(41)).await;
-    let boat = app.press(chat, &a, id, &tap(41)).await;
-    assert!(said(&boat).contains("torpedo boat"), "{boat:?}");
-    app.tg
-        .wait_for(
-            chat,
-            |m| {
-                m.message_id == id
-                    && m.text
-                        .contains("torpedo boat at B5: touches the battleship at a corner")
-            },
-            wait(),
-        )
-        .await
-        .expect("the problem is named");
-    // Ready is refused with the problem; nothing is locked.
-    let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
-    assert!(
-        ready.show_alert && said(&ready).contains("touches"),
-        "{ready:?}"
-    );
-    // Undo takes the boat back.
-    app.press(chat, &a, id, &format!("pe:{game}:u")).await;
-    app.tg
-        .wait_for(
-            chat,
-            |m| m.message_id == id && !m.text.contains("touches"),
-            wait(),
-        )
-        .await
-        .expect("undo removes the problem");
-    // The other half of the field.
-    app.press(chat, &a, id, &switch).await;
-    app.tg
-        .wait_for(
-            chat,
-            |m| m.message_id == id && m.callback_data().contains(&format!("pt:{game}:9")),
-            wait(),
-        )
-        .await
-        .expect("the switch shows columns F–J");
-    // Perelman's layout completes the fleet; Ready locks it.
-    app.press(chat, &a, id, &format!("pe:{game}:p")).await;
-    app.tg
-        .wait_for(
-            chat,
-            |m| m.message_id == id && m.text.contains("complete"),
-            wait(),
-        )
-        .await
-        .expect("Perelman's layout is complete");
-    let ready = app.press(chat, &a, id, &format!("pe:{game}:k")).await;
-    assert!(said(&ready).contains("locked"), "{ready:?}");
-    // The group sees that Alice is ready, never where.
-    let shown = app
-        .tg
-        .wait_for(
-            -5009,
-            |m| m.message_id == lobby.message_id && m.text.contains("Alice — ready"),
-            wait(),
-        )
-        .await
-        .expect("the lobby shows who is ready");
-    assert!(!shown.text.contains('O'), "{}", shown.text);
 }
 
-/// The private `/help` tells the arsenal (docs/rules.md §3.8) in each language: its three
-/// weapons, where it is turned on, and how a weapon is tapped or typed.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_private_help_tells_the_arsenal_and_how_to_turn_it_on_in_three_languages() {
-    let app = App::spawn().await;
-    for (id, name, code, words) in [
-        (
-            9111,
-            "Иван",
-            "ru",
-            [
-                "Арсенал",
-                "радар",
-                "авиаудар",
-                "торпеда",
-                "/settings",
-                "радар д5",
-            ],
-        ),
-        (
-            9112,
-            "Мария",
-            "bg",
-            [
-                "Арсенал",
-                "радар",
-                "въздушен удар",
-                "торпедо",
-                "/settings",
-                "радар д5",
-            ],
-        ),
-        (
-            9113,
-            "Alice",
-            "en",
-            [
-                "arsenal",
-                "radar",
-                "air strike",
-                "torpedo",
-                "/settings",
-                "radar e5",
-            ],
-        ),
-    ] {
-        let user = app.player(id, name, code);
-        app.welcomed(&user).await;
-        let last = app.tg.last_message(id).map_or(0, |m| m.message_id);
-        app.tg.send_command(id, &user, "/help");
-        let help = app
-            .tg
-            .wait_for(id, |m| m.message_id > last, wait())
-            .await
-            .unwrap_or_else(|| panic!("{code}: no help"));
-        for w in words {
-            assert!(
-                help.text.contains(w),
-                "{code}: the help lacks {w:?}: {}",
-                help.text
-            );
+flow! {
+    /// The private `/help` tells the arsenal (docs/rules.md §3.8) in each language: its three
+    /// weapons, where it is turned on, and how a weapon is tapped or typed.
+    fn the_private_help_tells_the_arsenal_and_how_to_turn_it_on_in_three_languages() {
+        let app = App::spawn().await;
+        for (id, name, code, words) in [
+            (
+                9111,
+                "Иван",
+                "ru",
+                [
+                    "Арсенал",
+                    "радар",
+                    "авиаудар",
+                    "торпеда",
+                    "/settings",
+                    "радар д5",
+                ],
+            ),
+            (
+                9112,
+                "Мария",
+                "bg",
+                [
+                    "Арсенал",
+                    "радар",
+                    "въздушен удар",
+                    "торпедо",
+                    "/settings",
+                    "радар д5",
+                ],
+            ),
+            (
+                9113,
+                "Alice",
+                "en",
+                [
+                    "arsenal",
+                    "radar",
+                    "air strike",
+                    "torpedo",
+                    "/settings",
+                    "radar e5",
+                ],
+            ),
+        ] {
+            let user = app.player(id, name, code);
+            app.welcomed(&user).await;
+            let last = app.tg.last_message(id).map_or(0, |m| m.message_id);
+            app.tg.send_command(id, &user, "/help");
+            let help = app
+                .tg
+                .wait_for(id, |m| m.message_id > last, wait())
+                .await
+                .unwrap_or_else(|| panic!("{code}: no help"));
+            for w in words {
+                assert!(
+                    help.text.contains(w),
+                    "{code}: the help lacks {w:?}: {}",
+                    help.text
+                );
+            }
         }
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_chat_speaks_its_language_and_lang_changes_it() {
-    let app = App::spawn().await;
-    let ivan = app.player(9101, "Иван", "ru");
-    let maria = app.player(9102, "Мария", "bg");
-    // Private chats follow Telegram's language code.
-    app.tg.send_command(9101, &ivan, "/help");
-    app.tg
-        .wait_for_text(9101, "Морской бой", wait())
-        .await
-        .expect("Russian help");
-    app.tg.send_command(9102, &maria, "/help");
-    app.tg
-        .wait_for_text(9102, "Морска битка", wait())
-        .await
-        .expect("Bulgarian help");
-    // /lang switches a user to another language.
-    app.tg.send_command(9101, &ivan, "/lang");
-    let choose = app.message_with_button(9101, "l:").await;
-    let answer = app.press(9101, &ivan, choose.message_id, "l:bg").await;
-    assert!(said(&answer).contains("български"), "{answer:?}");
-    // The menu keeps no buttons once a language is chosen.
-    app.tg
-        .wait_for(
-            9101,
-            |m| m.message_id == choose.message_id && !m.has_keyboard(),
-            wait(),
-        )
-        .await
-        .expect("the /lang menu loses its buttons");
-    let before = app.tg.messages(9101).len();
-    app.tg.send_command(9101, &ivan, "/help");
-    let help = app
-        .tg
-        .wait_for(9101, |m| m.text.contains("Морска битка"), wait())
-        .await
-        .expect("Bulgarian after /lang");
-    assert!(app.tg.messages(9101).len() > before && help.text.contains("Играя"));
-    // A group speaks the language of whoever created its first game.
-    app.tg.group(-5010, "Флот");
-    app.tg.send_command(-5010, &maria, "/newgame");
-    let lobby = app.message_with_button(-5010, "j:").await;
-    assert!(
-        lobby.text.contains("Морска битка: нова игра"),
-        "{}",
-        lobby.text
-    );
-    assert!(lobby.button("Играя").is_some());
+flow! {
+    fn each_chat_speaks_its_language_and_lang_changes_it() {
+        let app = App::spawn().await;
+        let ivan = app.player(9101, "Иван", "ru");
+        let maria = app.player(9102, "Мария", "bg");
+        // Private chats follow Telegram's language code.
+        app.tg.send_command(9101, &ivan, "/help");
+        app.tg
+            .wait_for_text(9101, "Морской бой", wait())
+            .await
+            .expect("Russian help");
+        app.tg.send_command(9102, &maria, "/help");
+        app.tg
+            .wait_for_text(9102, "Морска битка", wait())
+            .await
+            .expect("Bulgarian help");
+        // /lang switches a user to another language.
+        app.tg.send_command(9101, &ivan, "/lang");
+        let choose = app.message_with_button(9101, "l:").await;
+        let answer = app.press(9101, &ivan, choose.message_id, "l:bg").await;
+        assert!(said(&answer).contains("български"), "{answer:?}");
+        // The menu keeps no buttons once a language is chosen.
+        app.tg
+            .wait_for(
+                9101,
+                |m| m.message_id == choose.message_id && !m.has_keyboard(),
+                wait(),
+            )
+            .await
+            .expect("the /lang menu loses its buttons");
+        let before = app.tg.messages(9101).len();
+        app.tg.send_command(9101, &ivan, "/help");
+        let help = app
+            .tg
+            .wait_for(9101, |m| m.text.contains("Морска битка"), wait())
+            .await
+            .expect("Bulgarian after /lang");
+        assert!(app.tg.messages(9101).len() > before && help.text.contains("Играя"));
+        // A group speaks the language of whoever created its first game.
+        app.tg.group(-5010, "Флот");
+        app.tg.send_command(-5010, &maria, "/newgame");
+        let lobby = app.message_with_button(-5010, "j:").await;
+        assert!(
+            lobby.text.contains("Морска битка: нова игра"),
+            "{}",
+            lobby.text
+        );
+        assert!(lobby.button("Играя").is_some());
+    }
 }
 
 /// Every message of a chat as it stands at the end, with its buttons' labels.
@@ -829,20 +838,21 @@ async fn a_chat_chooses_its_column_letters_with_settings() {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_player_in_a_game_elsewhere_is_told_so() {
-    let app = App::spawn().await;
-    let a = app.player(9401, "Alice", "en");
-    let b = app.player(9402, "Bob", "en");
-    let _d = duel(&app, -5040, a.clone(), b).await;
-    let c = app.player(9403, "Carol", "en");
-    app.tg.group(-5041, "Another");
-    let (lobby, join) = open_lobby(&app, -5041, &c).await;
-    let answer = app.press(-5041, &a, lobby.message_id, &join).await;
-    assert!(
-        answer.show_alert && said(&answer).contains("another chat"),
-        "{answer:?}"
-    );
+flow! {
+    fn a_player_in_a_game_elsewhere_is_told_so() {
+        let app = App::spawn().await;
+        let a = app.player(9401, "Alice", "en");
+        let b = app.player(9402, "Bob", "en");
+        let _d = duel(&app, -5040, a.clone(), b).await;
+        let c = app.player(9403, "Carol", "en");
+        app.tg.group(-5041, "Another");
+        let (lobby, join) = open_lobby(&app, -5041, &c).await;
+        let answer = app.press(-5041, &a, lobby.message_id, &join).await;
+        assert!(
+            answer.show_alert && said(&answer).contains("another chat"),
+            "{answer:?}"
+        );
+    }
 }
 
 /// The bot binary on the in-memory store (`REDIS_URL=memory://…`, one process alone): a duel

@@ -552,51 +552,52 @@ async fn bots_first_shot(app: &App, chat: i64, player: &User, battle: &SentMessa
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_learning_bot_shoots_by_the_habits_of_the_person_it_plays() {
-    let app = App::spawn().await;
-    let ruleset = engine::Ruleset::default();
-    let store = app.store().await;
-    // Anna has placed in the left half five times before; somebody else in her chat placed in
-    // the right half sixty times: the chat's layouts lean right, Anna's own left.
-    let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92";
-    let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99";
-    let key = ruleset.to_string();
-    for (anna, chat) in [(8010u64, 8010i64), (8012, 8012)] {
-        seen_placing(&store, chat, &key, 9_400_000 + anna * 100, (anna, left), 5).await;
-        seen_placing(
-            &store,
-            chat,
-            &key,
-            9_500_000 + anna * 100,
-            (8011, right),
-            60,
-        )
-        .await;
+flow! {
+    fn the_learning_bot_shoots_by_the_habits_of_the_person_it_plays() {
+        let app = App::spawn().await;
+        let ruleset = engine::Ruleset::default();
+        let store = app.store().await;
+        // Anna has placed in the left half five times before; somebody else in her chat placed in
+        // the right half sixty times: the chat's layouts lean right, Anna's own left.
+        let left = "0,10,20,30 2,12,22 4,14,24 50,60 42,52 44,54 80 72 74 92";
+        let right = "9,19,29,39 7,17,27 5,15,25 59,69 47,57 45,55 89 77 75 99";
+        let key = ruleset.to_string();
+        for (anna, chat) in [(8010u64, 8010i64), (8012, 8012)] {
+            seen_placing(&store, chat, &key, 9_400_000 + anna * 100, (anna, left), 5).await;
+            seen_placing(
+                &store,
+                chat,
+                &key,
+                9_500_000 + anna * 100,
+                (8011, right),
+                60,
+            )
+            .await;
+        }
+        let cells: Vec<engine::Coord> = left
+            .split([' ', ','])
+            .map(|i| ruleset.size().coord(i.parse().expect("a cell")))
+            .collect();
+        // Twice, in English and in Russian: the bot's first shot at Anna's field is on one of
+        // her usual cells, whatever her fleet is this time.
+        for (id, name, lang, level, begun) in [
+            (8010, "Anna", "en", "learning", "(learning)"),
+            (8012, "Аня", "ru", "обучаемый", "(обучаемый)"),
+        ] {
+            let anna = app.player(id, name, lang);
+            app.tg.send_command(id, &anna, &format!("/play {level}"));
+            app.tg
+                .wait_for_text(id, begun, wait())
+                .await
+                .expect("the game against the learning bot begins");
+            place_and_ready(&app, &anna).await;
+            let battle = app.message_with_button(id, "f:").await;
+            let first = bots_first_shot(&app, id, &anna, &battle).await;
+            assert!(
+                cells.contains(&first),
+                "{name}: the bot's first shot at {first:?}, not on her usual cells"
+            );
+        }
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
     }
-    let cells: Vec<engine::Coord> = left
-        .split([' ', ','])
-        .map(|i| ruleset.size().coord(i.parse().expect("a cell")))
-        .collect();
-    // Twice, in English and in Russian: the bot's first shot at Anna's field is on one of
-    // her usual cells, whatever her fleet is this time.
-    for (id, name, lang, level, begun) in [
-        (8010, "Anna", "en", "learning", "(learning)"),
-        (8012, "Аня", "ru", "обучаемый", "(обучаемый)"),
-    ] {
-        let anna = app.player(id, name, lang);
-        app.tg.send_command(id, &anna, &format!("/play {level}"));
-        app.tg
-            .wait_for_text(id, begun, wait())
-            .await
-            .expect("the game against the learning bot begins");
-        place_and_ready(&app, &anna).await;
-        let battle = app.message_with_button(id, "f:").await;
-        let first = bots_first_shot(&app, id, &anna, &battle).await;
-        assert!(
-            cells.contains(&first),
-            "{name}: the bot's first shot at {first:?}, not on her usual cells"
-        );
-    }
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

@@ -696,51 +696,52 @@ async fn picture(app: &App, t: &Table, drawn: impl Fn(&[u8]) -> bool) -> Option<
         .await
 }
 
-/// In a chat that sees pictures, the battle picture draws a radar's square (with its count)
-/// once the radar is used, and a torpedo's track once one runs: the colours of both appear in
-/// the picture sent after each, and not before.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_battle_picture_draws_the_radars_square_and_the_torpedos_track() {
-    const RADAR: [u8; 3] = [0x0E, 0x9F, 0x8E];
-    const TORPEDO: [u8; 3] = [0xC2, 0x3B, 0xB0];
-    let app = App::spawn().await;
-    let group = -29_201;
-    let settings = ChatSettings {
-        ruleset: arsenal(),
-        board: Some(morskoy_boy::game::record::Board::Picture),
-        ..ChatSettings::default()
-    };
-    let t = table_with(&app, group, settings, &["Anna", "Boris"], 29_201, "en").await;
-    let latest = |app: &App| {
-        t.battle_message(app)
-            .photos
-            .last()
-            .cloned()
-            .expect("the battle message is a picture")
-    };
-    let before = latest(&app);
-    assert_eq!(pixels_near(&before, RADAR), 0);
-    assert_eq!(pixels_near(&before, TORPEDO), 0);
-    let rec = t.record().await;
-    let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
-    fire_weapon(&app, &t, &EN, a, b, engine::Weapon::Radar, By::Buttons).await;
-    let drawn = picture(&app, &t, |p| pixels_near(p, RADAR) > 100).await;
-    assert!(drawn.is_some(), "no radar square in the picture");
-    assert_eq!(pixels_near(&latest(&app), TORPEDO), 0);
-    fire_weapon(&app, &t, &EN, b, a, engine::Weapon::Torpedo, By::Typed).await;
-    let drawn = app
-        .tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == t.battle
-                    && m.photos.last().is_some_and(|p| {
-                        pixels_near(p, TORPEDO) > 50 && pixels_near(p, RADAR) > 100
-                    })
-            },
-            wait(),
-        )
-        .await;
-    assert!(drawn.is_some(), "no torpedo track beside the radar square");
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+flow! {
+    /// In a chat that sees pictures, the battle picture draws a radar's square (with its count)
+    /// once the radar is used, and a torpedo's track once one runs: the colours of both appear in
+    /// the picture sent after each, and not before.
+    fn the_battle_picture_draws_the_radars_square_and_the_torpedos_track() {
+        const RADAR: [u8; 3] = [0x0E, 0x9F, 0x8E];
+        const TORPEDO: [u8; 3] = [0xC2, 0x3B, 0xB0];
+        let app = App::spawn().await;
+        let group = -29_201;
+        let settings = ChatSettings {
+            ruleset: arsenal(),
+            board: Some(morskoy_boy::game::record::Board::Picture),
+            ..ChatSettings::default()
+        };
+        let t = table_with(&app, group, settings, &["Anna", "Boris"], 29_201, "en").await;
+        let latest = |app: &App| {
+            t.battle_message(app)
+                .photos
+                .last()
+                .cloned()
+                .expect("the battle message is a picture")
+        };
+        let before = latest(&app);
+        assert_eq!(pixels_near(&before, RADAR), 0);
+        assert_eq!(pixels_near(&before, TORPEDO), 0);
+        let rec = t.record().await;
+        let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
+        fire_weapon(&app, &t, &EN, a, b, engine::Weapon::Radar, By::Buttons).await;
+        let drawn = picture(&app, &t, |p| pixels_near(p, RADAR) > 100).await;
+        assert!(drawn.is_some(), "no radar square in the picture");
+        assert_eq!(pixels_near(&latest(&app), TORPEDO), 0);
+        fire_weapon(&app, &t, &EN, b, a, engine::Weapon::Torpedo, By::Typed).await;
+        let drawn = app
+            .tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == t.battle
+                        && m.photos.last().is_some_and(|p| {
+                            pixels_near(p, TORPEDO) > 50 && pixels_near(p, RADAR) > 100
+                        })
+                },
+                wait(),
+            )
+            .await;
+        assert!(drawn.is_some(), "no torpedo track beside the radar square");
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+    }
 }

@@ -672,23 +672,24 @@ async fn a_non_player_flooding_help_does_not_delay_a_players_press() {
     assert!(app.tg.max_per_minute(group) <= 20);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_anonymous_admin_is_told_to_write_as_themselves_and_gets_no_lobby() {
-    let app = App::spawn().await;
-    let group = -6501;
-    app.tg.group(group, "Sea dogs");
-    app.tg.send_anonymous(group, "/newgame");
-    app.tg
-        .wait_for_text(group, "cannot tell who you are", wait())
-        .await
-        .expect("the anonymous admin is answered");
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(
-        with_button(&app, group, "j:").is_empty(),
-        "a lobby was opened"
-    );
-    let store = app.store().await;
-    assert_eq!(store.chat_game(group, None).await.unwrap(), None);
+flow! {
+    fn an_anonymous_admin_is_told_to_write_as_themselves_and_gets_no_lobby() {
+        let app = App::spawn().await;
+        let group = -6501;
+        app.tg.group(group, "Sea dogs");
+        app.tg.send_anonymous(group, "/newgame");
+        app.tg
+            .wait_for_text(group, "cannot tell who you are", wait())
+            .await
+            .expect("the anonymous admin is answered");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert!(
+            with_button(&app, group, "j:").is_empty(),
+            "a lobby was opened"
+        );
+        let store = app.store().await;
+        assert_eq!(store.chat_game(group, None).await.unwrap(), None);
+    }
 }
 
 /// Updates a webhook replica took (answered 2xx).
@@ -808,74 +809,75 @@ async fn a_post_whose_replica_died_is_taken_over_by_the_other_once_its_claim_is_
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_off() {
-    use morskoy_boy::store::Leaderboard;
-    let app = App::spawn().await;
-    let group = -6301;
-    let a = app.player(63011, "Alice", "en");
-    let b = app.player(63012, "Bob", "en");
-    let mut d = duel(&app, group, a.clone(), b.clone()).await;
-    for _ in 0..3 {
-        d.shoot_button(&app).await;
-    }
-    settled(&app, d.game).await;
-    let forbidden = |app: &App| app.tg.errors().iter().filter(|e| e.status == 403).count();
-    assert_eq!(forbidden(&app), 0);
-    let group_messages = app.tg.messages(group).len();
-    // The bot is removed from the group; a press still comes (from a client that had the
-    // message), and the redraw it asks for is refused.
-    app.tg
-        .set_member_status(group, crate::fake_telegram::BOT_ID, "kicked");
-    // (A cell the bot marked around a sunk ship is answered "already known" and changes
-    // nothing: the press that counts is a shot.)
-    while matches!(d.shoot_button(&app).await, Shot::Known | Shot::NotYourTurn) {}
-    let store = app.store().await;
-    called_off(&app, d.game).await;
-    // Each player is told why, in their private chat.
-    for p in [&a, &b] {
+flow! {
+    fn a_group_that_removed_the_bot_gets_nothing_more_and_its_game_is_called_off() {
+        use morskoy_boy::store::Leaderboard;
+        let app = App::spawn().await;
+        let group = -6301;
+        let a = app.player(63011, "Alice", "en");
+        let b = app.player(63012, "Bob", "en");
+        let mut d = duel(&app, group, a.clone(), b.clone()).await;
+        for _ in 0..3 {
+            d.shoot_button(&app).await;
+        }
+        settled(&app, d.game).await;
+        let forbidden = |app: &App| app.tg.errors().iter().filter(|e| e.status == 403).count();
+        assert_eq!(forbidden(&app), 0);
+        let group_messages = app.tg.messages(group).len();
+        // The bot is removed from the group; a press still comes (from a client that had the
+        // message), and the redraw it asks for is refused.
         app.tg
-            .wait_for(
-                p.id.0 as i64,
-                |m| m.text.contains("the bot can no longer write there"),
-                wait(),
-            )
-            .await
-            .unwrap_or_else(|| panic!("{} is not told", p.first_name));
+            .set_member_status(group, crate::fake_telegram::BOT_ID, "kicked");
+        // (A cell the bot marked around a sunk ship is answered "already known" and changes
+        // nothing: the press that counts is a shot.)
+        while matches!(d.shoot_button(&app).await, Shot::Known | Shot::NotYourTurn) {}
+        let store = app.store().await;
+        called_off(&app, d.game).await;
+        // Each player is told why, in their private chat.
+        for p in [&a, &b] {
+            app.tg
+                .wait_for(
+                    p.id.0 as i64,
+                    |m| m.text.contains("the bot can no longer write there"),
+                    wait(),
+                )
+                .await
+                .unwrap_or_else(|| panic!("{} is not told", p.first_name));
+        }
+        // More presses and the time that passes send nothing more there.
+        for _ in 0..3 {
+            let answer = app
+                .press(
+                    group,
+                    &d.players[d.turn],
+                    d.battle,
+                    &d.fire_data(d.turn, 99),
+                )
+                .await;
+            assert!(said(&answer).contains("over"), "{answer:?}");
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let refused = forbidden(&app);
+        assert!(refused <= 2, "{refused} refusals: {:?}", app.tg.errors());
+        assert_eq!(app.tg.messages(group).len(), group_messages);
+        // Nothing rated, nothing counted, and both are free to play elsewhere.
+        let ids = [a.id.0, b.id.0];
+        for board in [Leaderboard::Chat(group), Leaderboard::People] {
+            let ratings = store.ratings(board, &ids).await.unwrap();
+            assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
+        }
+        for u in ids {
+            assert_eq!(store.user_game(u).await.unwrap(), None);
+            assert!(store.all_stats(u).await.unwrap().is_empty());
+        }
+        assert_eq!(store.chat_game(group, None).await.unwrap(), None);
+        // (A join refused as "busy in another game" fails here.)
+        lobby_of_two(&app, -6302, &a, &b).await;
+        // The only refusals were the group's.
+        assert!(app
+            .tg
+            .errors()
+            .iter()
+            .all(|e| e.status != 403 || e.description.contains("group")));
     }
-    // More presses and the time that passes send nothing more there.
-    for _ in 0..3 {
-        let answer = app
-            .press(
-                group,
-                &d.players[d.turn],
-                d.battle,
-                &d.fire_data(d.turn, 99),
-            )
-            .await;
-        assert!(said(&answer).contains("over"), "{answer:?}");
-    }
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    let refused = forbidden(&app);
-    assert!(refused <= 2, "{refused} refusals: {:?}", app.tg.errors());
-    assert_eq!(app.tg.messages(group).len(), group_messages);
-    // Nothing rated, nothing counted, and both are free to play elsewhere.
-    let ids = [a.id.0, b.id.0];
-    for board in [Leaderboard::Chat(group), Leaderboard::People] {
-        let ratings = store.ratings(board, &ids).await.unwrap();
-        assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
-    }
-    for u in ids {
-        assert_eq!(store.user_game(u).await.unwrap(), None);
-        assert!(store.all_stats(u).await.unwrap().is_empty());
-    }
-    assert_eq!(store.chat_game(group, None).await.unwrap(), None);
-    // (A join refused as "busy in another game" fails here.)
-    lobby_of_two(&app, -6302, &a, &b).await;
-    // The only refusals were the group's.
-    assert!(app
-        .tg
-        .errors()
-        .iter()
-        .all(|e| e.status != 403 || e.description.contains("group")));
 }

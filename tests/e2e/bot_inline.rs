@@ -308,52 +308,53 @@ flow! {
     }
 }
 
-/// A press on an inline message that is not its game's is refused and changes nothing; a
-/// card of the Riga game opens a Riga lobby; two first presses at once open one game.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_inline_message_takes_only_its_own_games_presses_and_opens_one_game() {
-    let app = App::spawn().await;
-    let a = app.player(28_431, "Anna", "en");
-    let b = app.player(28_432, "Boris", "en");
-    app.welcomed(&a).await;
-    app.welcomed(&b).await;
-    let first = send_card(&app, &a, "sea", &EN).await;
-    let second = send_card(&app, &b, "riga", &EN).await;
-    let open = data(&app.tg.inline_message(&first).unwrap(), "ic:");
-    // Both press the first card at once: one game, both seated.
-    let one = app.tg.press_inline(&a, &first, &open);
-    let two = app.tg.press_inline(&b, &first, &open);
-    for id in [one, two] {
-        let answer = app.tg.wait_answer(&id, wait()).await.expect("answered");
+flow! {
+    /// A press on an inline message that is not its game's is refused and changes nothing; a
+    /// card of the Riga game opens a Riga lobby; two first presses at once open one game.
+    fn an_inline_message_takes_only_its_own_games_presses_and_opens_one_game() {
+        let app = App::spawn().await;
+        let a = app.player(28_431, "Anna", "en");
+        let b = app.player(28_432, "Boris", "en");
+        app.welcomed(&a).await;
+        app.welcomed(&b).await;
+        let first = send_card(&app, &a, "sea", &EN).await;
+        let second = send_card(&app, &b, "riga", &EN).await;
+        let open = data(&app.tg.inline_message(&first).unwrap(), "ic:");
+        // Both press the first card at once: one game, both seated.
+        let one = app.tg.press_inline(&a, &first, &open);
+        let two = app.tg.press_inline(&b, &first, &open);
+        for id in [one, two] {
+            let answer = app.tg.wait_answer(&id, wait()).await.expect("answered");
+            assert!(!answer.show_alert, "{answer:?}");
+        }
+        let lobby = app
+            .tg
+            .wait_for_inline(
+                &first,
+                |m| m.text.contains("1. Anna") && m.text.contains("2. Boris"),
+                wait(),
+            )
+            .await
+            .expect("one lobby with both");
+        // The first card's Start pressed on the second card: not its game.
+        let answer = press(&app, &a, &second, &data(&lobby, "s:")).await;
+        assert!(answer.show_alert, "{answer:?}");
+        assert!(said(&answer).contains("does not belong"), "{answer:?}");
+        // The Riga card opens a Riga lobby (Boris plays the first game's lobby: busy).
+        let riga = data(&app.tg.inline_message(&second).unwrap(), "ic:");
+        assert!(riga.ends_with(":r"), "{riga}");
+        let c = app.player(28_433, "Clara", "en");
+        app.welcomed(&c).await;
+        let answer = press(&app, &c, &second, &riga).await;
         assert!(!answer.show_alert, "{answer:?}");
+        app.tg
+            .wait_for_inline(
+                &second,
+                |m| m.text.contains("Riga board game") && has(m, "j:"),
+                wait(),
+            )
+            .await
+            .unwrap_or_else(|| panic!("a Riga lobby: {:?}", app.tg.inline_message(&second)));
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
     }
-    let lobby = app
-        .tg
-        .wait_for_inline(
-            &first,
-            |m| m.text.contains("1. Anna") && m.text.contains("2. Boris"),
-            wait(),
-        )
-        .await
-        .expect("one lobby with both");
-    // The first card's Start pressed on the second card: not its game.
-    let answer = press(&app, &a, &second, &data(&lobby, "s:")).await;
-    assert!(answer.show_alert, "{answer:?}");
-    assert!(said(&answer).contains("does not belong"), "{answer:?}");
-    // The Riga card opens a Riga lobby (Boris plays the first game's lobby: busy).
-    let riga = data(&app.tg.inline_message(&second).unwrap(), "ic:");
-    assert!(riga.ends_with(":r"), "{riga}");
-    let c = app.player(28_433, "Clara", "en");
-    app.welcomed(&c).await;
-    let answer = press(&app, &c, &second, &riga).await;
-    assert!(!answer.show_alert, "{answer:?}");
-    app.tg
-        .wait_for_inline(
-            &second,
-            |m| m.text.contains("Riga board game") && has(m, "j:"),
-            wait(),
-        )
-        .await
-        .unwrap_or_else(|| panic!("a Riga lobby: {:?}", app.tg.inline_message(&second)));
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }

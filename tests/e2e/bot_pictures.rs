@@ -375,56 +375,57 @@ async fn a_game_at_full_speed_shows_every_result_and_the_final_board_before_the_
     }
 }
 
-/// A player's own field whose picture did not change gets its caption edited alone: the
-/// picture is neither drawn nor uploaded again. Since issue 43 the caption no longer names
-/// whose turn it is, so in the battle the caption never changes without the picture; the end
-/// does (the game is over, and the 🔄 button goes): a surrender before any shot ends the game
-/// on fields nobody shot, and each is edited by its caption alone, once. The next change of
-/// a picture (in another game, a shot that struck) is an upload: see
-/// `over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_own_field_whose_picture_did_not_change_gets_only_its_caption_edited() {
-    let app = App::spawn().await;
-    let a = app.player(14_011, "Alice", "en");
-    let b = app.player(14_012, "Bob", "en");
-    let d = duel(&app, -14_011, a, b).await;
-    let chats = d.players.clone().map(|p| p.id.0 as i64);
-    let mut shown = Vec::new();
-    for chat in chats {
-        let own = app
-            .tg
-            .wait_for(
-                chat,
-                |m| m.photo.is_some() && m.text.contains("You shoot in the group."),
-                wait(),
-            )
-            .await
-            .expect("the own field says where to shoot");
-        assert!(own.callback_data().iter().any(|c| c.starts_with("of:")));
-        shown.push(own);
+flow! {
+    /// A player's own field whose picture did not change gets its caption edited alone: the
+    /// picture is neither drawn nor uploaded again. Since issue 43 the caption no longer names
+    /// whose turn it is, so in the battle the caption never changes without the picture; the end
+    /// does (the game is over, and the 🔄 button goes): a surrender before any shot ends the game
+    /// on fields nobody shot, and each is edited by its caption alone, once. The next change of
+    /// a picture (in another game, a shot that struck) is an upload: see
+    /// `over_a_whole_duel_the_own_fields_cost_at_most_a_third_of_an_edit_per_shot`.
+    fn an_own_field_whose_picture_did_not_change_gets_only_its_caption_edited() {
+        let app = App::spawn().await;
+        let a = app.player(14_011, "Alice", "en");
+        let b = app.player(14_012, "Bob", "en");
+        let d = duel(&app, -14_011, a, b).await;
+        let chats = d.players.clone().map(|p| p.id.0 as i64);
+        let mut shown = Vec::new();
+        for chat in chats {
+            let own = app
+                .tg
+                .wait_for(
+                    chat,
+                    |m| m.photo.is_some() && m.text.contains("You shoot in the group."),
+                    wait(),
+                )
+                .await
+                .expect("the own field says where to shoot");
+            assert!(own.callback_data().iter().any(|c| c.starts_with("of:")));
+            shown.push(own);
+        }
+        app.tg
+            .send_command(d.group, &d.players[0].clone(), "/surrender");
+        for (chat, before) in chats.into_iter().zip(&shown) {
+            let message = before.message_id;
+            let now = app
+                .tg
+                .wait_for(
+                    chat,
+                    |m| m.message_id == message && m.text.contains("The game is over"),
+                    wait(),
+                )
+                .await
+                .expect("the own field says the game is over");
+            assert_eq!(
+                now.photos.len(),
+                before.photos.len(),
+                "the picture uploaded again"
+            );
+            assert_eq!(now.edits, before.edits + 1, "more than the caption's edit");
+            assert!(now.callback_data().is_empty(), "the 🔄 stays after the end");
+        }
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
     }
-    app.tg
-        .send_command(d.group, &d.players[0].clone(), "/surrender");
-    for (chat, before) in chats.into_iter().zip(&shown) {
-        let message = before.message_id;
-        let now = app
-            .tg
-            .wait_for(
-                chat,
-                |m| m.message_id == message && m.text.contains("The game is over"),
-                wait(),
-            )
-            .await
-            .expect("the own field says the game is over");
-        assert_eq!(
-            now.photos.len(),
-            before.photos.len(),
-            "the picture uploaded again"
-        );
-        assert_eq!(now.edits, before.edits + 1, "more than the caption's edit");
-        assert!(now.callback_data().is_empty(), "the 🔄 stays after the end");
-    }
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
 flow! {
@@ -618,82 +619,83 @@ flow! {
     }
 }
 
-/// A turn of misses alone leaves the target's own field as it was (the misses are on the
-/// battle message); its 🔄 Refresh button brings it up to date at once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
-    use std::time::Duration;
-    let app = App::spawn().await;
-    let a = app.player(14_041, "Alice", "en");
-    let b = app.player(14_042, "Bob", "en");
-    let mut d = duel(&app, -14_041, a, b).await;
-    for p in &d.players {
-        app.tg
+flow! {
+    /// A turn of misses alone leaves the target's own field as it was (the misses are on the
+    /// battle message); its 🔄 Refresh button brings it up to date at once.
+    fn the_refresh_button_brings_an_own_field_up_to_date_after_misses() {
+        use std::time::Duration;
+        let app = App::spawn().await;
+        let a = app.player(14_041, "Alice", "en");
+        let b = app.player(14_042, "Bob", "en");
+        let mut d = duel(&app, -14_041, a, b).await;
+        for p in &d.players {
+            app.tg
+                .wait_for(
+                    p.id.0 as i64,
+                    |m| m.photo.is_some() && m.text.contains("Your fleet"),
+                    wait(),
+                )
+                .await
+                .expect("the own field");
+        }
+        // Turns until one strikes nothing: its target and their field before it.
+        let (target, own) = loop {
+            let target = 1 - d.turn;
+            let chat = d.players[target].id.0 as i64;
+            // Whatever the turn before it queued is drawn first (however busy the machine).
+            own_field_settled(&app, d.game, target).await;
+            let own = own_field_of(&app, chat).expect("the own field");
+            let mut struck = false;
+            let shooter = d.turn;
+            while d.turn == shooter {
+                match d.shoot_button(&app).await {
+                    Shot::Hit | Shot::Sunk => struck = true,
+                    // A cell beside a hit or a sunk ship is known empty: the next one is tried.
+                    Shot::Miss | Shot::Known => {}
+                    other => panic!("{other:?}"),
+                }
+            }
+            if !struck {
+                break (d.players[target].clone(), own);
+            }
+            assert!(d.shots < 60, "no turn of misses alone");
+        };
+        let chat = target.id.0 as i64;
+        assert!(
+            own.callback_data().iter().any(|c| c.starts_with("of:")),
+            "no 🔄 under the own field: {:?}",
+            own.callback_data()
+        );
+        // The turn passed to the target, but the field waits: only a hit redraws it.
+        tokio::time::sleep(Duration::from_millis(600)).await;
+        let before = own_field_of(&app, chat).expect("the own field");
+        assert_eq!(
+            (before.photos.len(), before.edits),
+            (own.photos.len(), own.edits),
+            "a turn of misses redrew the own field"
+        );
+        let answer = app
+            .press(chat, &target, own.message_id, &data(&own, "of:"))
+            .await;
+        assert!(!answer.show_alert, "the refresh is refused: {answer:?}");
+        assert!(said(&answer).contains("up to date"), "{answer:?}");
+        let message = own.message_id;
+        let uploads = own.photos.len();
+        let after = app
+            .tg
             .wait_for(
-                p.id.0 as i64,
-                |m| m.photo.is_some() && m.text.contains("Your fleet"),
+                chat,
+                |m| m.message_id == message && m.photos.len() > uploads,
                 wait(),
             )
             .await
-            .expect("the own field");
+            .expect("the refresh redraws the field with the misses");
+        assert!(
+            after.callback_data().iter().any(|c| c.starts_with("of:")),
+            "the redraw took the 🔄 away"
+        );
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
     }
-    // Turns until one strikes nothing: its target and their field before it.
-    let (target, own) = loop {
-        let target = 1 - d.turn;
-        let chat = d.players[target].id.0 as i64;
-        // Whatever the turn before it queued is drawn first (however busy the machine).
-        own_field_settled(&app, d.game, target).await;
-        let own = own_field_of(&app, chat).expect("the own field");
-        let mut struck = false;
-        let shooter = d.turn;
-        while d.turn == shooter {
-            match d.shoot_button(&app).await {
-                Shot::Hit | Shot::Sunk => struck = true,
-                // A cell beside a hit or a sunk ship is known empty: the next one is tried.
-                Shot::Miss | Shot::Known => {}
-                other => panic!("{other:?}"),
-            }
-        }
-        if !struck {
-            break (d.players[target].clone(), own);
-        }
-        assert!(d.shots < 60, "no turn of misses alone");
-    };
-    let chat = target.id.0 as i64;
-    assert!(
-        own.callback_data().iter().any(|c| c.starts_with("of:")),
-        "no 🔄 under the own field: {:?}",
-        own.callback_data()
-    );
-    // The turn passed to the target, but the field waits: only a hit redraws it.
-    tokio::time::sleep(Duration::from_millis(600)).await;
-    let before = own_field_of(&app, chat).expect("the own field");
-    assert_eq!(
-        (before.photos.len(), before.edits),
-        (own.photos.len(), own.edits),
-        "a turn of misses redrew the own field"
-    );
-    let answer = app
-        .press(chat, &target, own.message_id, &data(&own, "of:"))
-        .await;
-    assert!(!answer.show_alert, "the refresh is refused: {answer:?}");
-    assert!(said(&answer).contains("up to date"), "{answer:?}");
-    let message = own.message_id;
-    let uploads = own.photos.len();
-    let after = app
-        .tg
-        .wait_for(
-            chat,
-            |m| m.message_id == message && m.photos.len() > uploads,
-            wait(),
-        )
-        .await
-        .expect("the refresh redraws the field with the misses");
-    assert!(
-        after.callback_data().iter().any(|c| c.starts_with("of:")),
-        "the redraw took the 🔄 away"
-    );
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
 /// Waits (at most the test's wait) until game `game` has no redraw of seat `seat`'s own field

@@ -238,26 +238,27 @@ flow! {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_not_over_has_no_replay_yet() {
-    let app = App::spawn().await;
-    let group = -2_802;
-    app.tg.group(group, "Replays too");
-    let a = app.player(28_111, "Anna", "ru");
-    let b = app.player(28_112, "Boris", "en");
-    let mut d = duel(&app, group, a.clone(), b.clone()).await;
-    d.shoot_button(&app).await;
-    let chat = b.id.0 as i64;
-    app.tg
-        .send_command(chat, &b, &format!("/start rp{}-0", d.game));
-    app.tg
-        .wait_for(chat, |m| m.text.contains("not over yet"), wait())
-        .await
-        .expect("a running game's replay waits for the end");
-    // Nothing of the fleets leaked into the private chat.
-    assert!(!app
-        .tg
-        .all_texts(chat)
-        .iter()
-        .any(|t| t.contains("SHA-256: ")));
+flow! {
+    fn a_game_not_over_has_no_replay_yet() {
+        let app = App::spawn().await;
+        let group = -2_802;
+        app.tg.group(group, "Replays too");
+        let a = app.player(28_111, "Anna", "ru");
+        let b = app.player(28_112, "Boris", "en");
+        let mut d = duel(&app, group, a.clone(), b.clone()).await;
+        d.shoot_button(&app).await;
+        let chat = b.id.0 as i64;
+        app.tg
+            .send_command(chat, &b, &format!("/start rp{}-0", d.game));
+        app.tg
+            .wait_for(chat, |m| m.text.contains("not over yet"), wait())
+            .await
+            .expect("a running game's replay waits for the end");
+        // Nothing of the fleets leaked into the private chat.
+        assert!(!app
+            .tg
+            .all_texts(chat)
+            .iter()
+            .any(|t| t.contains("SHA-256: ")));
+    }
 }

@@ -488,69 +488,70 @@ async fn sixty_moves_with_no_loss_are_a_draw() {
         .expect("a new lobby opens");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_riga_game_against_the_bot_in_a_private_chat() {
-    let app = App::spawn().await;
-    let alice = app.player(7301, "Alice", "en");
-    let chat = 7301;
-    app.welcomed(&alice).await;
-    app.tg.send_command(chat, &alice, "/play riga easy");
-    let intro = app
-        .tg
-        .wait_for_text(chat, "A Riga game against the bot (easy)", wait())
-        .await
-        .expect("the game begins");
-    let setup = app.message_with_button(chat, "qk:").await;
-    // The intro points to the set-up below it: it comes first.
-    assert!(
-        intro.message_id < setup.message_id,
-        "the intro ({}) came after the set-up ({}): {:?}",
-        intro.message_id,
-        setup.message_id,
-        app.tg.all_texts(chat)
-    );
-    let game: u64 = data(&setup, "qk:")
-        .split(':')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    app.press(chat, &alice, setup.message_id, &data(&setup, "qk:"))
-        .await;
-    let battle = app.message_with_button(chat, "qm:").await;
-    // Alice (North) makes three moves; the bot answers each.
-    for n in 0..3 {
-        let rec = record(&app, game).await;
-        let g = riga_game(&rec);
-        assert_eq!(g.turn(), Side::North, "the bot has not moved");
-        let wanted = format!(
-            "qm:{game}:{}:{}",
-            riga_game(&rec).moves(),
-            code(idle_move(&g))
+flow! {
+    fn a_riga_game_against_the_bot_in_a_private_chat() {
+        let app = App::spawn().await;
+        let alice = app.player(7301, "Alice", "en");
+        let chat = 7301;
+        app.welcomed(&alice).await;
+        app.tg.send_command(chat, &alice, "/play riga easy");
+        let intro = app
+            .tg
+            .wait_for_text(chat, "A Riga game against the bot (easy)", wait())
+            .await
+            .expect("the game begins");
+        let setup = app.message_with_button(chat, "qk:").await;
+        // The intro points to the set-up below it: it comes first.
+        assert!(
+            intro.message_id < setup.message_id,
+            "the intro ({}) came after the set-up ({}): {:?}",
+            intro.message_id,
+            setup.message_id,
+            app.tg.all_texts(chat)
         );
-        press_shown(&app, chat, &alice, battle.message_id, &wanted).await;
-        let mut answered = false;
-        for _ in 0..400 {
-            let g = riga_game(&record(&app, game).await);
-            if g.turn() == Side::North
-                && g.moves() > riga_of(&rec).unwrap().game.as_ref().unwrap().moves() + 1
-            {
-                answered = true;
-                break;
+        let game: u64 = data(&setup, "qk:")
+            .split(':')
+            .nth(1)
+            .unwrap()
+            .parse()
+            .unwrap();
+        app.press(chat, &alice, setup.message_id, &data(&setup, "qk:"))
+            .await;
+        let battle = app.message_with_button(chat, "qm:").await;
+        // Alice (North) makes three moves; the bot answers each.
+        for n in 0..3 {
+            let rec = record(&app, game).await;
+            let g = riga_game(&rec);
+            assert_eq!(g.turn(), Side::North, "the bot has not moved");
+            let wanted = format!(
+                "qm:{game}:{}:{}",
+                riga_game(&rec).moves(),
+                code(idle_move(&g))
+            );
+            press_shown(&app, chat, &alice, battle.message_id, &wanted).await;
+            let mut answered = false;
+            for _ in 0..400 {
+                let g = riga_game(&record(&app, game).await);
+                if g.turn() == Side::North
+                    && g.moves() > riga_of(&rec).unwrap().game.as_ref().unwrap().moves() + 1
+                {
+                    answered = true;
+                    break;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(25)).await;
             }
-            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+            assert!(answered, "the bot did not answer move {n}");
         }
-        assert!(answered, "the bot did not answer move {n}");
+        app.tg.send_command(chat, &alice, "/surrender");
+        app.message_with_button(chat, "r:").await;
+        let rec = record(&app, game).await;
+        assert_eq!(
+            riga_of(&rec).unwrap().end,
+            Some(RigaEnd::Surrendered(Side::North))
+        );
+        let texts = app.tg.all_texts(chat).join("\n");
+        assert!(texts.contains("Alice surrenders"), "{texts}");
     }
-    app.tg.send_command(chat, &alice, "/surrender");
-    app.message_with_button(chat, "r:").await;
-    let rec = record(&app, game).await;
-    assert_eq!(
-        riga_of(&rec).unwrap().end,
-        Some(RigaEnd::Surrendered(Side::North))
-    );
-    let texts = app.tg.all_texts(chat).join("\n");
-    assert!(texts.contains("Alice surrenders"), "{texts}");
 }
 
 /// Messages of `chat` that ever had a move button.
@@ -636,60 +637,61 @@ async fn killed_after_the_last_lock_or_a_move_was_stored_nothing_is_lost_or_sent
     assert_no_4xx(&app);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_only() {
-    let app = App::spawn().await;
-    let group = -7501;
-    let a = app.player(7501, "Ann", "en");
-    let b = app.player(7502, "Ben", "en");
-    app.tg.group(group, "Riga");
-    let (lobby, _) = open_lobby(&app, group, &a).await;
-    assert!(!lobby.text.contains("Riga board game"), "{}", lobby.text);
-    let toggle = data(&lobby, "qg:");
-    // Not the creator: refused, nothing changes.
-    let answer = app.press(group, &b, lobby.message_id, &toggle).await;
-    assert!(answer.show_alert, "{answer:?}");
-    let game: u64 = toggle.split(':').nth(1).unwrap().parse().unwrap();
-    assert!(riga_of(&record(&app, game).await).is_none());
-    let answer = app.press(group, &a, lobby.message_id, &toggle).await;
-    assert!(!answer.show_alert, "{answer:?}");
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && m.text.contains("Riga board game"),
-            wait(),
-        )
-        .await
-        .expect("the lobby becomes a Riga lobby");
-    assert!(riga_of(&record(&app, game).await).is_some());
-    // A Riga lobby has no Sea Battle rules: /settings shows the chat's defaults instead.
-    app.tg.send_command(group, &a, "/settings");
-    app.tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id > lobby.message_id
-                    && m.callback_data()
-                        .iter()
-                        .any(|d| d.matches(':').count() == 1 && d.starts_with("o:"))
-            },
-            wait(),
-        )
-        .await
-        .expect("the chat's settings panel");
-    assert_eq!(record(&app, game).await.panel, None);
-    // And back.
-    let answer = app.press(group, &a, lobby.message_id, &toggle).await;
-    assert!(!answer.show_alert, "{answer:?}");
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == lobby.message_id && !m.text.contains("Riga board game"),
-            wait(),
-        )
-        .await
-        .expect("the lobby is Sea Battle's again");
-    assert!(riga_of(&record(&app, game).await).is_none());
+flow! {
+    fn the_lobby_switches_between_sea_battle_and_the_riga_game_by_its_creator_only() {
+        let app = App::spawn().await;
+        let group = -7501;
+        let a = app.player(7501, "Ann", "en");
+        let b = app.player(7502, "Ben", "en");
+        app.tg.group(group, "Riga");
+        let (lobby, _) = open_lobby(&app, group, &a).await;
+        assert!(!lobby.text.contains("Riga board game"), "{}", lobby.text);
+        let toggle = data(&lobby, "qg:");
+        // Not the creator: refused, nothing changes.
+        let answer = app.press(group, &b, lobby.message_id, &toggle).await;
+        assert!(answer.show_alert, "{answer:?}");
+        let game: u64 = toggle.split(':').nth(1).unwrap().parse().unwrap();
+        assert!(riga_of(&record(&app, game).await).is_none());
+        let answer = app.press(group, &a, lobby.message_id, &toggle).await;
+        assert!(!answer.show_alert, "{answer:?}");
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == lobby.message_id && m.text.contains("Riga board game"),
+                wait(),
+            )
+            .await
+            .expect("the lobby becomes a Riga lobby");
+        assert!(riga_of(&record(&app, game).await).is_some());
+        // A Riga lobby has no Sea Battle rules: /settings shows the chat's defaults instead.
+        app.tg.send_command(group, &a, "/settings");
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id > lobby.message_id
+                        && m.callback_data()
+                            .iter()
+                            .any(|d| d.matches(':').count() == 1 && d.starts_with("o:"))
+                },
+                wait(),
+            )
+            .await
+            .expect("the chat's settings panel");
+        assert_eq!(record(&app, game).await.panel, None);
+        // And back.
+        let answer = app.press(group, &a, lobby.message_id, &toggle).await;
+        assert!(!answer.show_alert, "{answer:?}");
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == lobby.message_id && !m.text.contains("Riga board game"),
+                wait(),
+            )
+            .await
+            .expect("the lobby is Sea Battle's again");
+        assert!(riga_of(&record(&app, game).await).is_none());
+    }
 }
 
 flow! {

@@ -184,23 +184,24 @@ flow! {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_the_bot_is_rated_apart_from_games_between_people() {
-    let app = App::spawn().await;
-    let anna = app.player(72_001, "Anna", "en");
-    app.welcomed(&anna).await;
-    app.tg.send_command(72_001, &anna, "/play easy");
-    place_and_ready(&app, &anna).await;
-    app.message_with_button(72_001, "f:").await;
-    app.tg.send_command(72_001, &anna, "/surrender");
-    said_in(&app, 72_001, &["Ratings:", "Anna: 1000 → "]).await;
-    app.tg.send_command(72_001, &anna, "/stats");
-    let stats = said_in(&app, 72_001, &["Rating against the bot: "]).await;
-    assert!(stats.contains("Games: 1, won 0 (0%)"), "{stats}");
-    assert!(!stats.contains("among all players"), "{stats}");
-    // Games against the bot stay off the leaderboard of games between people.
-    app.tg.send_command(72_001, &anna, "/top");
-    said_in(&app, 72_001, &["Nobody has a rating yet"]).await;
+flow! {
+    fn a_game_against_the_bot_is_rated_apart_from_games_between_people() {
+        let app = App::spawn().await;
+        let anna = app.player(72_001, "Anna", "en");
+        app.welcomed(&anna).await;
+        app.tg.send_command(72_001, &anna, "/play easy");
+        place_and_ready(&app, &anna).await;
+        app.message_with_button(72_001, "f:").await;
+        app.tg.send_command(72_001, &anna, "/surrender");
+        said_in(&app, 72_001, &["Ratings:", "Anna: 1000 → "]).await;
+        app.tg.send_command(72_001, &anna, "/stats");
+        let stats = said_in(&app, 72_001, &["Rating against the bot: "]).await;
+        assert!(stats.contains("Games: 1, won 0 (0%)"), "{stats}");
+        assert!(!stats.contains("among all players"), "{stats}");
+        // Games against the bot stay off the leaderboard of games between people.
+        app.tg.send_command(72_001, &anna, "/top");
+        said_in(&app, 72_001, &["Nobody has a rating yet"]).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -59,159 +59,161 @@ async fn battle_in_topic(
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its_own() {
-    let app = App::spawn().await;
-    let group = -1_002_800_001;
-    app.tg.forum(group, "Sea dogs forum");
-    let first = app.tg.create_topic(group);
-    let second = app.tg.create_topic(group);
-    // Every send that forgot its topic would be refused.
-    app.tg.close_general(group, true);
-    let a = app.player(28_001, "Alice", "en");
-    let b = app.player(28_002, "Bob", "en");
-    let c = app.player(28_003, "Clara", "en");
-    for p in [&a, &b, &c] {
-        app.welcomed(p).await;
-    }
-
-    let (lobby, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
-
-    // The topic has its game: a second /newgame there is refused, in that topic.
-    app.tg.send_command_in_topic(group, &c, "/newgame", first);
-    let refused = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.text.contains("already going on in this topic"),
-            wait(),
-        )
-        .await
-        .expect("a second game in the topic is refused");
-    assert_eq!(refused.thread, Some(first), "{}", refused.text);
-    // Another topic of the same chat takes a game of its own meanwhile.
-    app.tg.send_command_in_topic(group, &c, "/newgame", second);
-    let other = in_topic(&app, group, second, "j:").await;
-    assert_ne!(other.message_id, lobby.message_id);
-
-    // The first topic's game is played to its end, there.
-    let mut n = 0;
-    while !d.is_over(&app) {
-        n += 1;
-        assert!(n < 600, "the game does not end");
-        if d.shoot_button(&app).await == Shot::Over {
-            break;
+flow! {
+    fn a_game_started_in_a_forum_topic_lives_there_and_another_topic_plays_its_own() {
+        let app = App::spawn().await;
+        let group = -1_002_800_001;
+        app.tg.forum(group, "Sea dogs forum");
+        let first = app.tg.create_topic(group);
+        let second = app.tg.create_topic(group);
+        // Every send that forgot its topic would be refused.
+        app.tg.close_general(group, true);
+        let a = app.player(28_001, "Alice", "en");
+        let b = app.player(28_002, "Bob", "en");
+        let c = app.player(28_003, "Clara", "en");
+        for p in [&a, &b, &c] {
+            app.welcomed(p).await;
         }
-    }
-    let end = app
-        .tg
-        .wait_for(
-            group,
-            |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
-            Duration::from_secs(120),
-        )
-        .await
-        .expect("the end is announced");
-    assert_eq!(
-        end.thread,
-        Some(first),
-        "the end in the topic: {}",
-        end.text
-    );
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    for m in app.tg.messages(group) {
-        assert!(
-            m.thread == Some(first) || m.thread == Some(second),
-            "a message outside the games' topics: {:?}",
-            m.text
+
+        let (lobby, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
+
+        // The topic has its game: a second /newgame there is refused, in that topic.
+        app.tg.send_command_in_topic(group, &c, "/newgame", first);
+        let refused = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.text.contains("already going on in this topic"),
+                wait(),
+            )
+            .await
+            .expect("a second game in the topic is refused");
+        assert_eq!(refused.thread, Some(first), "{}", refused.text);
+        // Another topic of the same chat takes a game of its own meanwhile.
+        app.tg.send_command_in_topic(group, &c, "/newgame", second);
+        let other = in_topic(&app, group, second, "j:").await;
+        assert_ne!(other.message_id, lobby.message_id);
+
+        // The first topic's game is played to its end, there.
+        let mut n = 0;
+        while !d.is_over(&app) {
+            n += 1;
+            assert!(n < 600, "the game does not end");
+            if d.shoot_button(&app).await == Shot::Over {
+                break;
+            }
+        }
+        let end = app
+            .tg
+            .wait_for(
+                group,
+                |m| m.callback_data().iter().any(|c| c.starts_with("r:")),
+                Duration::from_secs(120),
+            )
+            .await
+            .expect("the end is announced");
+        assert_eq!(
+            end.thread,
+            Some(first),
+            "the end in the topic: {}",
+            end.text
         );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        for m in app.tg.messages(group) {
+            assert!(
+                m.thread == Some(first) || m.thread == Some(second),
+                "a message outside the games' topics: {:?}",
+                m.text
+            );
+        }
+        assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
     }
-    assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
 }
 
-/// The topic of a game is closed by an admin mid-battle: the game is called off (nobody
-/// rated, the players free), each player is told in their private chat in their own language,
-/// nothing is left to send and nothing more goes to the topic; another topic of the group
-/// takes a game meanwhile, and the topic, reopened, takes a new one.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
-    use morskoy_boy::store::Leaderboard;
-    let app = App::spawn().await;
-    let group = -1_002_800_002;
-    app.tg.forum(group, "Closing forum");
-    let first = app.tg.create_topic(group);
-    let second = app.tg.create_topic(group);
-    app.tg.close_general(group, true);
-    let a = app.player(28_011, "Alisa", "ru");
-    let b = app.player(28_012, "Boris", "bg");
-    let admin = app.player(28_013, "Admin", "en");
-    for p in [&a, &b] {
-        app.welcomed(p).await;
-    }
-    let (_, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
-    for _ in 0..3 {
-        d.shoot_button(&app).await;
-    }
-    let store = app.store().await;
-    let in_first = |app: &App| {
-        app.tg
-            .messages(group)
-            .into_iter()
-            .filter(|m| m.thread == Some(first))
-            .map(|m| (m.message_id, m.text.clone(), m.edits))
-            .collect::<Vec<_>>()
-    };
+flow! {
+    /// The topic of a game is closed by an admin mid-battle: the game is called off (nobody
+    /// rated, the players free), each player is told in their private chat in their own language,
+    /// nothing is left to send and nothing more goes to the topic; another topic of the group
+    /// takes a game meanwhile, and the topic, reopened, takes a new one.
+    fn a_topic_closed_mid_battle_calls_its_game_off_and_tells_the_players() {
+        use morskoy_boy::store::Leaderboard;
+        let app = App::spawn().await;
+        let group = -1_002_800_002;
+        app.tg.forum(group, "Closing forum");
+        let first = app.tg.create_topic(group);
+        let second = app.tg.create_topic(group);
+        app.tg.close_general(group, true);
+        let a = app.player(28_011, "Alisa", "ru");
+        let b = app.player(28_012, "Boris", "bg");
+        let admin = app.player(28_013, "Admin", "en");
+        for p in [&a, &b] {
+            app.welcomed(p).await;
+        }
+        let (_, mut d) = battle_in_topic(&app, group, first, &a, &b).await;
+        for _ in 0..3 {
+            d.shoot_button(&app).await;
+        }
+        let store = app.store().await;
+        let in_first = |app: &App| {
+            app.tg
+                .messages(group)
+                .into_iter()
+                .filter(|m| m.thread == Some(first))
+                .map(|m| (m.message_id, m.text.clone(), m.edits))
+                .collect::<Vec<_>>()
+        };
 
-    app.tg.close_topic(group, first, true, &admin);
-    // Each player is told, in their language.
-    for (p, words) in [
-        (&a, "тему в группе закрыли"),
-        (&b, "темата ѝ в групата беше затворена"),
-    ] {
-        app.tg
-            .wait_for(p.id.0 as i64, |m| m.text.contains(words), wait())
-            .await
-            .unwrap_or_else(|| {
-                panic!(
-                    "{} is not told: {:?}",
-                    p.first_name,
-                    app.tg.messages(p.id.0 as i64)
-                )
-            });
-    }
-    called_off(&app, d.game).await;
-    let closed_at = in_first(&app);
-    // A press on the old battle message changes nothing and sends nothing there.
-    let answer = app
-        .press(
-            group,
-            &d.players[d.turn],
-            d.battle,
-            &d.fire_data(d.turn, 99),
-        )
-        .await;
-    assert_eq!(read_answer(&said(&answer)), Shot::Over, "{answer:?}");
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    assert_eq!(in_first(&app), closed_at, "the closed topic got more");
-    let ids = [a.id.0, b.id.0];
-    for board in [Leaderboard::Chat(group), Leaderboard::People] {
-        let ratings = store.ratings(board, &ids).await.unwrap();
-        assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
-    }
-    for u in ids {
-        assert_eq!(store.user_game(u).await.unwrap(), None);
-    }
-    assert_eq!(store.chat_game(group, Some(first)).await.unwrap(), None);
+        app.tg.close_topic(group, first, true, &admin);
+        // Each player is told, in their language.
+        for (p, words) in [
+            (&a, "тему в группе закрыли"),
+            (&b, "темата ѝ в групата беше затворена"),
+        ] {
+            app.tg
+                .wait_for(p.id.0 as i64, |m| m.text.contains(words), wait())
+                .await
+                .unwrap_or_else(|| {
+                    panic!(
+                        "{} is not told: {:?}",
+                        p.first_name,
+                        app.tg.messages(p.id.0 as i64)
+                    )
+                });
+        }
+        called_off(&app, d.game).await;
+        let closed_at = in_first(&app);
+        // A press on the old battle message changes nothing and sends nothing there.
+        let answer = app
+            .press(
+                group,
+                &d.players[d.turn],
+                d.battle,
+                &d.fire_data(d.turn, 99),
+            )
+            .await;
+        assert_eq!(read_answer(&said(&answer)), Shot::Over, "{answer:?}");
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_eq!(in_first(&app), closed_at, "the closed topic got more");
+        let ids = [a.id.0, b.id.0];
+        for board in [Leaderboard::Chat(group), Leaderboard::People] {
+            let ratings = store.ratings(board, &ids).await.unwrap();
+            assert!(ratings.iter().all(Option::is_none), "{ratings:?}");
+        }
+        for u in ids {
+            assert_eq!(store.user_game(u).await.unwrap(), None);
+        }
+        assert_eq!(store.chat_game(group, Some(first)).await.unwrap(), None);
 
-    // The same players start a game in the other topic.
-    let (_, other) = battle_in_topic(&app, group, second, &b, &a).await;
-    assert_ne!(other.game, d.game);
-    // The first topic, reopened, takes a new game.
-    app.tg.close_topic(group, first, false, &admin);
-    app.tg
-        .send_command_in_topic(group, &admin, "/newgame", first);
-    let _ = in_topic(&app, group, first, "j:").await;
-    assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
+        // The same players start a game in the other topic.
+        let (_, other) = battle_in_topic(&app, group, second, &b, &a).await;
+        assert_ne!(other.game, d.game);
+        // The first topic, reopened, takes a new game.
+        app.tg.close_topic(group, first, false, &admin);
+        app.tg
+            .send_command_in_topic(group, &admin, "/newgame", first);
+        let _ = in_topic(&app, group, first, "j:").await;
+        assert!(app.tg.errors().is_empty(), "{:#?}", app.tg.errors());
+    }
 }
 
 /// A topic deleted mid-battle (Telegram says nothing, and its messages go with it), in a game

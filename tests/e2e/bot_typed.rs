@@ -316,12 +316,13 @@ async fn typed_private_game(app: &App, id: i64, w: &Tongue) {
     assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cells_and_a_radar_typed_in_reply_are_played_in_a_private_game_in_three_languages() {
-    let app = App::spawn().await;
-    tokio::join!(
-        typed_private_game(&app, 8101, &RU),
-        typed_private_game(&app, 8102, &BG),
-        typed_private_game(&app, 8103, &EN),
-    );
+flow! {
+    fn cells_and_a_radar_typed_in_reply_are_played_in_a_private_game_in_three_languages() {
+        let app = App::spawn().await;
+        tokio::join!(
+            typed_private_game(&app, 8101, &RU),
+            typed_private_game(&app, 8102, &BG),
+            typed_private_game(&app, 8103, &EN),
+        );
+    }
 }

@@ -444,113 +444,115 @@ fn assert_fair_end(app: &App, group: i64) {
     assert_no_telegram_errors(app);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn four_players_each_against_all_choose_their_targets_and_play_to_the_end() {
-    let app = App::spawn().await;
-    let group = -9101;
-    let ruleset = rules(Ruleset {
-        players: Players::FreeForAll(4),
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &FOUR, 9101).await;
-    let m = t.battle_message(&app);
-    assert_eq!(
-        offered_targets(&m).len(),
-        3,
-        "three fields to aim at: {:?}",
-        m.buttons()
-    );
-    // Bad input changes nothing: a stranger, a stale button, a button of no bot, a field
-    // that is the shooter's own.
-    let rec = t.record().await;
-    let shooter = rec.game.turn();
-    let size = rec.game.ruleset().size();
-    let stranger = app.player(9199, "Eve", "en");
-    let target = rec.game.targets(shooter)[0];
-    let fire = t.fire(target, Coord::new(0, 0), size);
-    let a = app.press(group, &stranger, t.battle, &fire).await;
-    assert!(a.show_alert && said(&a).contains("not playing"), "{a:?}");
-    let stale = format!("f:{}:{}:{}:0", t.game, t.generation + 7, target.0);
-    let a = t.tap(&app, shooter, &stale).await;
-    assert!(a.show_alert && said(&a).contains("out of date"), "{a:?}");
-    let a = t.tap(&app, shooter, "zz:1").await;
-    assert!(said(&a).contains("not from this bot"), "{a:?}");
-    let a = t.tap(&app, shooter, &t.aim(shooter)).await;
-    assert!(a.show_alert && said(&a).contains("cannot be shot"), "{a:?}");
-    let other = SeatId((shooter.0 + 1) % 4);
-    let a = t.tap(&app, other, &t.aim(target)).await;
-    assert!(a.show_alert && said(&a).contains("not your turn"), "{a:?}");
-    assert_eq!(
-        t.record().await.game,
-        rec.game,
-        "bad input changed the game"
-    );
-    // Right after the shooter chose another field, a cell of the keyboard drawn before goes
-    // to the field chosen, and the answer names it.
-    let targets = rec.game.targets(shooter);
-    let (before, chosen) = (targets[0], targets[1]);
-    let a = t.tap(&app, shooter, &t.aim(chosen)).await;
-    assert!(!a.show_alert, "{a:?}");
-    let (cell, _) = plan(&rec.game, chosen, 2);
-    let a = t.tap(&app, shooter, &t.fire(before, cell, size)).await;
-    let field = format!("{} — ", t.name(chosen).to_lowercase());
-    assert!(said(&a).starts_with(&field), "{a:?}");
-    assert!(t.record().await.game.is_known(chosen, cell));
+flow! {
+    fn four_players_each_against_all_choose_their_targets_and_play_to_the_end() {
+        let app = App::spawn().await;
+        let group = -9101;
+        let ruleset = rules(Ruleset {
+            players: Players::FreeForAll(4),
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &FOUR, 9101).await;
+        let m = t.battle_message(&app);
+        assert_eq!(
+            offered_targets(&m).len(),
+            3,
+            "three fields to aim at: {:?}",
+            m.buttons()
+        );
+        // Bad input changes nothing: a stranger, a stale button, a button of no bot, a field
+        // that is the shooter's own.
+        let rec = t.record().await;
+        let shooter = rec.game.turn();
+        let size = rec.game.ruleset().size();
+        let stranger = app.player(9199, "Eve", "en");
+        let target = rec.game.targets(shooter)[0];
+        let fire = t.fire(target, Coord::new(0, 0), size);
+        let a = app.press(group, &stranger, t.battle, &fire).await;
+        assert!(a.show_alert && said(&a).contains("not playing"), "{a:?}");
+        let stale = format!("f:{}:{}:{}:0", t.game, t.generation + 7, target.0);
+        let a = t.tap(&app, shooter, &stale).await;
+        assert!(a.show_alert && said(&a).contains("out of date"), "{a:?}");
+        let a = t.tap(&app, shooter, "zz:1").await;
+        assert!(said(&a).contains("not from this bot"), "{a:?}");
+        let a = t.tap(&app, shooter, &t.aim(shooter)).await;
+        assert!(a.show_alert && said(&a).contains("cannot be shot"), "{a:?}");
+        let other = SeatId((shooter.0 + 1) % 4);
+        let a = t.tap(&app, other, &t.aim(target)).await;
+        assert!(a.show_alert && said(&a).contains("not your turn"), "{a:?}");
+        assert_eq!(
+            t.record().await.game,
+            rec.game,
+            "bad input changed the game"
+        );
+        // Right after the shooter chose another field, a cell of the keyboard drawn before goes
+        // to the field chosen, and the answer names it.
+        let targets = rec.game.targets(shooter);
+        let (before, chosen) = (targets[0], targets[1]);
+        let a = t.tap(&app, shooter, &t.aim(chosen)).await;
+        assert!(!a.show_alert, "{a:?}");
+        let (cell, _) = plan(&rec.game, chosen, 2);
+        let a = t.tap(&app, shooter, &t.fire(before, cell, size)).await;
+        let field = format!("{} — ", t.name(chosen).to_lowercase());
+        assert!(said(&a).starts_with(&field), "{a:?}");
+        assert!(t.record().await.game.is_known(chosen, cell));
 
-    let (seen, _) = play_shots(&app, &t).await;
-    assert!(
-        seen.row_after_elimination,
-        "the target row was never seen after a fleet was sunk"
-    );
-    let texts = app.tg.all_texts(group).join("\n");
-    assert!(
-        texts.contains(" → "),
-        "the log does not name the fields shot at"
-    );
-    assert_fair_end(&app, group);
+        let (seen, _) = play_shots(&app, &t).await;
+        assert!(
+            seen.row_after_elimination,
+            "the target row was never seen after a fleet was sunk"
+        );
+        let texts = app.tg.all_texts(group).join("\n");
+        assert!(
+            texts.contains(" → "),
+            "the log does not name the fields shot at"
+        );
+        assert_fair_end(&app, group);
+    }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
-    let app = App::spawn().await;
-    let group = -9201;
-    let ruleset = rules(Ruleset {
-        players: Players::Teams,
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &FOUR, 9201).await;
-    // Seats 0 and 2 play together, 1 and 3: each sees the teammate's field in private.
-    for (seat, mate) in [(0usize, 2usize), (1, 3), (2, 0), (3, 1)] {
-        let chat = t.players[seat].id.0 as i64;
-        let words = format!("Field of your teammate {}", t.players[mate].first_name);
-        app.tg
-            .wait_for_text(chat, &words, wait())
-            .await
-            .unwrap_or_else(|| panic!("{} does not see the teammate's field", seat));
-    }
-    let m = t.battle_message(&app);
-    assert!(m.text.contains("(team 1)") && m.text.contains("(team 2)"));
-    let rec = t.record().await;
-    let shooter = rec.game.turn();
-    let mate = SeatId((shooter.0 + 2) % 4);
-    let a = t.tap(&app, shooter, &t.aim(mate)).await;
-    assert!(a.show_alert, "a teammate's field is a target: {a:?}");
-    assert_eq!(offered_targets(&m).len(), 2, "{:?}", m.buttons());
+flow! {
+    fn two_against_two_see_their_teammates_fields_and_play_to_the_end() {
+        let app = App::spawn().await;
+        let group = -9201;
+        let ruleset = rules(Ruleset {
+            players: Players::Teams,
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &FOUR, 9201).await;
+        // Seats 0 and 2 play together, 1 and 3: each sees the teammate's field in private.
+        for (seat, mate) in [(0usize, 2usize), (1, 3), (2, 0), (3, 1)] {
+            let chat = t.players[seat].id.0 as i64;
+            let words = format!("Field of your teammate {}", t.players[mate].first_name);
+            app.tg
+                .wait_for_text(chat, &words, wait())
+                .await
+                .unwrap_or_else(|| panic!("{} does not see the teammate's field", seat));
+        }
+        let m = t.battle_message(&app);
+        assert!(m.text.contains("(team 1)") && m.text.contains("(team 2)"));
+        let rec = t.record().await;
+        let shooter = rec.game.turn();
+        let mate = SeatId((shooter.0 + 2) % 4);
+        let a = t.tap(&app, shooter, &t.aim(mate)).await;
+        assert!(a.show_alert, "a teammate's field is a target: {a:?}");
+        assert_eq!(offered_targets(&m).len(), 2, "{:?}", m.buttons());
 
-    let (_, end) = play_shots(&app, &t).await;
-    let rec = t.record().await;
-    let engine::Phase::Finished { winners, .. } = rec.game.phase() else {
-        panic!("not finished")
-    };
-    assert_eq!(winners.len(), 2, "a team wins");
-    let names: Vec<&str> = winners.iter().map(|&s| t.name(s)).collect();
-    let team = format!("Winners: {} and {}!", names[0], names[1]);
-    assert!(
-        end.text.contains(&team),
-        "{} does not name the team in the plural",
-        end.text
-    );
-    assert_fair_end(&app, group);
+        let (_, end) = play_shots(&app, &t).await;
+        let rec = t.record().await;
+        let engine::Phase::Finished { winners, .. } = rec.game.phase() else {
+            panic!("not finished")
+        };
+        assert_eq!(winners.len(), 2, "a team wins");
+        let names: Vec<&str> = winners.iter().map(|&s| t.name(s)).collect();
+        let team = format!("Winners: {} and {}!", names[0], names[1]);
+        assert!(
+            end.text.contains(&team),
+            "{} does not name the team in the plural",
+            end.text
+        );
+        assert_fair_end(&app, group);
+    }
 }
 
 /// The text after "a salvo of" names no cell.
@@ -580,357 +582,362 @@ fn assert_fair_salvo_end(app: &App, group: i64) {
     assert_no_telegram_errors(app);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
-    let app = App::spawn().await;
-    let group = -9301;
-    let ruleset = rules(Ruleset {
-        salvo: Some(3),
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9301).await;
-    let mut first = true;
-    for step in 0.. {
-        assert!(step < 200, "the game does not end");
-        let rec = t.record().await;
-        if rec.game.is_finished() {
-            break;
+flow! {
+    fn a_salvo_game_picks_cells_fires_them_together_and_tells_only_counts() {
+        let app = App::spawn().await;
+        let group = -9301;
+        let ruleset = rules(Ruleset {
+            salvo: Some(3),
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &["Anna", "Boris"], 9301).await;
+        let mut first = true;
+        for step in 0.. {
+            assert!(step < 200, "the game does not end");
+            let rec = t.record().await;
+            if rec.game.is_finished() {
+                break;
+            }
+            let shooter = rec.game.turn();
+            let target = rec.game.targets(shooter)[0];
+            let total = rec.salvo_size(target).unwrap();
+            let size = rec.game.ruleset().size();
+            let (cells, ships) = salvo_plan(&rec.game, target, total);
+            if first {
+                let a = t.tap(&app, shooter, &t.salvo(target)).await;
+                assert!(a.show_alert && said(&a).contains("3 more cells"), "{a:?}");
+            }
+            if step == 1 {
+                // A salvo typed in reply to the battle message: its cells in a row.
+                let typed: Vec<String> = cells
+                    .iter()
+                    .map(|c| format!("{}{}", char::from(b'A' + c.x), c.y + 1))
+                    .collect();
+                app.tg
+                    .send_reply(group, t.user(shooter), &typed.join(" "), t.battle);
+                let fired = |r: &GameRecord| r.game.is_finished() || r.game.turn() != shooter;
+                record_where(&t.store, t.game, fired, "the typed salvo was not fired").await;
+                let line = format!("{} → {}: a salvo of 3", t.name(shooter), t.name(target));
+                app.tg
+                    .wait_for_text(group, &line, wait())
+                    .await
+                    .expect("the typed salvo is in the log");
+                continue;
+            }
+            for (i, &c) in cells.iter().enumerate() {
+                let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+                assert!(!a.show_alert && said(&a).contains("picked"), "{a:?}");
+                assert!(said(&a).contains(&format!("({}/{total})", i + 1)), "{a:?}");
+            }
+            if first {
+                first = false;
+                // Dropped and picked again; a fourth cell is one too many.
+                let c = cells[0];
+                let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+                assert!(said(&a).contains("dropped"), "{a:?}");
+                let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
+                assert!(said(&a).contains("picked"), "{a:?}");
+                let extra = size
+                    .cells()
+                    .find(|x| !cells.contains(x) && !rec.game.is_known(target, *x))
+                    .unwrap();
+                let a = t.tap(&app, shooter, &t.fire(target, extra, size)).await;
+                assert!(
+                    a.show_alert && said(&a).contains("picked 3 already"),
+                    "{a:?}"
+                );
+                // The other player cannot fire this salvo.
+                let a = t.tap(&app, target, &t.salvo(target)).await;
+                assert!(a.show_alert, "{a:?}");
+                // The group sees the picks and the count on the Fire button.
+                app.tg
+                    .wait_for(
+                        group,
+                        |m| {
+                            m.message_id == t.battle
+                                && m.buttons().iter().flatten().any(|(l, _)| l == "Fire (3/3)")
+                                && m.buttons()
+                                    .iter()
+                                    .flatten()
+                                    .any(|(l, _)| l.starts_with('✓'))
+                        },
+                        wait(),
+                    )
+                    .await
+                    .expect("the group's keyboard shows the picks");
+            }
+            let a = t.tap(&app, shooter, &t.salvo(target)).await;
+            assert!(!a.show_alert, "the salvo is refused: {a:?}");
+            let words = said(&a);
+            let expected = match ships {
+                0 => "no hits".to_owned(),
+                1 => "one hit".to_owned(),
+                n => format!("{n} hits"),
+            };
+            assert!(words.contains(&expected), "{ships} ships, but: {words}");
+            assert!(words.contains("turn passes"), "{words}");
+            let after = t.record().await;
+            assert!(
+                after.game.is_finished() || after.game.turn() != shooter,
+                "the turn did not pass after a salvo"
+            );
         }
+        t.wait_for_the_end(&app).await;
+        assert_fair_salvo_end(&app, group);
+    }
+}
+
+flow! {
+    fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard() {
+        let app = App::spawn().await;
+        let group = -9401;
+        let ruleset = rules(Ruleset {
+            mines: 2,
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &["Anna", "Boris"], 9401).await;
+        let rec = t.record().await;
         let shooter = rec.game.turn();
         let target = rec.game.targets(shooter)[0];
-        let total = rec.salvo_size(target).unwrap();
         let size = rec.game.ruleset().size();
-        let (cells, ships) = salvo_plan(&rec.game, target, total);
-        if first {
-            let a = t.tap(&app, shooter, &t.salvo(target)).await;
-            assert!(a.show_alert && said(&a).contains("3 more cells"), "{a:?}");
-        }
-        if step == 1 {
-            // A salvo typed in reply to the battle message: its cells in a row.
-            let typed: Vec<String> = cells
-                .iter()
-                .map(|c| format!("{}{}", char::from(b'A' + c.x), c.y + 1))
-                .collect();
-            app.tg
-                .send_reply(group, t.user(shooter), &typed.join(" "), t.battle);
-            let fired = |r: &GameRecord| r.game.is_finished() || r.game.turn() != shooter;
-            record_where(&t.store, t.game, fired, "the typed salvo was not fired").await;
-            let line = format!("{} → {}: a salvo of 3", t.name(shooter), t.name(target));
-            app.tg
-                .wait_for_text(group, &line, wait())
-                .await
-                .expect("the typed salvo is in the log");
-            continue;
-        }
-        for (i, &c) in cells.iter().enumerate() {
-            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
-            assert!(!a.show_alert && said(&a).contains("picked"), "{a:?}");
-            assert!(said(&a).contains(&format!("({}/{total})", i + 1)), "{a:?}");
-        }
-        if first {
-            first = false;
-            // Dropped and picked again; a fourth cell is one too many.
-            let c = cells[0];
-            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
-            assert!(said(&a).contains("dropped"), "{a:?}");
-            let a = t.tap(&app, shooter, &t.fire(target, c, size)).await;
-            assert!(said(&a).contains("picked"), "{a:?}");
-            let extra = size
-                .cells()
-                .find(|x| !cells.contains(x) && !rec.game.is_known(target, *x))
-                .unwrap();
-            let a = t.tap(&app, shooter, &t.fire(target, extra, size)).await;
-            assert!(
-                a.show_alert && said(&a).contains("picked 3 already"),
-                "{a:?}"
-            );
-            // The other player cannot fire this salvo.
-            let a = t.tap(&app, target, &t.salvo(target)).await;
-            assert!(a.show_alert, "{a:?}");
-            // The group sees the picks and the count on the Fire button.
-            app.tg
-                .wait_for(
-                    group,
-                    |m| {
-                        m.message_id == t.battle
-                            && m.buttons().iter().flatten().any(|(l, _)| l == "Fire (3/3)")
-                            && m.buttons()
-                                .iter()
-                                .flatten()
-                                .any(|(l, _)| l.starts_with('✓'))
-                    },
-                    wait(),
-                )
-                .await
-                .expect("the group's keyboard shows the picks");
-        }
-        let a = t.tap(&app, shooter, &t.salvo(target)).await;
-        assert!(!a.show_alert, "the salvo is refused: {a:?}");
-        let words = said(&a);
-        let expected = match ships {
-            0 => "no hits".to_owned(),
-            1 => "one hit".to_owned(),
-            n => format!("{n} hits"),
-        };
-        assert!(words.contains(&expected), "{ships} ships, but: {words}");
-        assert!(words.contains("turn passes"), "{words}");
-        let after = t.record().await;
+        let mine = rec.game.fleet(target).unwrap().mines()[0];
+        let dm = t.user(shooter).id.0 as i64;
+        let a = t.tap(&app, shooter, &t.fire(target, mine, size)).await;
+        assert!(said(&a).contains("mine"), "{a:?}");
+        let rec = t.record().await;
+        let choice = rec.game.mine_choice().expect("the engine waits for a cell");
+        assert_eq!(choice.seat, shooter);
+        // The timer will take a random cell at the deadline: it is scheduled.
+        let due = t.store.due(choice.deadline).await.unwrap();
         assert!(
-            after.game.is_finished() || after.game.turn() != shooter,
-            "the turn did not pass after a salvo"
+            due.contains(&GameId(t.game)),
+            "the mine's deadline is not scheduled"
+        );
+        // Nobody shoots meanwhile.
+        let fire = t.fire(shooter, Coord::new(0, 0), size);
+        let a = t.tap(&app, target, &fire).await;
+        assert!(
+            a.show_alert && said(&a).contains("given up after a mine"),
+            "{a:?}"
+        );
+        // The question in the shooter's private chat.
+        let question = app.message_with_button(dm, "g:").await;
+        assert!(question.text.contains("A mine!"), "{}", question.text);
+        let own = rec.game.fleet(shooter).unwrap();
+        let offered: Vec<String> = question
+            .callback_data()
+            .into_iter()
+            .filter(|d| d.starts_with("g:"))
+            .collect();
+        assert_eq!(
+            offered.len(),
+            own.ship_cells().count(),
+            "every ship cell is offered"
+        );
+        // The other player cannot answer it, nor can water be given up.
+        let a = app
+            .press(dm, t.user(target), question.message_id, &offered[0])
+            .await;
+        assert!(a.show_alert && said(&a).contains("not you"), "{a:?}");
+        let water = size
+            .cells()
+            .find(|&c| own.ship_at(c).is_none() && !own.is_mine(c))
+            .unwrap();
+        let forged = format!("g:{}:{}:{}", t.game, choice.deadline, size.index(water));
+        let a = app
+            .press(dm, t.user(shooter), question.message_id, &forged)
+            .await;
+        assert!(
+            a.show_alert && said(&a).contains("not an unhit cell"),
+            "{a:?}"
+        );
+        assert_eq!(
+            t.record().await.game,
+            rec.game,
+            "bad input changed the game"
+        );
+        let a = app
+            .press(dm, t.user(shooter), question.message_id, &offered[0])
+            .await;
+        assert!(!a.show_alert && said(&a).contains("you gave up"), "{a:?}");
+        let rec = t.record().await;
+        assert!(rec.game.mine_choice().is_none());
+        assert_eq!(rec.game.turn(), target, "the turn passes after the mine");
+        app.tg
+            .wait_for(
+                dm,
+                |m| m.message_id == question.message_id && !m.has_keyboard(),
+                wait(),
+            )
+            .await
+            .expect("the question is closed");
+        let shooter_name = t.name(shooter).to_owned();
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == t.battle
+                        && m.text
+                            .contains(&format!("{shooter_name} hit a mine and gives up one cell"))
+                        && m.text.contains(&format!("{shooter_name} gives up "))
+                },
+                wait(),
+            )
+            .await
+            .expect("the group is told about the mine in words");
+        // A second tap on the same question is out of date.
+        let a = app
+            .press(dm, t.user(shooter), question.message_id, &offered[1])
+            .await;
+        assert!(a.show_alert, "{a:?}");
+
+        // The other player steps on a mine too and lets the time run out: at the deadline the
+        // timer takes a random cell. The deadline is moved to now rather than waited for.
+        let other_mine = rec.game.fleet(shooter).unwrap().mines()[0];
+        let a = t
+            .tap(&app, target, &t.fire(shooter, other_mine, size))
+            .await;
+        assert!(said(&a).contains("mine"), "{a:?}");
+        let target_dm = t.user(target).id.0 as i64;
+        let question = app.message_with_button(target_dm, "g:").await;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs();
+        t.store
+            .transition(GameId(t.game), Atomic::plain(), |r| {
+                let mut game = serde_json::to_value(&r.game).unwrap();
+                if game["mc"].is_null() {
+                    // A record this store knew from before the mine: it is read again.
+                    return Err(());
+                }
+                game["mc"]["deadline"] = serde_json::json!(now - 1);
+                r.game = serde_json::from_value(game).unwrap();
+                Ok::<_, ()>(())
+            })
+            .await
+            .unwrap()
+            .unwrap();
+        t.store
+            .schedule(GameId(t.game), Some(now - 1))
+            .await
+            .unwrap();
+        app.tg
+            .wait_for(
+                target_dm,
+                |m| {
+                    m.message_id == question.message_id
+                        && !m.has_keyboard()
+                        && m.text.contains("Time ran out")
+                },
+                wait(),
+            )
+            .await
+            .expect("the question says the time ran out");
+        let target_name = t.name(target).to_owned();
+        app.tg
+            .wait_for_text(
+                group,
+                &format!("{target_name} did not choose in time"),
+                wait(),
+            )
+            .await
+            .expect("the group hears of the random cell");
+        assert!(t.record().await.game.mine_choice().is_none());
+
+        play_shots(&app, &t).await;
+        assert_fair_end(&app, group);
+    }
+}
+
+flow! {
+    fn a_game_with_bent_ships_is_played_to_the_end() {
+        let app = App::spawn().await;
+        let group = -9501;
+        let ruleset = rules(Ruleset {
+            shapes: Shapes::Bent,
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &["Anna", "Boris"], 9501).await;
+        play_shots(&app, &t).await;
+        assert_fair_end(&app, group);
+    }
+}
+
+flow! {
+    fn a_game_on_the_big_field_is_played_to_the_end_by_blocks() {
+        let app = App::spawn().await;
+        let group = -9601;
+        let ruleset = rules(Ruleset::big());
+        let t = table(&app, group, ruleset, &["Anna", "Boris"], 9601).await;
+        let m = t.battle_message(&app);
+        let blocks: Vec<String> = m
+            .callback_data()
+            .into_iter()
+            .filter(|d| d.starts_with("v:"))
+            .collect();
+        assert!(
+            blocks.len() > 1,
+            "15×15 is split in blocks: {:?}",
+            m.buttons()
+        );
+        let shooter = t.record().await.game.turn();
+        let a = t.tap(&app, shooter, &blocks[1]).await;
+        assert!(!a.show_alert, "{a:?}");
+        let second = blocks[1].clone();
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == t.battle
+                        && m.buttons()
+                            .iter()
+                            .flatten()
+                            .any(|(l, d)| d == &second && l.starts_with('['))
+                },
+                wait(),
+            )
+            .await
+            .expect("the second block is shown");
+        play_shots(&app, &t).await;
+        assert_fair_end(&app, group);
+    }
+}
+
+flow! {
+    fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_telegrams_limits() {
+        let app = App::spawn().await;
+        let group = -9701;
+        let ruleset = rules(Ruleset {
+            field: Field::LandSeaAir,
+            players: Players::FreeForAll(4),
+            ..Ruleset::default()
+        });
+        let names = [
+            // A name as long as Telegram's: answers to buttons take 200 characters at most.
+            "Anastasia Konstantinovna Rimskaya-Korsakova of Tver and Novgorod",
+            "Bartholomew",
+            "Clementine",
+            "Dmitri",
+        ];
+        let t = table(&app, group, ruleset, &names, 9701).await;
+        play_shots(&app, &t).await;
+        for text in app.tg.all_texts(group) {
+            assert!(text.encode_utf16().count() <= 4096, "{} long", text.len());
+        }
+        let texts = app.tg.all_texts(group).join("\n");
+        assert!(texts.contains("sunk (tank)"), "a sink names the unit");
+        assert_fair_end(&app, group);
+        // Each player's own field shows their border.
+        let dm = t.players[0].id.0 as i64;
+        assert!(
+            app.tg
+                .all_texts(dm)
+                .iter()
+                .any(|t| grid_lines(t).any(|l| l.contains(','))),
+            "the own field does not show the land"
         );
     }
-    t.wait_for_the_end(&app).await;
-    assert_fair_salvo_end(&app, group);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_mine_is_hit_and_the_shooter_gives_up_a_cell_by_the_private_keyboard() {
-    let app = App::spawn().await;
-    let group = -9401;
-    let ruleset = rules(Ruleset {
-        mines: 2,
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9401).await;
-    let rec = t.record().await;
-    let shooter = rec.game.turn();
-    let target = rec.game.targets(shooter)[0];
-    let size = rec.game.ruleset().size();
-    let mine = rec.game.fleet(target).unwrap().mines()[0];
-    let dm = t.user(shooter).id.0 as i64;
-    let a = t.tap(&app, shooter, &t.fire(target, mine, size)).await;
-    assert!(said(&a).contains("mine"), "{a:?}");
-    let rec = t.record().await;
-    let choice = rec.game.mine_choice().expect("the engine waits for a cell");
-    assert_eq!(choice.seat, shooter);
-    // The timer will take a random cell at the deadline: it is scheduled.
-    let due = t.store.due(choice.deadline).await.unwrap();
-    assert!(
-        due.contains(&GameId(t.game)),
-        "the mine's deadline is not scheduled"
-    );
-    // Nobody shoots meanwhile.
-    let fire = t.fire(shooter, Coord::new(0, 0), size);
-    let a = t.tap(&app, target, &fire).await;
-    assert!(
-        a.show_alert && said(&a).contains("given up after a mine"),
-        "{a:?}"
-    );
-    // The question in the shooter's private chat.
-    let question = app.message_with_button(dm, "g:").await;
-    assert!(question.text.contains("A mine!"), "{}", question.text);
-    let own = rec.game.fleet(shooter).unwrap();
-    let offered: Vec<String> = question
-        .callback_data()
-        .into_iter()
-        .filter(|d| d.starts_with("g:"))
-        .collect();
-    assert_eq!(
-        offered.len(),
-        own.ship_cells().count(),
-        "every ship cell is offered"
-    );
-    // The other player cannot answer it, nor can water be given up.
-    let a = app
-        .press(dm, t.user(target), question.message_id, &offered[0])
-        .await;
-    assert!(a.show_alert && said(&a).contains("not you"), "{a:?}");
-    let water = size
-        .cells()
-        .find(|&c| own.ship_at(c).is_none() && !own.is_mine(c))
-        .unwrap();
-    let forged = format!("g:{}:{}:{}", t.game, choice.deadline, size.index(water));
-    let a = app
-        .press(dm, t.user(shooter), question.message_id, &forged)
-        .await;
-    assert!(
-        a.show_alert && said(&a).contains("not an unhit cell"),
-        "{a:?}"
-    );
-    assert_eq!(
-        t.record().await.game,
-        rec.game,
-        "bad input changed the game"
-    );
-    let a = app
-        .press(dm, t.user(shooter), question.message_id, &offered[0])
-        .await;
-    assert!(!a.show_alert && said(&a).contains("you gave up"), "{a:?}");
-    let rec = t.record().await;
-    assert!(rec.game.mine_choice().is_none());
-    assert_eq!(rec.game.turn(), target, "the turn passes after the mine");
-    app.tg
-        .wait_for(
-            dm,
-            |m| m.message_id == question.message_id && !m.has_keyboard(),
-            wait(),
-        )
-        .await
-        .expect("the question is closed");
-    let shooter_name = t.name(shooter).to_owned();
-    app.tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == t.battle
-                    && m.text
-                        .contains(&format!("{shooter_name} hit a mine and gives up one cell"))
-                    && m.text.contains(&format!("{shooter_name} gives up "))
-            },
-            wait(),
-        )
-        .await
-        .expect("the group is told about the mine in words");
-    // A second tap on the same question is out of date.
-    let a = app
-        .press(dm, t.user(shooter), question.message_id, &offered[1])
-        .await;
-    assert!(a.show_alert, "{a:?}");
-
-    // The other player steps on a mine too and lets the time run out: at the deadline the
-    // timer takes a random cell. The deadline is moved to now rather than waited for.
-    let other_mine = rec.game.fleet(shooter).unwrap().mines()[0];
-    let a = t
-        .tap(&app, target, &t.fire(shooter, other_mine, size))
-        .await;
-    assert!(said(&a).contains("mine"), "{a:?}");
-    let target_dm = t.user(target).id.0 as i64;
-    let question = app.message_with_button(target_dm, "g:").await;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs();
-    t.store
-        .transition(GameId(t.game), Atomic::plain(), |r| {
-            let mut game = serde_json::to_value(&r.game).unwrap();
-            if game["mc"].is_null() {
-                // A record this store knew from before the mine: it is read again.
-                return Err(());
-            }
-            game["mc"]["deadline"] = serde_json::json!(now - 1);
-            r.game = serde_json::from_value(game).unwrap();
-            Ok::<_, ()>(())
-        })
-        .await
-        .unwrap()
-        .unwrap();
-    t.store
-        .schedule(GameId(t.game), Some(now - 1))
-        .await
-        .unwrap();
-    app.tg
-        .wait_for(
-            target_dm,
-            |m| {
-                m.message_id == question.message_id
-                    && !m.has_keyboard()
-                    && m.text.contains("Time ran out")
-            },
-            wait(),
-        )
-        .await
-        .expect("the question says the time ran out");
-    let target_name = t.name(target).to_owned();
-    app.tg
-        .wait_for_text(
-            group,
-            &format!("{target_name} did not choose in time"),
-            wait(),
-        )
-        .await
-        .expect("the group hears of the random cell");
-    assert!(t.record().await.game.mine_choice().is_none());
-
-    play_shots(&app, &t).await;
-    assert_fair_end(&app, group);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_with_bent_ships_is_played_to_the_end() {
-    let app = App::spawn().await;
-    let group = -9501;
-    let ruleset = rules(Ruleset {
-        shapes: Shapes::Bent,
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9501).await;
-    play_shots(&app, &t).await;
-    assert_fair_end(&app, group);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_on_the_big_field_is_played_to_the_end_by_blocks() {
-    let app = App::spawn().await;
-    let group = -9601;
-    let ruleset = rules(Ruleset::big());
-    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9601).await;
-    let m = t.battle_message(&app);
-    let blocks: Vec<String> = m
-        .callback_data()
-        .into_iter()
-        .filter(|d| d.starts_with("v:"))
-        .collect();
-    assert!(
-        blocks.len() > 1,
-        "15×15 is split in blocks: {:?}",
-        m.buttons()
-    );
-    let shooter = t.record().await.game.turn();
-    let a = t.tap(&app, shooter, &blocks[1]).await;
-    assert!(!a.show_alert, "{a:?}");
-    let second = blocks[1].clone();
-    app.tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == t.battle
-                    && m.buttons()
-                        .iter()
-                        .flatten()
-                        .any(|(l, d)| d == &second && l.starts_with('['))
-            },
-            wait(),
-        )
-        .await
-        .expect("the second block is shown");
-    play_shots(&app, &t).await;
-    assert_fair_end(&app, group);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn land_sea_and_air_with_four_players_keeps_the_border_secret_within_telegrams_limits() {
-    let app = App::spawn().await;
-    let group = -9701;
-    let ruleset = rules(Ruleset {
-        field: Field::LandSeaAir,
-        players: Players::FreeForAll(4),
-        ..Ruleset::default()
-    });
-    let names = [
-        // A name as long as Telegram's: answers to buttons take 200 characters at most.
-        "Anastasia Konstantinovna Rimskaya-Korsakova of Tver and Novgorod",
-        "Bartholomew",
-        "Clementine",
-        "Dmitri",
-    ];
-    let t = table(&app, group, ruleset, &names, 9701).await;
-    play_shots(&app, &t).await;
-    for text in app.tg.all_texts(group) {
-        assert!(text.encode_utf16().count() <= 4096, "{} long", text.len());
-    }
-    let texts = app.tg.all_texts(group).join("\n");
-    assert!(texts.contains("sunk (tank)"), "a sink names the unit");
-    assert_fair_end(&app, group);
-    // Each player's own field shows their border.
-    let dm = t.players[0].id.0 as i64;
-    assert!(
-        app.tg
-            .all_texts(dm)
-            .iter()
-            .any(|t| grid_lines(t).any(|l| l.contains(','))),
-        "the own field does not show the land"
-    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1069,126 +1076,127 @@ async fn two_people_and_the_bot_play_salvoes_with_mines_each_against_all() {
     assert_fair_salvo_end(&app, group);
 }
 
-/// The arsenal (docs/rules.md §3.8) by the battle message's buttons: each weapon armed, its
-/// cell tapped (the torpedo from a corner asks its way), the group told in words, every
-/// player's weapons left in the message; a weapon out of turn or used up is refused.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn each_weapon_of_the_arsenal_is_armed_and_fired_by_buttons_and_told_to_the_group() {
-    let app = App::spawn().await;
-    let group = -9_501;
-    let ruleset = rules(Ruleset {
-        arsenal: 1,
-        ..Ruleset::default()
-    });
-    let t = table(&app, group, ruleset, &["Anna", "Boris"], 9_501).await;
-    let rec = t.record().await;
-    let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
-    let size = rec.game.ruleset().size();
-    let arm = |w: &str| format!("wa:{}:{}:{w}", t.game, t.generation);
-    let battle = t.battle_message(&app);
-    assert!(
-        battle.callback_data().contains(&arm("r")),
-        "{:?}",
-        battle.buttons()
-    );
-    assert!(
-        battle
-            .text
-            .contains(&format!("Arsenal: {} 📡1 ✈1 🚀1", t.name(SeatId(0)))),
-        "{}",
-        battle.text
-    );
-    // Not the turn of the other player: refused.
-    let refused = t.tap(&app, b, &arm("r")).await;
-    assert!(
-        refused.show_alert && said(&refused).contains("not your turn"),
-        "{refused:?}"
-    );
+flow! {
+    /// The arsenal (docs/rules.md §3.8) by the battle message's buttons: each weapon armed, its
+    /// cell tapped (the torpedo from a corner asks its way), the group told in words, every
+    /// player's weapons left in the message; a weapon out of turn or used up is refused.
+    fn each_weapon_of_the_arsenal_is_armed_and_fired_by_buttons_and_told_to_the_group() {
+        let app = App::spawn().await;
+        let group = -9_501;
+        let ruleset = rules(Ruleset {
+            arsenal: 1,
+            ..Ruleset::default()
+        });
+        let t = table(&app, group, ruleset, &["Anna", "Boris"], 9_501).await;
+        let rec = t.record().await;
+        let (a, b) = (rec.game.turn(), rec.game.targets(rec.game.turn())[0]);
+        let size = rec.game.ruleset().size();
+        let arm = |w: &str| format!("wa:{}:{}:{w}", t.game, t.generation);
+        let battle = t.battle_message(&app);
+        assert!(
+            battle.callback_data().contains(&arm("r")),
+            "{:?}",
+            battle.buttons()
+        );
+        assert!(
+            battle
+                .text
+                .contains(&format!("Arsenal: {} 📡1 ✈1 🚀1", t.name(SeatId(0)))),
+            "{}",
+            battle.text
+        );
+        // Not the turn of the other player: refused.
+        let refused = t.tap(&app, b, &arm("r")).await;
+        assert!(
+            refused.show_alert && said(&refused).contains("not your turn"),
+            "{refused:?}"
+        );
 
-    // A radar over the middle of the field.
-    let armed = t.tap(&app, a, &arm("r")).await;
-    assert!(said(&armed).contains("radar armed"), "{armed:?}");
-    let center = Coord::new(4, 4);
-    let answer = t.tap(&app, a, &t.fire(b, center, size)).await;
-    assert!(
-        !answer.show_alert && said(&answer).contains("radar e5"),
-        "{answer:?}"
-    );
-    let line = format!("📡 {} — radar E5:", t.name(a));
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == t.battle && m.text.contains(&line),
-            wait(),
-        )
-        .await
-        .unwrap_or_else(|| panic!("the group hears the radar: {}", t.battle_message(&app).text));
-    let rec = t.record().await;
-    assert_eq!(rec.game.weapons_left(a), [0, 1, 1]);
-    assert_eq!(rec.game.turn(), b, "a weapon is the whole turn");
+        // A radar over the middle of the field.
+        let armed = t.tap(&app, a, &arm("r")).await;
+        assert!(said(&armed).contains("radar armed"), "{armed:?}");
+        let center = Coord::new(4, 4);
+        let answer = t.tap(&app, a, &t.fire(b, center, size)).await;
+        assert!(
+            !answer.show_alert && said(&answer).contains("radar e5"),
+            "{answer:?}"
+        );
+        let line = format!("📡 {} — radar E5:", t.name(a));
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == t.battle && m.text.contains(&line),
+                wait(),
+            )
+            .await
+            .unwrap_or_else(|| panic!("the group hears the radar: {}", t.battle_message(&app).text));
+        let rec = t.record().await;
+        assert_eq!(rec.game.weapons_left(a), [0, 1, 1]);
+        assert_eq!(rec.game.turn(), b, "a weapon is the whole turn");
 
-    // Boris's air strike on the corner square.
-    t.tap(&app, b, &arm("a")).await;
-    let answer = t.tap(&app, b, &t.fire(a, Coord::new(1, 1), size)).await;
-    assert!(said(&answer).contains("air strike b2"), "{answer:?}");
-    let line = format!("✈ {} — air strike B2:", t.name(b));
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == t.battle && m.text.contains(&line),
-            wait(),
-        )
-        .await
-        .expect("the group hears the air strike, cell by cell");
-    // Used up: its button is gone, and a forged press is refused.
-    let again = t.tap(&app, a, &arm("a")).await;
-    assert!(!again.show_alert, "Anna still has hers: {again:?}");
-    t.tap(&app, a, &arm("a")).await;
+        // Boris's air strike on the corner square.
+        t.tap(&app, b, &arm("a")).await;
+        let answer = t.tap(&app, b, &t.fire(a, Coord::new(1, 1), size)).await;
+        assert!(said(&answer).contains("air strike b2"), "{answer:?}");
+        let line = format!("✈ {} — air strike B2:", t.name(b));
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == t.battle && m.text.contains(&line),
+                wait(),
+            )
+            .await
+            .expect("the group hears the air strike, cell by cell");
+        // Used up: its button is gone, and a forged press is refused.
+        let again = t.tap(&app, a, &arm("a")).await;
+        assert!(!again.show_alert, "Anna still has hers: {again:?}");
+        t.tap(&app, a, &arm("a")).await;
 
-    // Anna's torpedo from the corner J10: which way is asked, then it runs.
-    t.tap(&app, a, &arm("t")).await;
-    let corner = Coord::new(9, 9);
-    let asked = t.tap(&app, a, &t.fire(b, corner, size)).await;
-    assert!(said(&asked).contains("choose which way"), "{asked:?}");
-    let west = format!("wh:{}:{}:w", t.game, t.generation);
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == t.battle && m.callback_data().contains(&west),
-            wait(),
-        )
-        .await
-        .expect("the ways from the corner under the field");
-    let answer = t.tap(&app, a, &west).await;
-    assert!(said(&answer).contains("torpedo j10 ←"), "{answer:?}");
-    app.tg
-        .wait_for(
-            group,
-            |m| {
-                m.message_id == t.battle
-                    && m.text
-                        .contains(&format!("🚀 {} — torpedo J10 ←", t.name(a)))
-            },
-            wait(),
-        )
-        .await
-        .expect("the group hears the torpedo's run");
-    let rec = t.record().await;
-    assert_eq!(rec.game.weapons_left(a), [0, 1, 0]);
-    assert_eq!(rec.game.weapons_left(b), [1, 0, 1]);
-    let used = t.tap(&app, a, &arm("t")).await;
-    assert!(used.show_alert, "{used:?}");
-    // Boris types his radar in reply to the battle message.
-    app.tg.send_reply(group, t.user(b), "radar h8", t.battle);
-    let line = format!("📡 {} — radar H8:", t.name(b));
-    app.tg
-        .wait_for(
-            group,
-            |m| m.message_id == t.battle && m.text.contains(&line),
-            wait(),
-        )
-        .await
-        .expect("the typed radar is told to the group");
-    assert_eq!(t.record().await.game.weapons_left(b), [0, 0, 1]);
-    assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+        // Anna's torpedo from the corner J10: which way is asked, then it runs.
+        t.tap(&app, a, &arm("t")).await;
+        let corner = Coord::new(9, 9);
+        let asked = t.tap(&app, a, &t.fire(b, corner, size)).await;
+        assert!(said(&asked).contains("choose which way"), "{asked:?}");
+        let west = format!("wh:{}:{}:w", t.game, t.generation);
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == t.battle && m.callback_data().contains(&west),
+                wait(),
+            )
+            .await
+            .expect("the ways from the corner under the field");
+        let answer = t.tap(&app, a, &west).await;
+        assert!(said(&answer).contains("torpedo j10 ←"), "{answer:?}");
+        app.tg
+            .wait_for(
+                group,
+                |m| {
+                    m.message_id == t.battle
+                        && m.text
+                            .contains(&format!("🚀 {} — torpedo J10 ←", t.name(a)))
+                },
+                wait(),
+            )
+            .await
+            .expect("the group hears the torpedo's run");
+        let rec = t.record().await;
+        assert_eq!(rec.game.weapons_left(a), [0, 1, 0]);
+        assert_eq!(rec.game.weapons_left(b), [1, 0, 1]);
+        let used = t.tap(&app, a, &arm("t")).await;
+        assert!(used.show_alert, "{used:?}");
+        // Boris types his radar in reply to the battle message.
+        app.tg.send_reply(group, t.user(b), "radar h8", t.battle);
+        let line = format!("📡 {} — radar H8:", t.name(b));
+        app.tg
+            .wait_for(
+                group,
+                |m| m.message_id == t.battle && m.text.contains(&line),
+                wait(),
+            )
+            .await
+            .expect("the typed radar is told to the group");
+        assert_eq!(t.record().await.game.weapons_left(b), [0, 0, 1]);
+        assert!(app.tg.errors().is_empty(), "{:?}", app.tg.errors());
+    }
 }
