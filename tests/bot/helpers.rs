@@ -1257,20 +1257,38 @@ pub fn in_own_process<F: std::future::Future<Output = ()>>(name: &str, flow: imp
         return;
     }
     let started = std::time::Instant::now();
-    let out = Command::new(std::env::current_exe().expect("this test binary"))
+    // The child's output goes to a file (a pipe could fill and stall it); a child that
+    // hangs (on paused time a lock held forever stops its clock too) is killed after
+    // `MB_FLOW_LIMIT_SECS` (300) of the machine's time.
+    let log = tempfile::NamedTempFile::new().expect("a file for the flow's output");
+    let mut child = Command::new(std::env::current_exe().expect("this test binary"))
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("MB_FLOW", name)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(log.reopen().expect("the flow's output file"))
+        .stderr(log.reopen().expect("the flow's output file"))
+        .spawn()
         .expect("this test binary runs again");
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.status.success(),
-        "{name} failed in its process:\n{said}"
-    );
+    let limit = std::env::var("MB_FLOW_LIMIT_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map_or(Duration::from_secs(300), Duration::from_secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the flow's process") {
+            break Some(status);
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let said = std::fs::read_to_string(log.path()).unwrap_or_default();
+    let Some(status) = status else {
+        panic!("{name} did not end within {limit:?} in its process:\n{said}");
+    };
+    assert!(status.success(), "{name} failed in its process:\n{said}");
     assert!(
         said.contains("1 passed"),
         "{name} did not run in its process:\n{said}"
