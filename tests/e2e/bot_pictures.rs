@@ -322,56 +322,57 @@ async fn fast_play_in_pictures_shows_every_result_in_the_caption_in_time_and_the
     assert!(app.tg.max_per_minute(group) <= 20);
 }
 
-/// One game in pictures, every press as soon as the bot answers: the whole game comes in a
-/// burst longer than a caption holds, so the captions show it in parts ("+N more"); every
-/// result reaches a caption, the final board is drawn before "Winner" is posted, and the
-/// battle message is not drawn again after it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_at_full_speed_shows_every_result_and_the_final_board_before_the_winner() {
-    let app = App::spawn_with_gap(3500).await;
-    let a = app.player(27_011, "Alice", "en");
-    let b = app.player(27_012, "Bob", "en");
-    let group = -27_011;
-    let play = fast_play(&app, group, &a, &b, 0, std::time::Duration::ZERO).await;
-    assert_eq!(play.games.len(), 1);
-    let (battle, end) = &play.games[0];
-    // Let anything late arrive.
-    tokio::time::sleep(std::time::Duration::from_secs(8)).await;
-    let messages = app.tg.messages(group);
-    let m = messages.iter().find(|m| m.message_id == *battle).unwrap();
-    let announced = end.history[0].at;
-    assert!(end.text.contains("Winner"), "{}", end.text);
-    let last = m.history.last().unwrap();
-    assert!(
-        !last.keyboard,
-        "the final board never showed: {}",
-        last.text
-    );
-    assert!(last.text.contains("Winner"), "{}", last.text);
-    assert!(
-        last.at <= announced,
-        "the battle message was drawn {:?} after the end was announced",
-        last.at - announced
-    );
-    assert!(
-        m.history.iter().any(|s| s.text.contains("more results")),
-        "no caption had to leave results for the next one"
-    );
-    for s in &m.history {
-        assert!(s.text.chars().count() <= 1024);
-        if s.keyboard {
-            assert_eq!(whole_commitments(&s.text), 2, "{}", s.text);
-        }
-    }
-    for p in &play.pressed {
-        let seen = result_seen(&messages, p)
-            .unwrap_or_else(|| panic!("{}'s shot at {} never showed", p.shooter, p.cell));
+flow! {
+    /// One game in pictures, every press as soon as the bot answers: the whole game comes in a
+    /// burst longer than a caption holds, so the captions show it in parts ("+N more"); every
+    /// result reaches a caption, the final board is drawn before "Winner" is posted, and the
+    /// battle message is not drawn again after it.
+    fn a_game_at_full_speed_shows_every_result_and_the_final_board_before_the_winner() {
+        let app = App::spawn_with_gap(3500).await;
+        let a = app.player(27_011, "Alice", "en");
+        let b = app.player(27_012, "Bob", "en");
+        let group = -27_011;
+        let play = fast_play(&app, group, &a, &b, 0, std::time::Duration::ZERO).await;
+        assert_eq!(play.games.len(), 1);
+        let (battle, end) = &play.games[0];
+        // Let anything late arrive.
+        tokio::time::sleep(std::time::Duration::from_secs(8)).await;
+        let messages = app.tg.messages(group);
+        let m = messages.iter().find(|m| m.message_id == *battle).unwrap();
+        let announced = end.history[0].at;
+        assert!(end.text.contains("Winner"), "{}", end.text);
+        let last = m.history.last().unwrap();
         assert!(
-            seen <= announced,
-            "{}'s {} after the end",
-            p.shooter,
-            p.cell
+            !last.keyboard,
+            "the final board never showed: {}",
+            last.text
         );
+        assert!(last.text.contains("Winner"), "{}", last.text);
+        assert!(
+            last.at <= announced,
+            "the battle message was drawn {:?} after the end was announced",
+            last.at - announced
+        );
+        assert!(
+            m.history.iter().any(|s| s.text.contains("more results")),
+            "no caption had to leave results for the next one"
+        );
+        for s in &m.history {
+            assert!(s.text.chars().count() <= 1024);
+            if s.keyboard {
+                assert_eq!(whole_commitments(&s.text), 2, "{}", s.text);
+            }
+        }
+        for p in &play.pressed {
+            let seen = result_seen(&messages, p)
+                .unwrap_or_else(|| panic!("{}'s shot at {} never showed", p.shooter, p.cell));
+            assert!(
+                seen <= announced,
+                "{}'s {} after the end",
+                p.shooter,
+                p.cell
+            );
+        }
     }
 }
 
