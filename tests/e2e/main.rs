@@ -18,8 +18,8 @@
 //! its own, on paused time: the bot as a task of the test's runtime, the fake Telegram on it
 //! too, the in-memory store (`memory://`), all on one clock that moves while they all wait.
 //! The tests that need processes (kill -9, restarts, replicas, webhooks, Redis stopped, the
-//! browser, start-up) or the machine's own time (the AI's real pause, latencies, pictures at
-//! full speed, the default gap end to end) stay with the bot binary on the real clock.
+//! browser, start-up) or the machine's own time (the AI's real pause, latencies, fast play
+//! in pictures for 90 s, the default gap end to end) stay with the bot binary on the real clock.
 
 #[path = "../common/mod.rs"]
 mod common;
