@@ -130,15 +130,14 @@ impl App {
     }
 
     /// A world not started yet: a fresh fake Telegram and namespace, the given pace, no
-    /// seed, no extra environment, long polling.
+    /// seed, no extra environment, long polling. In a [`flow!`] the fake runs as a task of
+    /// this runtime, on its clock, as the bot will ([`App::start_in_process`]).
     pub async fn world(gap_ms: u64, per_minute: Option<u32>) -> App {
-        if in_flow() {
-            return App::world_here(gap_ms, per_minute).await;
-        }
-        App::world_on(FakeTelegram::start().await, gap_ms, per_minute)
-    }
-
-    fn world_on(tg: FakeTelegram, gap_ms: u64, per_minute: Option<u32>) -> App {
+        let tg = if in_flow() {
+            FakeTelegram::start_here().await
+        } else {
+            FakeTelegram::start().await
+        };
         App {
             tg,
             namespace: e2e_namespace(),
@@ -163,12 +162,6 @@ impl App {
         self.redis_url.clone().unwrap_or_else(|| {
             std::env::var("REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
         })
-    }
-
-    /// [`App::world`] for a bot in this process ([`App::start_in_process`]): the fake
-    /// Telegram runs on this runtime too, on its clock.
-    pub async fn world_here(gap_ms: u64, per_minute: Option<u32>) -> App {
-        App::world_on(FakeTelegram::start_here().await, gap_ms, per_minute)
     }
 
     /// A fake Telegram and the bot with the given pace.

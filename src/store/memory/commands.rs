@@ -70,7 +70,7 @@ impl Db {
                 None => Value::SimpleString("PONG".into()),
             }),
             "TIME" => {
-                let now = self.now_us();
+                let now = crate::clock::unix_us();
                 Ok(Value::Array(vec![
                     bulk((now / 1_000_000).to_string().as_bytes()),
                     bulk((now % 1_000_000).to_string().as_bytes()),
@@ -115,7 +115,7 @@ impl Db {
                 arity(2)?;
                 let unit = if name == "EXPIRE" { 1000 } else { 1 };
                 let ms = int(&args[1])?.saturating_mul(unit);
-                let now = self.now_ms() as i64;
+                let now = crate::clock::unix_ms() as i64;
                 match self.entry(&args[0]) {
                     None => Ok(Value::Int(0)),
                     Some(e) if ms <= 0 => {
@@ -131,7 +131,7 @@ impl Db {
             }
             "TTL" | "PTTL" => {
                 arity(1)?;
-                let now = self.now_ms();
+                let now = crate::clock::unix_ms();
                 Ok(Value::Int(match self.entry(&args[0]) {
                     None => -2,
                     Some(Entry {
@@ -173,7 +173,7 @@ impl Db {
             }
             "KEYS" => {
                 arity(1)?;
-                let now = self.now_ms();
+                let now = crate::clock::unix_ms();
                 Ok(Value::Array(
                     self.entries
                         .iter()
@@ -214,7 +214,7 @@ impl Db {
                         return Err("ERR invalid expire time in 'set' command".into());
                     }
                     let ms = if unit == "EX" { n * 1000 } else { n };
-                    expires_ms = Some(self.now_ms() + ms as u64);
+                    expires_ms = Some(crate::clock::unix_ms() + ms as u64);
                     i += 1;
                 }
                 _ => return Err(SYNTAX.into()),

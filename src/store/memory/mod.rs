@@ -27,7 +27,8 @@ struct Server {
     scripts: lua::Scripts,
 }
 
-/// The keys and their values, on the server's clock.
+/// The keys and their values; their expiry and TIME on the bot's clock (src/clock.rs: a test's
+/// paused time is the server's).
 pub(crate) struct Db {
     entries: HashMap<Vec<u8>, Entry>,
     /// Commands since expired keys were last swept.
@@ -169,22 +170,13 @@ impl ConnectionLike for Memory {
 }
 
 impl Db {
-    /// The server's clock: Unix µs, the bot's clock (a test's paused time is the server's).
-    pub(crate) fn now_us(&self) -> u64 {
-        crate::clock::unix_us()
-    }
-
-    fn now_ms(&self) -> u64 {
-        self.now_us() / 1000
-    }
-
     /// Before each command: now and then, the keys that have expired go (a key is also gone
     /// when read after its time, swept or not).
     fn tick(&mut self) {
         self.since_sweep += 1;
         if self.since_sweep >= 1024 {
             self.since_sweep = 0;
-            let now = self.now_ms();
+            let now = crate::clock::unix_ms();
             self.entries
                 .retain(|_, e| e.expires_ms.is_none_or(|at| at > now));
         }
@@ -192,7 +184,7 @@ impl Db {
 
     /// The live entry at `key` (an expired one is removed).
     fn entry(&mut self, key: &[u8]) -> Option<&mut Entry> {
-        let now = self.now_ms();
+        let now = crate::clock::unix_ms();
         if self
             .entries
             .get(key)
