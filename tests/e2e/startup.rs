@@ -34,6 +34,8 @@ fn closed_port() -> u16 {
 struct Running {
     child: Child,
     log: Arc<Mutex<String>>,
+    /// The thread copying stderr into `log`: it ends when the process's stderr closes.
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Running {
@@ -46,14 +48,18 @@ impl Running {
         let log = Arc::new(Mutex::new(String::new()));
         let err = child.stderr.take().unwrap();
         let sink = log.clone();
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             for line in BufReader::new(err).lines().map_while(Result::ok) {
                 let mut l = sink.lock().unwrap();
                 l.push_str(&line);
                 l.push('\n');
             }
         });
-        Running { child, log }
+        Running {
+            child,
+            log,
+            reader: Some(reader),
+        }
     }
 
     /// Waits until the log holds `text`.
@@ -69,11 +75,15 @@ impl Running {
         }
     }
 
-    /// Waits for the exit: its code.
+    /// Waits for the exit: its code, with the whole log read (an exited process's last
+    /// lines may still be in the pipe when `try_wait` sees it gone).
     fn wait_exit(&mut self, within: Duration) -> Option<i32> {
         let deadline = Instant::now() + within;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
+                if let Some(reader) = self.reader.take() {
+                    reader.join().unwrap();
+                }
                 return status.code();
             }
             assert!(
