@@ -348,6 +348,48 @@ pub fn against_bot(
     Ok(rec)
 }
 
+/// A tournament's match between `players` (user, name): a duel of the set-up's Sea Battle
+/// rules with a turn timer (three minutes when the chat has none, so an absent player loses
+/// the match rather than stall the tournament), both seated and started, so each is asked
+/// for a fleet at once, and `announced` (the words, made by the caller) said in the chat. Its
+/// end is the match's result (see [`GameRecord::tournament`]).
+///
+/// # Errors
+/// What [`start`] refuses (nothing, for two people on a fresh lobby).
+pub fn tournament_match(
+    setup: &Setup,
+    players: [(u64, &str); 2],
+    (tournament, announced): (u64, String),
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<GameRecord, Refused> {
+    let mut ruleset = Ruleset {
+        players: engine::Players::Duel,
+        ..setup.ruleset.clone()
+    };
+    if ruleset.timer.seconds().is_none() {
+        ruleset.timer = engine::TurnTimer::ThreeMinutes;
+    }
+    let setup = Setup {
+        creator: players[0].0,
+        kind: GameKind::SeaBattle,
+        ruleset,
+        ..setup.clone()
+    };
+    let mut rec = record(&setup, now);
+    rec.tournament = Some(tournament);
+    for (user, name) in players {
+        join(&mut rec, PlayerId(user), name, None, now)?;
+    }
+    show(&mut rec);
+    start(&mut rec, None, now, rng)?;
+    rec.push_effect(Effect::Notice {
+        chat: setup.chat,
+        text: announced,
+    });
+    Ok(rec)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

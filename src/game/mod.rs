@@ -29,6 +29,7 @@
 //! - `rating.rs`, `leaderboard.rs`, `settle.rs` — ratings of a finished game, the boards
 //!   they are kept on, and what its end writes.
 //! - `lang.rs` — the bot's languages.
+//! - `tournament/` — a group's tournament: sign-up, formats, pairings, results, standings.
 
 pub mod ai_move;
 pub mod battle;
@@ -49,6 +50,7 @@ pub mod sent;
 pub mod settings;
 pub mod settle;
 pub mod timer;
+pub mod tournament;
 
 pub use id::GameId;
 pub use press::{came_on, pressed, seat_for_button, Made, On, Press};

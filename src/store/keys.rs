@@ -13,6 +13,7 @@
 //! | `mb:v1:chat:CHAT:topic:TOPIC:game` | string | the active game of a forum topic | as its game |
 //! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
+//! | `mb:v1:chat:CHAT:tournament` | hash | `v`, `c`, `d`: the chat's latest tournament (JSON) | thirty days from its last change |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
 //! | `mb:v1:user:USER:stats` | hash | `SCOPE|games`, `…|wins`, `…|shots`, `…|hits`, `…|winshots` (shots in won games), `…|turns`, `…|winturns` (turns in won games), `…|streak` (longest run of hits); SCOPE: a ruleset, `all` or `riga` | none |
 //! | `mb:v1:upd:BUCKET` | hash | update id → the replica that claimed it, or `done` (128 ids a hash) | one day after its last change |
@@ -112,6 +113,11 @@ impl Keys {
     /// A chat's settings.
     pub fn chat_settings(&self, chat: i64) -> String {
         format!("{}:chat:{chat}:settings", self.ns)
+    }
+
+    /// A chat's latest tournament (sign-up, running or over).
+    pub fn tournament(&self, chat: i64) -> String {
+        format!("{}:chat:{chat}:tournament", self.ns)
     }
 
     /// What a user's latest inline card offers.

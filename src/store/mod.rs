@@ -13,7 +13,7 @@
 //! `settings.rs`; turn-timer deadlines and the group redraw lease in `timing.rs`.
 //! A game's record (create, load, every kind of transition, delete) is in `games.rs`, on the
 //! versioned hashes and their compare-and-set of `versioned.rs`; placement drafts in
-//! `drafts.rs`.
+//! `drafts.rs`; a chat's tournament in `tournaments.rs`.
 
 mod conn;
 mod drafts;
@@ -28,6 +28,7 @@ pub mod ratings;
 pub mod scripts;
 pub mod settings;
 pub mod timing;
+mod tournaments;
 mod versioned;
 
 pub use conn::Conn;

@@ -44,6 +44,8 @@ pub enum Command {
     Stats,
     /// The chat's leaderboard.
     Top,
+    /// A tournament in a group: sign-up, rounds, standings.
+    Tournament,
 }
 
 /// (command, description key) for groups and for private chats.
@@ -57,6 +59,7 @@ const GROUP: &[(&str, &str)] = &[
     ("settings", "cmd-settings"),
     ("stats", "cmd-stats"),
     ("top", "cmd-top-group"),
+    ("tournament", "cmd-tournament"),
     ("help", "cmd-help"),
 ];
 const PRIVATE: &[(&str, &str)] = &[
@@ -121,6 +124,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Help => reply(&ctx, &msg, t(lang, "help")).await,
         Command::Stats => super::stats::on_stats(&ctx, &msg, &user, lang).await,
         Command::Top => super::stats::on_top(&ctx, &msg, lang).await,
+        Command::Tournament => super::tournament::on_command(&ctx, &msg, &user, lang).await,
         Command::Rules(arg) => on_rules(&ctx, &msg, lang, &arg).await,
         Command::Settings => super::settings::on_command(&ctx, &msg, &user, lang).await,
         Command::Lang => {

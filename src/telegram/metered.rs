@@ -68,6 +68,7 @@ fn button_kind(button: &Button) -> &'static str {
         | Button::RigaToggle(..) => "riga",
         Button::Replay(..) => "replay",
         Button::Card(..) => "inline_card",
+        Button::Tour(..) => "tournament",
         Button::Noop => "noop",
     }
 }

@@ -43,6 +43,7 @@ pub mod start;
 pub mod stats;
 pub mod timer;
 pub mod token;
+pub mod tournament;
 pub mod webapp;
 pub mod webapp_live;
 pub mod webhook;

@@ -7,6 +7,7 @@
 pub use crate::game::placement::EditOp;
 use crate::game::record::{GameKind, SettingsPage};
 pub use crate::game::settings::{FieldChoice, SetOp};
+use crate::game::tournament::Format;
 use crate::game::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
@@ -76,8 +77,51 @@ pub enum Button {
     /// An inline card (sent by this user, of this game): its first press opens the game's
     /// lobby on the card, and takes a seat.
     Card(u64, GameKind),
+    /// A group's tournament (by its id): join, leave, its format, start, cancel.
+    Tour(u64, TourOp),
     /// Does nothing (labels, spacers).
     Noop,
+}
+
+/// What a tournament's button does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TourOp {
+    /// Sign up.
+    Join,
+    /// Take one's name back before the start.
+    Leave,
+    /// The runner picks the format.
+    Format(Format),
+    /// The runner closes the sign-up: the first round is paired.
+    Start,
+    /// The runner calls the tournament off.
+    Cancel,
+}
+
+impl TourOp {
+    fn code(self) -> String {
+        match self {
+            TourOp::Join => "j".into(),
+            TourOp::Leave => "l".into(),
+            TourOp::Start => "s".into(),
+            TourOp::Cancel => "x".into(),
+            TourOp::Format(f) => format!("f{}", format_code(f)),
+        }
+    }
+
+    fn from_code(s: &str) -> Option<TourOp> {
+        let ops = [TourOp::Join, TourOp::Leave, TourOp::Start, TourOp::Cancel];
+        let formats = Format::ALL.map(TourOp::Format);
+        ops.into_iter().chain(formats).find(|op| op.code() == s)
+    }
+}
+
+fn format_code(f: Format) -> &'static str {
+    match f {
+        Format::RoundRobin => "r",
+        Format::Swiss => "s",
+        Format::Elimination => "e",
+    }
 }
 
 /// The kind of message a button is made for. A press is taken only on a message of its
@@ -106,6 +150,8 @@ pub enum Surface {
     Replay(GameId),
     /// An inline card before its game is opened.
     Card,
+    /// A group's tournament message (sign-up, then standings), by the tournament's id.
+    Tournament(u64),
     /// A label or spacer: on any message.
     Anywhere,
 }
@@ -396,6 +442,7 @@ impl fmt::Display for Button {
                 };
                 write!(f, "ic:{u}:{code}")
             }
+            Button::Tour(id, op) => write!(f, "tn:{id}:{}", op.code()),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -433,6 +480,7 @@ impl Button {
             Button::Lang(_) => Surface::Language,
             Button::Replay(g, _) => Surface::Replay(g),
             Button::Card(..) => Surface::Card,
+            Button::Tour(id, _) => Surface::Tournament(id),
             Button::Noop => Surface::Anywhere,
         }
     }
@@ -514,6 +562,7 @@ impl Button {
                     _ => return None,
                 },
             ),
+            ("tn", 3) => Button::Tour(num(1)?, TourOp::from_code(parts[2])?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -633,6 +682,13 @@ mod tests {
             Button::Heading(g, u32::MAX, engine::Heading::East),
             Button::Heading(g, u32::MAX, engine::Heading::North),
             Button::Card(u64::MAX, GameKind::Riga),
+            Button::Tour(u64::MAX, TourOp::Join),
+            Button::Tour(u64::MAX, TourOp::Leave),
+            Button::Tour(u64::MAX, TourOp::Start),
+            Button::Tour(u64::MAX, TourOp::Cancel),
+            Button::Tour(u64::MAX, TourOp::Format(Format::RoundRobin)),
+            Button::Tour(u64::MAX, TourOp::Format(Format::Swiss)),
+            Button::Tour(u64::MAX, TourOp::Format(Format::Elimination)),
             Button::Noop,
         ];
         for b in all {

@@ -17,4 +17,5 @@ pub mod replay;
 pub mod reveal;
 pub mod riga;
 pub mod riga_text;
+pub mod tournament;
 pub mod webapp;

@@ -1246,7 +1246,9 @@ pub fn in_own_process<F: std::future::Future<Output = ()>>(name: &str, flow: imp
             .start_paused(true)
             .build()
             .expect("a runtime")
-            .block_on(flow());
+            // On the heap: a long flow's future is large in a debug build, and the test's
+            // thread has a thread's default stack.
+            .block_on(Box::pin(flow()));
         return;
     }
     let started = std::time::Instant::now();

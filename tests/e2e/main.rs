@@ -43,6 +43,7 @@ mod bot_settings;
 mod bot_stats;
 mod bot_token;
 mod bot_topics;
+mod bot_tournament;
 mod bot_typed;
 mod bot_variants;
 mod bot_webapp;

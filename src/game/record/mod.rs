@@ -68,6 +68,9 @@ pub struct GameRecord {
     pub panel: Option<SettingsPage>,
     /// The game a Rematch press of this one created.
     pub rematch: Option<u64>,
+    /// The tournament of the chat this game is a match of (its id): its end is the
+    /// match's result.
+    pub tournament: Option<u64>,
     /// What the end of the game writes to the ratings and statistics, worked out once (by
     /// the game's sender, from the values before the game) and written whole, so writing it
     /// again after a crash changes nothing.
@@ -225,6 +228,7 @@ impl GameRecord {
             ai_level: Level::default(),
             panel: None,
             rematch: None,
+            tournament: None,
             settlement: None,
             board: Board::Picture,
             delivery: Delivery::default(),

@@ -100,6 +100,8 @@ struct Stored<'a> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    tournament: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     riga: Option<Cow<'a, crate::game::riga_state::RigaPlay>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     settlement: Option<Cow<'a, Settlement>>,
@@ -183,6 +185,7 @@ impl Serialize for GameRecord {
             editing: None,
             in_flight: Cow::Borrowed(&d.in_flight),
             rematch: self.rematch,
+            tournament: self.tournament,
             riga,
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
             board: self.board,
@@ -224,6 +227,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             ai_level: w.ai_level,
             panel: w.panel,
             rematch: w.rematch,
+            tournament: w.tournament,
             settlement: w.settlement.map(Cow::into_owned),
             board: w.board,
             delivery: Delivery {

@@ -109,6 +109,8 @@ async fn settle(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreErro
     {
         log::warn!("game {id}: its layouts were not counted: {e}");
     }
+    // A tournament's match: its result, and the next match.
+    crate::telegram::tournament::match_over(ctx, id, rec).await?;
     log::info!("game {id} finished");
     Ok(())
 }

@@ -74,9 +74,12 @@ fn start(ctx: &Ctx, id: GameId, again: bool) {
     }
     let ctx = ctx.clone();
     let span = tracing::info_span!("game", game = id.0);
+    // The sender's work is boxed: the future spawned stays small, so a sender started from
+    // deep inside another one (a tournament's next match, opened by its last match's
+    // settlement) is not built on that one's stack.
     let sender = async move {
         loop {
-            drain(&ctx, id).await;
+            Box::pin(drain(&ctx, id)).await;
             let mut running = ctx
                 .sending
                 .lock()

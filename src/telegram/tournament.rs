@@ -1,0 +1,377 @@
+//! A group's tournament (`/tournament`): its message and buttons, each change one transition
+//! of `game/tournament/` in one compare-and-set; each match opened as a duel on the group's
+//! board (a game record like any other, so the timer, the sender and restarts need nothing
+//! new); a match's end, when its game is settled, recorded and the next match opened.
+//!
+//! Each step is safe to run again (after a crash, or by a second replica): a match's game
+//! id is stored in the tournament before the game is created under it, a result is recorded
+//! once per game, and the settlement that calls [`match_over`] runs until it succeeds.
+
+use super::context::{display_name, now, store_error_key, Ctx, HandlerResult};
+use super::metered::Metered;
+use super::send::topic_of;
+use super::send::{active_game, answer, answer_store_error, edit_live, in_topic, markup, reply};
+use crate::game::lang::Lang;
+use crate::game::lobby::{self, Setup};
+use crate::game::record::{GameKind, GameRecord};
+use crate::game::tournament::{Entrant, Format, Phase, Tournament, TournamentRefused};
+use crate::store::{GameId, StoreError};
+use crate::view::buttons::TourOp;
+use crate::view::i18n::{t, ta};
+use crate::view::render::escape;
+use crate::view::tournament::{refusal_words, tournament_message};
+use engine::{EndReason, Phase as GamePhase};
+use teloxide::prelude::*;
+use teloxide::types::{CallbackQuery, ChatMemberKind, MessageId, ParseMode, User};
+
+/// The language a chat's tournament speaks: the chat's, else `fallback`.
+async fn chat_lang(ctx: &Ctx, chat: i64, fallback: Lang) -> Lang {
+    ctx.store
+        .chat_settings(chat)
+        .await
+        .ok()
+        .and_then(|s| s.lang)
+        .unwrap_or(fallback)
+}
+
+/// Whether `user` may write with an admin's rights in `chat` (its creator or an admin).
+async fn is_admin(ctx: &Ctx, chat: i64, user: u64) -> bool {
+    match ctx
+        .bot
+        .get_chat_member(ChatId(chat), UserId(user))
+        .metered()
+        .await
+    {
+        Ok(m) => matches!(
+            m.kind,
+            ChatMemberKind::Owner(_) | ChatMemberKind::Administrator(_)
+        ),
+        Err(e) => {
+            log::debug!("getChatMember {chat} {user}: {e}");
+            false
+        }
+    }
+}
+
+/// Whether `user` opened the private chat, where the bot asks for their fleets.
+async fn started(ctx: &Ctx, user: u64) -> bool {
+    ctx.store.user_settings(user).await.is_ok_and(|s| s.started)
+}
+
+/// `/tournament` in a group: a new tournament's sign-up, its opener signed up first.
+pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> HandlerResult {
+    if msg.chat.is_private() {
+        return reply(ctx, msg, t(lang, "tour-in-private")).await;
+    }
+    if !started(ctx, user.id.0).await {
+        return reply(ctx, msg, t(lang, "tour-open-bot-first")).await;
+    }
+    let chat = msg.chat.id.0;
+    let id = match ctx.store.reserve_game_id().await {
+        Ok(id) => id.0,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    };
+    let runner = Entrant {
+        user: user.id.0,
+        name: display_name(user),
+    };
+    let fresh = Tournament::open(id, chat, topic_of(msg), runner, Format::default(), now());
+    let done = ctx
+        .store
+        .update_tournament(
+            chat,
+            || Some(fresh.clone()),
+            |t| if t.open_anew(&fresh) { Ok(()) } else { Err(()) },
+        )
+        .await;
+    match done {
+        Ok(Ok(_)) => {}
+        Ok(Err(())) => return reply(ctx, msg, t(lang, "tour-already")).await,
+        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
+    }
+    show(ctx, chat, lang).await
+}
+
+/// A tournament's button, pressed in its group.
+pub async fn on_button(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: u64,
+    op: TourOp,
+) -> HandlerResult {
+    let Some(chat) = q.message.as_ref().map(|m| m.chat().id.0) else {
+        return answer(ctx, q, t(lang, "tour-out-of-date"), true).await;
+    };
+    let uid = q.from.id.0;
+    let tour = match ctx.store.tournament(chat).await {
+        Ok(Some((tour, _))) if tour.id == id => tour,
+        Ok(_) => return answer(ctx, q, t(lang, "tour-out-of-date"), true).await,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    if op == TourOp::Join && !started(ctx, uid).await {
+        // Telegram opens the private chat from this link; Join again once there.
+        let url = format!("https://t.me/{}?start=tournament", ctx.username);
+        if let Ok(url) = url.parse() {
+            ctx.bot
+                .answer_callback_query(q.id.clone())
+                .url(url)
+                .metered()
+                .await?;
+            return Ok(());
+        }
+        return answer(ctx, q, t(lang, "tour-open-bot"), true).await;
+    }
+    let runs = matches!(op, TourOp::Start | TourOp::Cancel | TourOp::Format(_));
+    let may_run = runs && (uid == tour.runner || is_admin(ctx, chat, uid).await);
+    if op == TourOp::Start && may_run {
+        match active_game(ctx, chat, tour.topic).await {
+            Ok(Some(_)) => return answer(ctx, q, t(lang, "tour-game-running"), true).await,
+            Ok(None) => {}
+            Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+        }
+    }
+    let name = display_name(&q.from);
+    let done = ctx
+        .store
+        .update_tournament(
+            chat,
+            || None,
+            |t| {
+                if t.id != id {
+                    return Err(TournamentRefused::NotOpen);
+                }
+                match op {
+                    TourOp::Join => t.join(Entrant {
+                        user: uid,
+                        name: name.clone(),
+                    }),
+                    TourOp::Leave => t.leave(uid),
+                    TourOp::Format(f) => t.set_format(uid, may_run, f),
+                    TourOp::Start => t.start(uid, may_run),
+                    TourOp::Cancel => t.cancel(uid, may_run),
+                }
+            },
+        )
+        .await;
+    let words = match done {
+        Ok(Ok(_)) => t(
+            lang,
+            match op {
+                TourOp::Join => "tour-joined",
+                TourOp::Leave => "tour-left",
+                TourOp::Format(_) => "tour-format-set",
+                TourOp::Start => "tour-started",
+                TourOp::Cancel => "tour-cancelled-answer",
+            },
+        ),
+        Ok(Err(r)) => return answer(ctx, q, refusal_words(lang, r), true).await,
+        Err(StoreError::NotFound) => {
+            return answer(ctx, q, t(lang, "tour-out-of-date"), true).await
+        }
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    answer(ctx, q, words, false).await?;
+    show(ctx, chat, lang).await?;
+    if op == TourOp::Start {
+        open_next_match(ctx, chat).await?;
+    }
+    Ok(())
+}
+
+/// The tournament's message brought up to date: edited, or sent when it has none yet.
+async fn show(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
+    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
+        return Ok(());
+    };
+    let lang = chat_lang(ctx, chat, fallback).await;
+    let (text, kb) = tournament_message(&tour, lang);
+    if let Some(message) = tour.message {
+        return edit_live(ctx, ChatId(chat), MessageId(message), text, kb).await;
+    }
+    super::context::pace(ctx, ChatId(chat)).await?;
+    let mut req = ctx
+        .bot
+        .send_message(ChatId(chat), text)
+        .parse_mode(ParseMode::Html);
+    if let Some(kb) = kb {
+        req = req.reply_markup(markup(kb));
+    }
+    let sent = in_topic(req, tour.topic).metered().await?;
+    let id = tour.id;
+    ctx.store
+        .update_tournament(
+            chat,
+            || None,
+            |t| {
+                t.shown_in(id, sent.id.0);
+                Ok::<(), ()>(())
+            },
+        )
+        .await?
+        .ok();
+    Ok(())
+}
+
+/// Opens the tournament's next match, when it is running and no match is being played:
+/// its game id stored in the tournament first, then the game created under it (each
+/// skipped when done before), the players seated and asked for their fleets.
+pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
+    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
+        return Ok(());
+    };
+    if tour.phase != Phase::Running {
+        return Ok(());
+    }
+    let (round, index, game) = match (tour.playing(), tour.next_match()) {
+        (Some((r, i)), _) => match tour.rounds[r].matches[i].game {
+            Some(g) => (r, i, g),
+            None => return Ok(()),
+        },
+        (None, Some((r, i))) => {
+            let reserved = ctx.store.reserve_game_id().await?.0;
+            let assigned = ctx
+                .store
+                .update_tournament(
+                    chat,
+                    || None,
+                    |t| {
+                        if t.id != tour.id {
+                            return Err(TournamentRefused::NotRunning);
+                        }
+                        match t.playing() {
+                            Some((r2, i2)) => t.rounds[r2].matches[i2]
+                                .game
+                                .map(|g| (r2, i2, g))
+                                .ok_or(TournamentRefused::NotRunning),
+                            None => t.assign_game(r, i, reserved).map(|()| (r, i, reserved)),
+                        }
+                    },
+                )
+                .await?;
+            match assigned {
+                Ok((found, _)) => found,
+                Err(_) => return Ok(()),
+            }
+        }
+        (None, None) => return Ok(()),
+    };
+    let id = GameId(game);
+    match ctx.store.load_game(id).await {
+        Ok(_) => return Ok(()),
+        Err(StoreError::NotFound) => {}
+        Err(e) => return Err(e),
+    }
+    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
+        return Ok(());
+    };
+    let m = &tour.rounds[round].matches[index];
+    let (Some(a), Some(b)) = (
+        tour.entrants.get(m.a),
+        m.b.and_then(|b| tour.entrants.get(b)),
+    ) else {
+        return Ok(());
+    };
+    let settings = ctx.store.chat_settings(chat).await?;
+    let lang = settings.lang.unwrap_or(Lang::En);
+    let setup = Setup {
+        chat,
+        topic: tour.topic,
+        own_topic: false,
+        inline: None,
+        creator: a.user,
+        lang,
+        alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
+        board: settings.board.unwrap_or(ctx.config.board),
+        ai_level: settings.ai_level,
+        ruleset: settings.ruleset.clone(),
+        kind: GameKind::SeaBattle,
+    };
+    let words = ta(
+        lang,
+        "tour-match",
+        &[
+            ("round", (round + 1).into()),
+            ("a", escape(&a.name).into()),
+            ("b", escape(&b.name).into()),
+        ],
+    );
+    let players = [(a.user, a.name.as_str()), (b.user, b.name.as_str())];
+    let opened = lobby::tournament_match(&setup, players, (tour.id, words), now(), &mut ctx.fork());
+    let rec = match opened {
+        Ok(rec) => rec,
+        Err(r) => {
+            log::warn!(
+                "tournament {} in {chat}: match {game} not opened: {r:?}",
+                tour.id
+            );
+            return Ok(());
+        }
+    };
+    // Created, the game is marked in the outbox: this process's beat wakes its sender
+    // within half a second (a kick from here would make the sender call itself).
+    if ctx.store.create_game_at(id, &rec).await? {
+        ctx.store.set_chat_game(chat, tour.topic, id).await?;
+        for user in [a.user, b.user] {
+            ctx.store.set_user_game(user, id).await?;
+        }
+    }
+    if let Err(e) = show(ctx, chat, lang).await {
+        log::warn!("tournament {} in {chat}: its message: {e}", tour.id);
+    }
+    Ok(())
+}
+
+/// A finished game that is a tournament's match: its result recorded (once), the
+/// tournament's message redrawn and the next match opened. A match called off before its
+/// battle is lost by the one who called it off (its creator, the only one who may).
+pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreError> {
+    let Some(tid) = rec.tournament else {
+        return Ok(());
+    };
+    let GamePhase::Finished { winners, reason } = rec.game.phase() else {
+        return Ok(());
+    };
+    let player = |seat: usize| rec.game.seats().get(seat).map(|s| s.player.0);
+    let (winner, forfeit) = match winners.first() {
+        Some(seat) => (player(seat.index()), *reason == EndReason::Retired),
+        None => (
+            rec.game
+                .seats()
+                .iter()
+                .map(|s| s.player.0)
+                .find(|&p| p != rec.creator),
+            true,
+        ),
+    };
+    let Some(winner) = winner else {
+        return Ok(());
+    };
+    let done = ctx
+        .store
+        .update_tournament(
+            rec.chat,
+            || None,
+            |t| {
+                if t.id != tid {
+                    return Err(TournamentRefused::UnknownGame);
+                }
+                t.record(id.0, winner, forfeit)
+            },
+        )
+        .await;
+    match done {
+        Ok(Ok(_)) => {}
+        // The tournament was called off, or replaced: the game was only a game.
+        Ok(Err(r)) => {
+            log::info!("game {id}: not a result of tournament {tid}: {r:?}");
+            return Ok(());
+        }
+        Err(StoreError::NotFound) => return Ok(()),
+        Err(e) => return Err(e),
+    }
+    if let Err(e) = show(ctx, rec.chat, rec.lang).await {
+        log::warn!("tournament {tid} in {}: its message: {e}", rec.chat);
+    }
+    open_next_match(ctx, rec.chat).await
+}

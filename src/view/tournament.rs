@@ -1,0 +1,209 @@
+//! A group's tournament message: the sign-up (who is in, the format, Join / Leave / Start /
+//! Call off), then the rounds' pairings and results with the standings, then the podium.
+//! Drawn from the tournament alone, as every live message is.
+
+use crate::game::lang::Lang;
+use crate::game::tournament::{Format, Phase, Tournament, TournamentRefused};
+use crate::view::buttons::{Button, TourOp};
+use crate::view::i18n::{t, ta};
+use crate::view::keyboard::{Key, Keyboard};
+use crate::view::render::escape;
+
+/// A format in words.
+pub fn format_words(lang: Lang, format: Format) -> String {
+    t(
+        lang,
+        match format {
+            Format::RoundRobin => "tour-format-round-robin",
+            Format::Swiss => "tour-format-swiss",
+            Format::Elimination => "tour-format-elimination",
+        },
+    )
+}
+
+/// A refusal of a tournament's change in words.
+pub fn refusal_words(lang: Lang, r: TournamentRefused) -> String {
+    t(lang, r.key())
+}
+
+fn name(tour: &Tournament, i: usize) -> String {
+    tour.entrants
+        .get(i)
+        .map_or_else(|| "?".to_owned(), |e| escape(&e.name))
+}
+
+/// The tournament's message in `lang`: its text (HTML) and keyboard (none once it is over).
+pub fn tournament_message(tour: &Tournament, lang: Lang) -> (String, Option<Keyboard>) {
+    let format = format_words(lang, tour.format);
+    let rounds = tour.rounds_total();
+    let mut text = ta(
+        lang,
+        "tour-head",
+        &[("format", format.into()), ("rounds", rounds.into())],
+    );
+    text.push('\n');
+    let runner = tour
+        .entrants
+        .iter()
+        .position(|e| e.user == tour.runner)
+        .map(|i| name(tour, i));
+    match tour.phase {
+        Phase::SignUp => {
+            if let Some(runner) = &runner {
+                text.push_str(&ta(lang, "tour-runner", &[("name", runner.clone().into())]));
+                text.push('\n');
+            }
+            text.push_str(&ta(
+                lang,
+                "tour-signed-up",
+                &[
+                    ("count", tour.entrants.len().into()),
+                    ("max", tour.format.max_players().into()),
+                ],
+            ));
+            for (i, _) in tour.entrants.iter().enumerate() {
+                text.push_str(&format!("\n{}. {}", i + 1, name(tour, i)));
+            }
+            text.push_str("\n\n");
+            text.push_str(&t(lang, "tour-hint-signup"));
+            (text, Some(signup_keyboard(tour, lang)))
+        }
+        Phase::Running => {
+            text.push_str(&rounds_lines(tour, lang));
+            text.push_str(&standings_lines(tour, lang));
+            let keyboard = Keyboard::new([[Key::callback(
+                t(lang, "btn-tour-cancel"),
+                Button::Tour(tour.id, TourOp::Cancel).to_string(),
+            )]]);
+            (text, Some(keyboard))
+        }
+        Phase::Finished => {
+            text.push_str(&t(lang, "tour-over"));
+            text.push('\n');
+            let podium = tour.podium();
+            for (place, names) in podium.iter().enumerate().take(3) {
+                let names: Vec<String> = names.iter().map(|&i| name(tour, i)).collect();
+                text.push_str(&ta(
+                    lang,
+                    "tour-podium-place",
+                    &[
+                        ("place", (place + 1).into()),
+                        ("names", crate::view::i18n::list(lang, &names).into()),
+                    ],
+                ));
+                text.push('\n');
+            }
+            text.push_str(&rounds_lines(tour, lang));
+            text.push_str(&standings_lines(tour, lang));
+            (text, None)
+        }
+        Phase::Cancelled => {
+            text.push_str(&t(lang, "tour-cancelled"));
+            (text, None)
+        }
+    }
+}
+
+fn signup_keyboard(tour: &Tournament, lang: Lang) -> Keyboard {
+    let b = |op| Button::Tour(tour.id, op).to_string();
+    let formats = Format::ALL.map(|f| {
+        let words = format_words(lang, f);
+        let words = if f == tour.format {
+            format!("✓ {words}")
+        } else {
+            words
+        };
+        Key::callback(words, b(TourOp::Format(f)))
+    });
+    Keyboard::new([
+        vec![
+            Key::callback(t(lang, "btn-tour-join"), b(TourOp::Join)),
+            Key::callback(t(lang, "btn-tour-leave"), b(TourOp::Leave)),
+        ],
+        formats.to_vec(),
+        vec![
+            Key::callback(t(lang, "btn-tour-start"), b(TourOp::Start)),
+            Key::callback(t(lang, "btn-tour-cancel"), b(TourOp::Cancel)),
+        ],
+    ])
+}
+
+/// The latest round: its pairings, with the results played (the earlier rounds' are in the
+/// standings; all of them would not fit a message of 32 players).
+fn rounds_lines(tour: &Tournament, lang: Lang) -> String {
+    let mut text = String::new();
+    if let Some((r, round)) = tour.rounds.iter().enumerate().next_back() {
+        text.push_str(&format!(
+            "\n<b>{}</b>\n",
+            ta(
+                lang,
+                "tour-round",
+                &[
+                    ("round", (r + 1).into()),
+                    ("rounds", tour.rounds_total().into())
+                ]
+            )
+        ));
+        for m in &round.matches {
+            let line = match (m.b, m.winner) {
+                (None, _) => ta(lang, "tour-bye", &[("name", name(tour, m.a).into())]),
+                (Some(b), Some(w)) => {
+                    let loser = if w == m.a { b } else { m.a };
+                    let key = if m.forfeit {
+                        "tour-pair-forfeit"
+                    } else {
+                        "tour-pair-won"
+                    };
+                    ta(
+                        lang,
+                        key,
+                        &[
+                            ("winner", name(tour, w).into()),
+                            ("loser", name(tour, loser).into()),
+                        ],
+                    )
+                }
+                (Some(b), None) => {
+                    let key = if m.game.is_some() {
+                        "tour-pair-playing"
+                    } else {
+                        "tour-pair"
+                    };
+                    ta(
+                        lang,
+                        key,
+                        &[("a", name(tour, m.a).into()), ("b", name(tour, b).into())],
+                    )
+                }
+            };
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The standings: place, name, points, and the tie-break where the format has one.
+fn standings_lines(tour: &Tournament, lang: Lang) -> String {
+    let mut text = format!("\n<b>{}</b>\n", t(lang, "tour-standings"));
+    for s in tour.standings() {
+        let key = match tour.format {
+            Format::Elimination => "tour-standing",
+            Format::Swiss | Format::RoundRobin => "tour-standing-buchholz",
+        };
+        text.push_str(&ta(
+            lang,
+            key,
+            &[
+                ("place", s.place.into()),
+                ("name", name(tour, s.entrant).into()),
+                ("points", s.points.into()),
+                ("buchholz", s.buchholz.into()),
+                ("wins", s.wins.into()),
+                ("losses", s.losses.into()),
+            ],
+        ));
+        text.push('\n');
+    }
+    text
+}

@@ -1,0 +1,308 @@
+//! A group's tournament (`/tournament`): the sign-up and its refusals, and whole tournaments
+//! played match by match on the group's board, their standings and podium checked against
+//! results the test keeps itself.
+
+use crate::fake_telegram::SentMessage;
+use crate::helpers::*;
+use morskoy_boy::game::tournament::{Phase, Tournament};
+use morskoy_boy::store::Leaderboard;
+use std::collections::HashMap;
+use std::time::Duration;
+use teloxide::types::User;
+
+/// The chat's tournament as stored.
+async fn stored(app: &App, group: i64) -> Option<Tournament> {
+    app.store()
+        .await
+        .tournament(group)
+        .await
+        .expect("the store answers")
+        .map(|(t, _)| t)
+}
+
+/// The button of the tournament's message ending in `op` (`j`, `l`, `s`, `x`, `fs` …).
+fn button(m: &SentMessage, op: &str) -> String {
+    m.callback_data()
+        .into_iter()
+        .find(|d| d.starts_with("tn:") && d.ends_with(&format!(":{op}")))
+        .unwrap_or_else(|| panic!("no tournament button {op} in {:?}", m.buttons()))
+}
+
+/// In `p`'s private chat, the editor of game `game`: Random, then Ready.
+async fn place(app: &App, p: &User, game: u64) {
+    let chat = p.id.0 as i64;
+    let prefix = format!("pe:{game}:");
+    let editor = app.message_with_button(chat, &prefix).await;
+    let random = format!("{prefix}r");
+    let edits = editor.edits;
+    app.press(chat, p, editor.message_id, &random).await;
+    app.tg
+        .wait_for(
+            chat,
+            |m| m.message_id == editor.message_id && m.edits > edits,
+            wait(),
+        )
+        .await
+        .expect("a random fleet is drawn");
+    let answer = app
+        .press(chat, p, editor.message_id, &format!("{prefix}k"))
+        .await;
+    assert!(!answer.show_alert, "the fleet is not locked: {answer:?}");
+}
+
+/// Waits until `f` holds of the stored tournament (the bot works on paused time: the
+/// waiting costs nothing).
+async fn until(app: &App, group: i64, what: &str, f: impl Fn(&Tournament) -> bool) -> Tournament {
+    for _ in 0..600 {
+        if let Some(t) = stored(app, group).await {
+            if f(&t) {
+                return t;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!(
+        "the tournament never came to: {what}: {:?}",
+        stored(app, group).await
+    );
+}
+
+/// Standings as the test works them out from the results alone: (user, points, Buchholz,
+/// wins), best first (points, Buchholz, wins, sign-up order).
+fn standings_apart(
+    signed: &[u64],
+    results: &[(u64, u64)],
+    byes: &[u64],
+) -> Vec<(u64, u32, u32, u32)> {
+    let mut points: HashMap<u64, u32> = signed.iter().map(|&u| (u, 0)).collect();
+    let mut wins: HashMap<u64, u32> = points.clone();
+    for &(w, _) in results {
+        *points.get_mut(&w).unwrap() += 1;
+        *wins.get_mut(&w).unwrap() += 1;
+    }
+    for b in byes {
+        *points.get_mut(b).unwrap() += 1;
+    }
+    let buchholz = |u: u64| -> u32 {
+        results
+            .iter()
+            .filter_map(|&(w, l)| match () {
+                _ if w == u => Some(l),
+                _ if l == u => Some(w),
+                _ => None,
+            })
+            .map(|o| points[&o])
+            .sum()
+    };
+    let mut rows: Vec<(usize, (u64, u32, u32, u32))> = signed
+        .iter()
+        .enumerate()
+        .map(|(i, &u)| (i, (u, points[&u], buchholz(u), wins[&u])))
+        .collect();
+    rows.sort_by(|(i, a), (j, b)| (b.1, b.2, b.3).cmp(&(a.1, a.2, a.3)).then(i.cmp(j)));
+    rows.into_iter().map(|(_, r)| r).collect()
+}
+
+flow! {
+    fn a_swiss_tournament_of_five_is_played_to_the_podium_with_a_forfeit_and_every_game_rated_once() {
+        let app = App::spawn().await;
+        let group = -7101;
+        app.tg.group(group, "Regatta");
+        let names = ["Ann", "Ben", "Cid", "Dan", "Eve"];
+        let players: Vec<User> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| app.player(71_011 + i as i64, n, "en"))
+            .collect();
+        for p in &players {
+            app.welcomed(p).await;
+        }
+        app.tg.send_command(group, &players[0], "/tournament");
+        let msg = app.message_with_button(group, "tn:").await;
+        assert!(msg.text.contains("Swiss"), "{}", msg.text);
+        let join = button(&msg, "j");
+        for p in &players[1..] {
+            let a = app.press(group, p, msg.message_id, &join).await;
+            assert!(!a.show_alert, "{a:?}");
+        }
+        // Join twice: refused, nothing changes.
+        let a = app.press(group, &players[1], msg.message_id, &join).await;
+        assert!(a.show_alert && said(&a).contains("already"), "{a:?}");
+        assert_eq!(stored(&app, group).await.unwrap().entrants.len(), 5);
+        // Only the runner (or an admin) starts it.
+        let start = button(&msg, "s");
+        let a = app.press(group, &players[2], msg.message_id, &start).await;
+        assert!(a.show_alert && said(&a).contains("only"), "{a:?}");
+        assert_eq!(stored(&app, group).await.unwrap().phase, Phase::SignUp);
+        let a = app.press(group, &players[0], msg.message_id, &start).await;
+        assert!(!a.show_alert, "{a:?}");
+
+        let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
+        let signed: Vec<u64> = players.iter().map(|p| p.id.0).collect();
+        let mut results: Vec<(u64, u64)> = Vec::new();
+        let mut played: HashMap<u64, u32> = HashMap::new();
+        let mut forfeited = false;
+        loop {
+            let t = until(&app, group, "a match on, or the end", |t| {
+                t.phase == Phase::Finished || t.playing().is_some()
+            })
+            .await;
+            if t.phase == Phase::Finished {
+                break;
+            }
+            let (r, i) = t.playing().unwrap();
+            let m = &t.rounds[r].matches[i];
+            let game = m.game.unwrap();
+            let ua = by_id[&t.entrants[m.a].user].clone();
+            let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+            place(&app, &ua, game).await;
+            place(&app, &ub, game).await;
+            let battle = app
+                .message_with_button(group, &format!("f:{game}:"))
+                .await;
+            let d = Duel::from_battle(&battle, [ua.clone(), ub.clone()], group);
+            let (winner, loser) = if !forfeited {
+                // The first match: the player to move stops moving; the turn timer gives the
+                // match to the other.
+                forfeited = true;
+                let idle = d.players[d.turn].clone();
+                let other = d.players[1 - d.turn].clone();
+                tokio::time::sleep(Duration::from_secs(200)).await;
+                (other, idle)
+            } else {
+                // Then the one with the larger id (of sum and round, for variety) gives up.
+                let loser = if (ua.id.0 + ub.id.0 + r as u64).is_multiple_of(2) { ua } else { ub };
+                let winner = if loser.id == d.players[0].id {
+                    d.players[1].clone()
+                } else {
+                    d.players[0].clone()
+                };
+                app.tg.send_command(group, &loser, "/surrender");
+                (winner, loser)
+            };
+            let t = until(&app, group, "the match's result", |t| {
+                t.rounds[r].matches[i].winner.is_some()
+            })
+            .await;
+            let recorded = t.rounds[r].matches[i].winner.unwrap();
+            assert_eq!(t.entrants[recorded].user, winner.id.0, "match {game}");
+            results.push((winner.id.0, loser.id.0));
+            *played.entry(winner.id.0).or_default() += 1;
+            *played.entry(loser.id.0).or_default() += 1;
+        }
+        let t = stored(&app, group).await.unwrap();
+        // Swiss for five: three rounds, two matches and a bye each, no rematch.
+        assert_eq!(t.rounds.len(), 3);
+        assert_eq!(results.len(), 6);
+        let mut pairs: Vec<(u64, u64)> = results.iter().map(|&(w, l)| (w.min(l), w.max(l))).collect();
+        pairs.sort();
+        pairs.dedup();
+        assert_eq!(pairs.len(), 6, "a rematch: {results:?}");
+        let byes: Vec<u64> = t
+            .rounds
+            .iter()
+            .flat_map(|r| r.matches.iter())
+            .filter(|m| m.b.is_none())
+            .map(|m| t.entrants[m.a].user)
+            .collect();
+        assert_eq!(byes.len(), 3);
+        let mut distinct = byes.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3, "a second bye: {byes:?}");
+        // The standings and the podium in the group's message, as worked out apart.
+        let apart = standings_apart(&signed, &results, &byes);
+        let end = app
+            .tg
+            .wait_for_text(group, "The tournament is over", wait())
+            .await
+            .expect("the end in the tournament's message");
+        let name = |u: u64| by_id[&u].first_name.clone();
+        for (place, (u, points, buchholz, _)) in apart.iter().enumerate() {
+            let points = match points {
+                1 => "one point".to_owned(),
+                n => format!("{n} points"),
+            };
+            let line = format!("{}. {} — {points}, Buchholz {buchholz}", place + 1, name(*u));
+            assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
+        }
+        for (medal, row) in ["🥇", "🥈", "🥉"].iter().zip(&apart) {
+            let line = format!("{medal} {}", name(row.0));
+            assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
+        }
+        assert!(end.reply_markup.is_none(), "buttons left on the end");
+        // Every game rated once: each player's rated games in the group are their matches.
+        let store = app.store().await;
+        let ratings = store
+            .ratings(Leaderboard::Chat(group), &signed)
+            .await
+            .unwrap();
+        for (u, r) in signed.iter().zip(ratings) {
+            let games = r.map_or(0, |r| r.games);
+            assert_eq!(games, played.get(u).copied().unwrap_or(0), "{}", name(*u));
+        }
+    }
+}
+
+flow! {
+    fn a_tournament_refuses_bad_input_in_words_and_changes_nothing() {
+        let app = App::spawn().await;
+        let group = -7102;
+        app.tg.group(group, "Cove");
+        let ann = app.player(71_021, "Ann", "en");
+        let ben = app.player(71_022, "Ben", "en");
+        app.welcomed(&ann).await;
+        app.welcomed(&ben).await;
+        // In a private chat: words, no tournament.
+        app.tg.send_command(71_021, &ann, "/tournament");
+        app.tg
+            .wait_for_text(71_021, "played in groups", wait())
+            .await
+            .expect("the private chat's answer");
+        app.tg.send_command(group, &ann, "/tournament");
+        let msg = app.message_with_button(group, "tn:").await;
+        let before = until(&app, group, "its message noted", |t| t.message.is_some()).await;
+        // A second /tournament while one is open.
+        app.tg.send_command(group, &ben, "/tournament");
+        app.tg
+            .wait_for_text(group, "has a tournament on", wait())
+            .await
+            .expect("the second /tournament's answer");
+        // Start with one player; Leave by one who is not in; Cancel by one who does not run it.
+        let a = app.press(group, &ann, msg.message_id, &button(&msg, "s")).await;
+        assert!(a.show_alert && said(&a).contains("two players"), "{a:?}");
+        let a = app.press(group, &ben, msg.message_id, &button(&msg, "l")).await;
+        assert!(a.show_alert && said(&a).contains("not signed up"), "{a:?}");
+        let a = app.press(group, &ben, msg.message_id, &button(&msg, "x")).await;
+        assert!(a.show_alert && said(&a).contains("only"), "{a:?}");
+        // Someone who never opened the bot is sent there to Join.
+        let stranger = app.tg.user(71_023, "Cid", "en");
+        let a = app.press(group, &stranger, msg.message_id, &button(&msg, "j")).await;
+        assert!(a.url.as_deref().is_some_and(|u| u.contains("start=")), "{a:?}");
+        assert_eq!(stored(&app, group).await.unwrap(), before);
+        // Round robin takes eight at most: the format is set, Leave and Join work.
+        let a = app.press(group, &ann, msg.message_id, &button(&msg, "fr")).await;
+        assert!(!a.show_alert, "{a:?}");
+        let a = app.press(group, &ben, msg.message_id, &button(&msg, "j")).await;
+        assert!(!a.show_alert, "{a:?}");
+        let shown = app
+            .tg
+            .wait_for_text(group, "Signed up: 2 of 8", wait())
+            .await
+            .expect("the sign-up redrawn");
+        assert!(shown.text.contains("round robin"), "{}", shown.text);
+        // The runner calls it off: the message says so and keeps no buttons.
+        let a = app.press(group, &ann, msg.message_id, &button(&msg, "x")).await;
+        assert!(!a.show_alert, "{a:?}");
+        let off = app
+            .tg
+            .wait_for_text(group, "called off", wait())
+            .await
+            .expect("the tournament called off");
+        assert!(off.reply_markup.is_none());
+        // Its old buttons are out of date now.
+        let a = app.press(group, &ben, msg.message_id, &button(&msg, "j")).await;
+        assert!(a.show_alert, "{a:?}");
+        assert_no_4xx(&app);
+    }
+}
