@@ -11,6 +11,7 @@ tour-format-elimination = с отпадане
 tour-runner = Води: { $name }.
 tour-signed-up = Записани: { $count } от { $max }
 tour-hint-signup = Натиснете „Участвам“, за да се запишете. Водещият (или админ) избира системата и започва; нужни са поне двама играчи. Всяка партия е дуел на дъската на този чат, една по една, по правилата на този чат.
+tour-topic-name = 🏆 Кръг { $round }: { $a } — { $b }
 tour-round = Кръг { $round } от { $rounds }
 tour-pair = { $a } — { $b }
 tour-pair-playing = ▶️ { $a } — { $b }: играят сега

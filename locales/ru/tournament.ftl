@@ -12,6 +12,7 @@ tour-format-elimination = на выбывание
 tour-runner = Ведёт: { $name }.
 tour-signed-up = Записались: { $count } из { $max }
 tour-hint-signup = Нажмите «Участвовать», чтобы записаться. Ведущий (или админ) выбирает систему и начинает; нужно хотя бы два игрока. Каждая партия — дуэль на доске этого чата, по одной, по правилам этого чата.
+tour-topic-name = 🏆 Тур { $round }: { $a } — { $b }
 tour-round = Тур { $round } из { $rounds }
 tour-pair = { $a } — { $b }
 tour-pair-playing = ▶️ { $a } — { $b }: идёт партия

@@ -56,7 +56,7 @@ pub fn deadline(rec: &GameRecord, now: u64, ai_pause: Duration) -> Option<u64> {
                 // timer sends it.
                 return Some(now + BEGIN_GRACE.as_secs());
             }
-            rec.game.next_deadline()
+            rec.game.next_deadline().or_else(|| placement_deadline(rec))
         }
         Play::Riga(r) => r.deadline(riga::turn_seconds(rec)),
     };
@@ -77,9 +77,23 @@ pub fn tick(
     reminder: &dyn Fn(Lang, &str, u64) -> String,
 ) -> bool {
     match &rec.play {
+        Play::SeaBattle(_) if placement_deadline(rec).is_some_and(|d| d <= now) => {
+            // A tournament's match whose fleets are not all placed in time is called off:
+            // the tournament gives it to whoever placed (`telegram/tournament.rs`).
+            rec.game.apply(Action::Cancel, now, rng).is_ok()
+        }
         Play::SeaBattle(_) => {
             battle::play(rec, Action::Tick, now, rng).is_ok_and(|events| !events.is_empty())
         }
         Play::Riga(_) => riga::tick(rec, now, reminder),
     }
+}
+
+/// A tournament's match still being placed: when its placement runs out (its start, and
+/// the turn timer's length). No other game's placement has a limit.
+fn placement_deadline(rec: &GameRecord) -> Option<u64> {
+    if rec.tournament.is_none() || *rec.game.phase() != Phase::Placement {
+        return None;
+    }
+    Some(rec.created + rec.game.ruleset().timer.seconds()?)
 }

@@ -7,13 +7,14 @@
 //! id is stored in the tournament before the game is created under it, a result is recorded
 //! once per game, and the settlement that calls [`match_over`] runs until it succeeds.
 
-use super::context::{display_name, now, store_error_key, Ctx, HandlerResult};
+use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::Metered;
 use super::send::topic_of;
 use super::send::{active_game, answer, answer_store_error, edit_live, in_topic, markup, reply};
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
 use crate::game::record::{GameKind, GameRecord};
+use crate::game::timer;
 use crate::game::tournament::{Entrant, Format, Phase, Tournament, TournamentRefused};
 use crate::store::{GameId, StoreError};
 use crate::view::buttons::TourOp;
@@ -154,7 +155,12 @@ pub async fn on_button(
             },
         )
         .await;
+    let changed = matches!(done, Ok(Ok(_)));
+    // A Start that came again (its first run stored the start, then the process died):
+    // answered as the first would have been.
+    let again = op == TourOp::Start && tour.phase == Phase::Running && may_run;
     let words = match done {
+        Ok(Err(TournamentRefused::NotOpen)) if again => t(lang, "tour-started"),
         Ok(Ok(_)) => t(
             lang,
             match op {
@@ -165,17 +171,19 @@ pub async fn on_button(
                 TourOp::Cancel => "tour-cancelled-answer",
             },
         ),
-        Ok(Err(r)) => return answer(ctx, q, refusal_words(lang, r), true).await,
+        Ok(Err(r)) => refusal_words(lang, r),
         Err(StoreError::NotFound) => {
             return answer(ctx, q, t(lang, "tour-out-of-date"), true).await
         }
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    answer(ctx, q, words, false).await?;
-    show(ctx, chat, lang).await?;
-    if op == TourOp::Start {
-        open_next_match(ctx, chat).await?;
+    answer(ctx, q, words, !changed && !again).await?;
+    if changed {
+        show(ctx, chat, lang).await?;
     }
+    // Whatever the press did: a match the tournament waits for is opened (after a crash
+    // between a Start and its first match, the Start's update comes again, refused).
+    open_next_match(ctx, chat).await?;
     Ok(())
 }
 
@@ -249,6 +257,7 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
                     },
                 )
                 .await?;
+            crash_point(ctx, "match-assigned");
             match assigned {
                 Ok((found, _)) => found,
                 Err(_) => return Ok(()),
@@ -274,10 +283,15 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
     };
     let settings = ctx.store.chat_settings(chat).await?;
     let lang = settings.lang.unwrap_or(Lang::En);
+    // In a forum that gives each game a topic of its own, so does each match.
+    let own = match settings.own_topics {
+        true => match_topic(ctx, chat, lang, round, (&a.name, &b.name)).await,
+        false => None,
+    };
     let setup = Setup {
         chat,
-        topic: tour.topic,
-        own_topic: false,
+        topic: own.or(tour.topic),
+        own_topic: own.is_some(),
         inline: None,
         creator: a.user,
         lang,
@@ -311,7 +325,10 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
     // Created, the game is marked in the outbox: this process's beat wakes its sender
     // within half a second (a kick from here would make the sender call itself).
     if ctx.store.create_game_at(id, &rec).await? {
-        ctx.store.set_chat_game(chat, tour.topic, id).await?;
+        // Its placement has a limit: the timer looks at it then, touched or not.
+        let due = timer::deadline(&rec, now(), ctx.config.ai_pause);
+        ctx.store.schedule(id, due).await?;
+        ctx.store.set_chat_game(chat, rec.topic, id).await?;
         for user in [a.user, b.user] {
             ctx.store.set_user_game(user, id).await?;
         }
@@ -322,9 +339,43 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A new forum topic of `chat` for a match of `round` between `names`: its thread id;
+/// `None` when Telegram refuses (the bot may no more manage topics).
+async fn match_topic(
+    ctx: &Ctx,
+    chat: i64,
+    lang: Lang,
+    round: usize,
+    (a, b): (&str, &str),
+) -> Option<i32> {
+    let name = ta(
+        lang,
+        "tour-topic-name",
+        &[
+            ("round", (round + 1).into()),
+            ("a", a.into()),
+            ("b", b.into()),
+        ],
+    );
+    let name: String = name.chars().take(128).collect();
+    match ctx
+        .bot
+        .create_forum_topic(ChatId(chat), name)
+        .metered()
+        .await
+    {
+        Ok(topic) => Some(topic.thread_id.0 .0),
+        Err(e) => {
+            log::warn!("a topic of its own for a tournament's match in {chat}: {e}");
+            None
+        }
+    }
+}
+
 /// A finished game that is a tournament's match: its result recorded (once), the
 /// tournament's message redrawn and the next match opened. A match called off before its
-/// battle is lost by the one who called it off (its creator, the only one who may).
+/// battle (by the timer, when the fleets were not placed in time, or by its creator) goes
+/// to the one player who placed a fleet; else to the one who did not call it off.
 pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), StoreError> {
     let Some(tid) = rec.tournament else {
         return Ok(());
@@ -335,14 +386,18 @@ pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), S
     let player = |seat: usize| rec.game.seats().get(seat).map(|s| s.player.0);
     let (winner, forfeit) = match winners.first() {
         Some(seat) => (player(seat.index()), *reason == EndReason::Retired),
-        None => (
-            rec.game
-                .seats()
-                .iter()
-                .map(|s| s.player.0)
-                .find(|&p| p != rec.creator),
-            true,
-        ),
+        None => {
+            let seats = rec.game.seats();
+            let ready: Vec<u64> = (0..seats.len())
+                .filter(|&i| rec.game.is_ready(engine::SeatId(i as u8)))
+                .filter_map(player)
+                .collect();
+            let winner = match ready[..] {
+                [one] => Some(one),
+                _ => seats.iter().map(|s| s.player.0).find(|&p| p != rec.creator),
+            };
+            (winner, true)
+        }
     };
     let Some(winner) = winner else {
         return Ok(());
@@ -370,6 +425,7 @@ pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), S
         Err(StoreError::NotFound) => return Ok(()),
         Err(e) => return Err(e),
     }
+    crash_point(ctx, "tournament-recorded");
     if let Err(e) = show(ctx, rec.chat, rec.lang).await {
         log::warn!("tournament {tid} in {}: its message: {e}", rec.chat);
     }

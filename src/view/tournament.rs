@@ -26,10 +26,22 @@ pub fn refusal_words(lang: Lang, r: TournamentRefused) -> String {
     t(lang, r.key())
 }
 
+/// The most characters of a name the message shows: 32 players' standings and a round's
+/// pairings stay within Telegram's 4096 characters.
+const NAME_CHARS: usize = 24;
+
+/// Entrant `i`'s name as the message shows it: escaped, a long one cut with "…".
 fn name(tour: &Tournament, i: usize) -> String {
-    tour.entrants
-        .get(i)
-        .map_or_else(|| "?".to_owned(), |e| escape(&e.name))
+    let Some(e) = tour.entrants.get(i) else {
+        return "?".to_owned();
+    };
+    match e.name.chars().count() > NAME_CHARS {
+        true => {
+            let cut: String = e.name.chars().take(NAME_CHARS - 1).collect();
+            format!("{}…", escape(&cut))
+        }
+        false => escape(&e.name),
+    }
 }
 
 /// The tournament's message in `lang`: its text (HTML) and keyboard (none once it is over).
@@ -206,4 +218,67 @@ fn standings_lines(tour: &Tournament, lang: Lang) -> String {
         text.push('\n');
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tournament::Entrant;
+
+    /// Thirty-two entrants with the longest names Telegram gives (a first and a last name
+    /// of 64 characters each, with HTML to escape), at every stage.
+    fn crowded(format: Format) -> Vec<Tournament> {
+        let long = |i: usize| format!("<{i:02}>{}", "Щ".repeat(124));
+        let mut t = Tournament::open(
+            9,
+            -1,
+            None,
+            Entrant {
+                user: 0,
+                name: long(0),
+            },
+            format,
+            0,
+        );
+        for i in 1..format.max_players() {
+            t.join(Entrant {
+                user: i as u64,
+                name: long(i),
+            })
+            .unwrap();
+        }
+        let mut stages = vec![t.clone()];
+        t.start(0, false).unwrap();
+        let mut game = 100;
+        while let Some((r, i)) = t.next_match() {
+            t.assign_game(r, i, game).unwrap();
+            let m = &t.rounds[r].matches[i];
+            let winner = t.entrants[m.a].user;
+            t.record(game, winner, false).unwrap();
+            game += 1;
+            stages.push(t.clone());
+        }
+        stages
+    }
+
+    #[test]
+    fn every_stage_of_the_largest_tournaments_fits_a_message_in_every_language() {
+        for format in Format::ALL {
+            for t in crowded(format) {
+                for lang in Lang::ALL {
+                    let (text, kb) = tournament_message(&t, lang);
+                    let chars = text.chars().count();
+                    assert!(chars <= 4096, "{format:?} {lang}: {chars} characters");
+                    if let Some(kb) = kb {
+                        assert!(kb.inline_keyboard.iter().all(|r| r.len() <= 8));
+                        for key in kb.inline_keyboard.iter().flatten() {
+                            let data = key.data().unwrap();
+                            assert!(!data.is_empty() && data.len() <= 64, "{data}");
+                        }
+                    }
+                    assert!(!text.contains("<00>"), "a name unescaped");
+                }
+            }
+        }
+    }
 }

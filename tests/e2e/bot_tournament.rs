@@ -306,3 +306,236 @@ flow! {
         assert_no_4xx(&app);
     }
 }
+
+flow! {
+    /// A knockout of four in a forum whose games get topics of their own: each match in a
+    /// topic the bot opens and closes; a player who never places their fleet loses the match
+    /// when the turn timer runs out, and the tournament goes on; the podium by the rules.
+    fn a_knockout_of_four_in_a_forum_plays_each_match_in_its_own_topic_and_an_absent_player_loses_by_the_clock() {
+        let app = App::spawn().await;
+        let group = -1_002_710_301;
+        app.tg.forum(group, "Knockout forum");
+        app.tg
+            .set_member_status(group, crate::fake_telegram::BOT_ID, "administrator");
+        let store = app.store().await;
+        let mut settings = store.chat_settings(group).await.unwrap();
+        settings.own_topics = true;
+        store.set_chat_settings(group, &settings).await.unwrap();
+        let players: Vec<User> = ["Ann", "Ben", "Cid", "Dan"]
+            .iter()
+            .enumerate()
+            .map(|(i, n)| app.player(71_031 + i as i64, n, "en"))
+            .collect();
+        for p in &players {
+            app.welcomed(p).await;
+        }
+        app.tg.send_command(group, &players[0], "/tournament");
+        let msg = app.message_with_button(group, "tn:").await;
+        for p in &players[1..] {
+            let a = app.press(group, p, msg.message_id, &button(&msg, "j")).await;
+            assert!(!a.show_alert, "{a:?}");
+        }
+        let a = app.press(group, &players[0], msg.message_id, &button(&msg, "fe")).await;
+        assert!(!a.show_alert, "{a:?}");
+        let a = app.press(group, &players[0], msg.message_id, &button(&msg, "s")).await;
+        assert!(!a.show_alert, "{a:?}");
+
+        let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
+        let mut topics = Vec::new();
+        let mut absent_done = false;
+        let mut final_pair = None;
+        let mut semi_losers = Vec::new();
+        loop {
+            let t = until(&app, group, "a match on, or the end", |t| {
+                t.phase == Phase::Finished || t.playing().is_some()
+            })
+            .await;
+            if t.phase == Phase::Finished {
+                break;
+            }
+            let (r, i) = t.playing().unwrap();
+            let m = t.rounds[r].matches[i].clone();
+            let game = m.game.unwrap();
+            let ua = by_id[&t.entrants[m.a].user].clone();
+            let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+            // Its own topic, named for the match.
+            let (rec, _) = store
+                .load_game(morskoy_boy::store::GameId(game))
+                .await
+                .unwrap();
+            assert!(rec.own_topic, "match {game} is not in a topic of its own");
+            let topic = rec.topic.expect("a topic");
+            assert!(!topics.contains(&topic), "two matches in topic {topic}");
+            topics.push(topic);
+            let (winner, loser) = if !absent_done {
+                // Only the first player places; the other never does.
+                absent_done = true;
+                place(&app, &ua, game).await;
+                tokio::time::sleep(Duration::from_secs(200)).await;
+                (ua, ub)
+            } else {
+                place(&app, &ua, game).await;
+                place(&app, &ub, game).await;
+                let battle = app.message_with_button(group, &format!("f:{game}:")).await;
+                assert_eq!(battle.thread, Some(topic), "the battle is not in its topic");
+                // The later sign-up gives up, in the private chat.
+                let (w, l) = if ua.id.0 < ub.id.0 { (ua, ub) } else { (ub, ua) };
+                app.tg.send_command(l.id.0 as i64, &l, "/surrender");
+                (w, l)
+            };
+            let t = until(&app, group, "the match's result", |t| {
+                t.rounds[r].matches[i].winner.is_some()
+            })
+            .await;
+            let m = &t.rounds[r].matches[i];
+            assert_eq!(t.entrants[m.winner.unwrap()].user, winner.id.0, "match {game}");
+            if r == 0 {
+                semi_losers.push(loser.first_name.clone());
+            } else {
+                final_pair = Some((winner.first_name.clone(), loser.first_name.clone()));
+            }
+        }
+        let t = stored(&app, group).await.unwrap();
+        assert_eq!(t.rounds.len(), 2);
+        assert_eq!(topics.len(), 3, "three matches");
+        // Every match's topic is closed once its game is over.
+        for topic in &topics {
+            let deadline = tokio::time::Instant::now() + wait();
+            while app.tg.topic(group, *topic).is_some_and(|(_, closed)| !closed) {
+                assert!(tokio::time::Instant::now() < deadline, "topic {topic} left open");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+        let (champion, runner_up) = final_pair.expect("a final");
+        let end = app
+            .tg
+            .wait_for_text(group, "The tournament is over", wait())
+            .await
+            .expect("the podium");
+        assert!(end.text.contains(&format!("🥇 {champion}")), "{}", end.text);
+        assert!(end.text.contains(&format!("🥈 {runner_up}")), "{}", end.text);
+        semi_losers.sort_by_key(|n| names_order(n));
+        let third = format!("🥉 {} and {}", semi_losers[0], semi_losers[1]);
+        assert!(end.text.contains(&third), "no {third:?} in:\n{}", end.text);
+        assert_eq!(end.thread, None, "the tournament's message stays in General");
+    }
+}
+
+/// The sign-up order of the knockout's players, by name.
+fn names_order(name: &str) -> usize {
+    ["Ann", "Ben", "Cid", "Dan"]
+        .iter()
+        .position(|n| *n == name)
+        .unwrap()
+}
+
+/// A Swiss tournament of three in `group` with the bot killing itself (`kill -9`) at
+/// `point`, started again: each match opened once, each result recorded once, each game
+/// rated once, one message for the tournament.
+async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64) {
+    let mut app = App::spawn().await;
+    app.tg.group(group, "Crash cove");
+    let players: Vec<User> = ["Ann", "Ben", "Cid"]
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(first_id + i as i64, n, "en"))
+        .collect();
+    for p in &players {
+        app.welcomed(p).await;
+    }
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), point.into()));
+    app.start_bot().await;
+    app.tg.send_command(group, &players[0], "/tournament");
+    let msg = app.message_with_button(group, "tn:").await;
+    for p in &players[1..] {
+        let a = app
+            .press(group, p, msg.message_id, &button(&msg, "j"))
+            .await;
+        assert!(!a.show_alert, "{a:?}");
+    }
+    let start = app
+        .tg
+        .press_stale(group, &players[0], msg.message_id, &button(&msg, "s"));
+    let mut crashed = false;
+    if point == "match-assigned" {
+        wait_for_the_crash(&mut app).await;
+        app.restart_bot().await;
+        crashed = true;
+    }
+    let a = app
+        .tg
+        .wait_answer(&start, wait())
+        .await
+        .expect("the Start is answered");
+    assert!(!a.show_alert, "{a:?}");
+    let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
+    let mut games = Vec::new();
+    loop {
+        let t = until(&app, group, "a match on, or the end", |t| {
+            t.phase == Phase::Finished || t.playing().is_some()
+        })
+        .await;
+        if t.phase == Phase::Finished {
+            break;
+        }
+        let (r, i) = t.playing().unwrap();
+        let m = t.rounds[r].matches[i].clone();
+        let game = m.game.unwrap();
+        games.push(game);
+        let ua = by_id[&t.entrants[m.a].user].clone();
+        let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+        place(&app, &ua, game).await;
+        place(&app, &ub, game).await;
+        app.message_with_button(group, &format!("f:{game}:")).await;
+        app.tg.send_command(group, &ub, "/surrender");
+        if !crashed {
+            wait_for_the_crash(&mut app).await;
+            app.restart_bot().await;
+            crashed = true;
+        }
+        until(&app, group, "the match's result", |t| {
+            t.rounds[r].matches[i].winner.is_some()
+        })
+        .await;
+    }
+    assert!(crashed, "the bot never reached {point}");
+    let t = stored(&app, group).await.unwrap();
+    assert_eq!(games.len(), 2, "{t:?}");
+    // One announcement per match, one tournament message, ratings moved once per match.
+    app.tg
+        .wait_for_text(group, "The tournament is over", wait())
+        .await
+        .expect("the end");
+    let texts: Vec<SentMessage> = app.tg.messages(group);
+    let announced = texts
+        .iter()
+        .filter(|m| m.text.contains("Place your fleets"))
+        .count();
+    assert_eq!(announced, 2, "{:?}", app.tg.all_texts(group));
+    let tournaments = texts
+        .iter()
+        .filter(|m| m.text.starts_with("🏆 Tournament"))
+        .count();
+    assert_eq!(tournaments, 1, "{:?}", app.tg.all_texts(group));
+    let ids: Vec<u64> = players.iter().map(|p| p.id.0).collect();
+    let ratings = app
+        .store()
+        .await
+        .ratings(Leaderboard::Chat(group), &ids)
+        .await
+        .unwrap();
+    let rated: u32 = ratings.iter().map(|r| r.map_or(0, |r| r.games)).sum();
+    assert_eq!(rated, 4, "two games of two players: {ratings:?}");
+    assert_no_4xx(&app);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_between_a_start_and_its_first_match_the_match_opens_once() {
+    a_swiss_of_three_with_a_crash_at("match-assigned", -7201, 72_011).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_at_a_rounds_end_the_next_round_opens_once_and_each_game_is_rated_once() {
+    a_swiss_of_three_with_a_crash_at("tournament-recorded", -7202, 72_021).await;
+}
