@@ -33,6 +33,12 @@ tour-podium-place = { $place ->
         [2] 🥈
        *[other] 🥉
     } { $names }
+tour-picture-title = Турнир · { $format }
+tour-picture-buchholz = Бухолц { $buchholz }
+tour-picture-wins = { $wins ->
+        [one] една победа
+       *[other] { $wins } победи
+    }
 tour-cancelled = Турнирът е отменен.
 
 ## Бутони

@@ -33,6 +33,12 @@ tour-podium-place = { $place ->
         [2] 🥈
        *[other] 🥉
     } { $names }
+tour-picture-title = Tournament · { $format }
+tour-picture-buchholz = Buchholz { $buchholz }
+tour-picture-wins = { $wins ->
+        [one] one win
+       *[other] { $wins } wins
+    }
 tour-cancelled = The tournament was called off.
 
 ## Buttons

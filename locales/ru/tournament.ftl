@@ -36,6 +36,13 @@ tour-podium-place = { $place ->
         [2] 🥈
        *[other] 🥉
     } { $names }
+tour-picture-title = Турнир · { $format }
+tour-picture-buchholz = Бухгольц { $buchholz }
+tour-picture-wins = { $wins ->
+        [one] { $wins } победа
+        [few] { $wins } победы
+       *[many] { $wins } побед
+    }
 tour-cancelled = Турнир отменён.
 
 ## Кнопки

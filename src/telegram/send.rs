@@ -29,7 +29,7 @@ pub async fn reply(ctx: &Ctx, msg: &Message, text: String) -> HandlerResult {
 }
 
 /// A picture drawn for a reply: its file name, and what renders the PNG.
-type Drawn = (&'static str, Box<dyn FnOnce() -> Vec<u8> + Send>);
+pub type Drawn = (&'static str, Box<dyn FnOnce() -> Vec<u8> + Send>);
 
 /// [`reply`] with a photo: `render`'s PNG (named `file_name`) with `caption` (HTML, within
 /// Telegram's 1024 characters) under it, by the same rules (the caption counts as the
@@ -82,7 +82,7 @@ async fn respond(ctx: &Ctx, msg: &Message, text: String, picture: Option<Drawn>)
 
 /// Sends a reply's text, or its picture with the text as the caption (in forum topic
 /// `topic`, if any).
-async fn send_reply(
+pub async fn send_reply(
     ctx: &Ctx,
     chat: ChatId,
     topic: Option<i32>,

@@ -9,18 +9,20 @@
 
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::Metered;
+use super::send::send_reply;
 use super::send::topic_of;
 use super::send::{active_game, answer, answer_store_error, edit_live, in_topic, markup, reply};
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
-use crate::game::record::{GameKind, GameRecord};
+use crate::game::record::{Board, GameKind, GameRecord};
 use crate::game::timer;
 use crate::game::tournament::{Entrant, Format, Phase, Tournament, TournamentRefused};
 use crate::store::{GameId, StoreError};
 use crate::view::buttons::TourOp;
 use crate::view::i18n::{t, ta};
+use crate::view::picture::{render_leaderboard_png, BoardRow};
 use crate::view::render::escape;
-use crate::view::tournament::{refusal_words, tournament_message};
+use crate::view::tournament::{podium_lines, refusal_words, standings_picture, tournament_message};
 use engine::{EndReason, Phase as GamePhase};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatMemberKind, MessageId, ParseMode, User};
@@ -339,6 +341,52 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// A finished tournament's final standings as a picture, the podium under it, in a chat
+/// whose fields are pictures: posted at most once (noted before it goes, so a crash between
+/// leaves it out; the tournament's message shows the podium anyway).
+async fn post_podium(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
+    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
+        return Ok(());
+    };
+    let settings = ctx.store.chat_settings(chat).await?;
+    let pictures = settings.board.unwrap_or(ctx.config.board) == Board::Picture;
+    if tour.phase != Phase::Finished || !pictures {
+        return Ok(());
+    }
+    if !ctx
+        .store
+        .first_answer(&format!("tournament:{}:podium", tour.id))
+        .await?
+    {
+        return Ok(());
+    }
+    let lang = settings.lang.unwrap_or(fallback);
+    let (title, rows) = standings_picture(&tour, lang);
+    let render = move || {
+        let rows: Vec<BoardRow<'_>> = rows
+            .iter()
+            .map(|r| BoardRow {
+                place: r.place,
+                name: &r.name,
+                rating: r.points,
+                games: &r.detail,
+            })
+            .collect();
+        render_leaderboard_png(&title, &rows)
+    };
+    super::context::pace(ctx, ChatId(chat)).await?;
+    let caption = podium_lines(&tour, lang);
+    send_reply(
+        ctx,
+        ChatId(chat),
+        tour.topic,
+        caption,
+        Some(("standings.png", Box::new(render))),
+    )
+    .await?;
+    Ok(())
+}
+
 /// A new forum topic of `chat` for a match of `round` between `names`: its thread id;
 /// `None` when Telegram refuses (the bot may no more manage topics).
 async fn match_topic(
@@ -428,6 +476,9 @@ pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), S
     crash_point(ctx, "tournament-recorded");
     if let Err(e) = show(ctx, rec.chat, rec.lang).await {
         log::warn!("tournament {tid} in {}: its message: {e}", rec.chat);
+    }
+    if let Err(e) = post_podium(ctx, rec.chat, rec.lang).await {
+        log::warn!("tournament {tid} in {}: its podium: {e}", rec.chat);
     }
     open_next_match(ctx, rec.chat).await
 }

@@ -90,21 +90,7 @@ pub fn tournament_message(tour: &Tournament, lang: Lang) -> (String, Option<Keyb
             (text, Some(keyboard))
         }
         Phase::Finished => {
-            text.push_str(&t(lang, "tour-over"));
-            text.push('\n');
-            let podium = tour.podium();
-            for (place, names) in podium.iter().enumerate().take(3) {
-                let names: Vec<String> = names.iter().map(|&i| name(tour, i)).collect();
-                text.push_str(&ta(
-                    lang,
-                    "tour-podium-place",
-                    &[
-                        ("place", (place + 1).into()),
-                        ("names", crate::view::i18n::list(lang, &names).into()),
-                    ],
-                ));
-                text.push('\n');
-            }
+            text.push_str(&podium_lines(tour, lang));
             text.push_str(&rounds_lines(tour, lang));
             text.push_str(&standings_lines(tour, lang));
             (text, None)
@@ -114,6 +100,69 @@ pub fn tournament_message(tour: &Tournament, lang: Lang) -> (String, Option<Keyb
             (text, None)
         }
     }
+}
+
+/// "The tournament is over" and the podium: a line for each of the first three places.
+pub fn podium_lines(tour: &Tournament, lang: Lang) -> String {
+    let mut text = t(lang, "tour-over");
+    text.push('\n');
+    for (place, names) in tour.podium().iter().enumerate().take(3) {
+        let names: Vec<String> = names.iter().map(|&i| name(tour, i)).collect();
+        text.push_str(&ta(
+            lang,
+            "tour-podium-place",
+            &[
+                ("place", (place + 1).into()),
+                ("names", crate::view::i18n::list(lang, &names).into()),
+            ],
+        ));
+        text.push('\n');
+    }
+    text
+}
+
+/// One row of the standings' picture: the place, the name (not escaped: the picture draws
+/// it as it is), the points, and the tie-break in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureRow {
+    /// The place, from 1.
+    pub place: u32,
+    /// The entrant's name.
+    pub name: String,
+    /// The points.
+    pub points: i64,
+    /// Buchholz (Swiss, round robin) or the wins (knockout), in words.
+    pub detail: String,
+}
+
+/// The standings as a picture shows them: its title and its rows, best first.
+pub fn standings_picture(tour: &Tournament, lang: Lang) -> (String, Vec<PictureRow>) {
+    let title = ta(
+        lang,
+        "tour-picture-title",
+        &[("format", format_words(lang, tour.format).into())],
+    );
+    let rows = tour
+        .standings()
+        .into_iter()
+        .map(|s| PictureRow {
+            place: s.place as u32,
+            name: tour
+                .entrants
+                .get(s.entrant)
+                .map_or_else(String::new, |e| e.name.clone()),
+            points: i64::from(s.points),
+            detail: match tour.format {
+                Format::Elimination => ta(lang, "tour-picture-wins", &[("wins", s.wins.into())]),
+                Format::Swiss | Format::RoundRobin => ta(
+                    lang,
+                    "tour-picture-buchholz",
+                    &[("buchholz", s.buchholz.into())],
+                ),
+            },
+        })
+        .collect();
+    (title, rows)
 }
 
 fn signup_keyboard(tour: &Tournament, lang: Lang) -> Keyboard {

@@ -53,7 +53,7 @@ async fn place(app: &App, p: &User, game: u64) {
 /// Waits until `f` holds of the stored tournament (the bot works on paused time: the
 /// waiting costs nothing).
 async fn until(app: &App, group: i64, what: &str, f: impl Fn(&Tournament) -> bool) -> Tournament {
-    for _ in 0..600 {
+    for _ in 0..3000 {
         if let Some(t) = stored(app, group).await {
             if f(&t) {
                 return t;
@@ -65,6 +65,18 @@ async fn until(app: &App, group: i64, what: &str, f: impl Fn(&Tournament) -> boo
         "the tournament never came to: {what}: {:?}",
         stored(app, group).await
     );
+}
+
+/// The tournament's own message (`message`) once it says the tournament is over.
+async fn the_end(app: &App, group: i64, message: i32) -> SentMessage {
+    app.tg
+        .wait_for(
+            group,
+            |m| m.message_id == message && m.text.contains("The tournament is over"),
+            wait(),
+        )
+        .await
+        .expect("the end in the tournament's message")
 }
 
 /// Standings as the test works them out from the results alone: (user, points, Buchholz,
@@ -103,144 +115,180 @@ fn standings_apart(
     rows.into_iter().map(|(_, r)| r).collect()
 }
 
+/// A Swiss tournament of five in `group` (players from `first_id`), to the podium: the first
+/// match lost by the turn timer, the others by giving up; the pairings without rematches and
+/// a bye each, the standings and podium in the group's message as worked out apart, every
+/// game rated once.
+async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
+    app.tg.group(group, "Regatta");
+    let names = ["Ann", "Ben", "Cid", "Dan", "Eve"];
+    let players: Vec<User> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| app.player(first_id + i as i64, n, "en"))
+        .collect();
+    for p in &players {
+        app.welcomed(p).await;
+    }
+    app.tg.send_command(group, &players[0], "/tournament");
+    let msg = app.message_with_button(group, "tn:").await;
+    assert!(msg.text.contains("Swiss"), "{}", msg.text);
+    let join = button(&msg, "j");
+    for p in &players[1..] {
+        let a = app.press(group, p, msg.message_id, &join).await;
+        assert!(!a.show_alert, "{a:?}");
+    }
+    // Join twice: refused, nothing changes.
+    let a = app.press(group, &players[1], msg.message_id, &join).await;
+    assert!(a.show_alert && said(&a).contains("already"), "{a:?}");
+    assert_eq!(stored(&app, group).await.unwrap().entrants.len(), 5);
+    // Only the runner (or an admin) starts it.
+    let start = button(&msg, "s");
+    let a = app.press(group, &players[2], msg.message_id, &start).await;
+    assert!(a.show_alert && said(&a).contains("only"), "{a:?}");
+    assert_eq!(stored(&app, group).await.unwrap().phase, Phase::SignUp);
+    let a = app.press(group, &players[0], msg.message_id, &start).await;
+    assert!(!a.show_alert, "{a:?}");
+
+    let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
+    let signed: Vec<u64> = players.iter().map(|p| p.id.0).collect();
+    let mut results: Vec<(u64, u64)> = Vec::new();
+    let mut played: HashMap<u64, u32> = HashMap::new();
+    let mut forfeited = false;
+    loop {
+        let t = until(&app, group, "a match on, or the end", |t| {
+            t.phase == Phase::Finished || t.playing().is_some()
+        })
+        .await;
+        if t.phase == Phase::Finished {
+            break;
+        }
+        let (r, i) = t.playing().unwrap();
+        let m = &t.rounds[r].matches[i];
+        let game = m.game.unwrap();
+        let ua = by_id[&t.entrants[m.a].user].clone();
+        let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+        place(&app, &ua, game).await;
+        place(&app, &ub, game).await;
+        let battle = app.message_with_button(group, &format!("f:{game}:")).await;
+        let d = Duel::from_battle(&battle, [ua.clone(), ub.clone()], group);
+        let (winner, loser) = if !forfeited {
+            // The first match: the player to move stops moving; the turn timer gives the
+            // match to the other.
+            forfeited = true;
+            let idle = d.players[d.turn].clone();
+            let other = d.players[1 - d.turn].clone();
+            tokio::time::sleep(Duration::from_secs(200)).await;
+            (other, idle)
+        } else {
+            // Then the one with the larger id (of sum and round, for variety) gives up.
+            let loser = if (ua.id.0 + ub.id.0 + r as u64).is_multiple_of(2) {
+                ua
+            } else {
+                ub
+            };
+            let winner = if loser.id == d.players[0].id {
+                d.players[1].clone()
+            } else {
+                d.players[0].clone()
+            };
+            app.tg.send_command(group, &loser, "/surrender");
+            (winner, loser)
+        };
+        let t = until(&app, group, "the match's result", |t| {
+            t.rounds[r].matches[i].winner.is_some()
+        })
+        .await;
+        let recorded = t.rounds[r].matches[i].winner.unwrap();
+        assert_eq!(t.entrants[recorded].user, winner.id.0, "match {game}");
+        results.push((winner.id.0, loser.id.0));
+        *played.entry(winner.id.0).or_default() += 1;
+        *played.entry(loser.id.0).or_default() += 1;
+    }
+    let t = stored(&app, group).await.unwrap();
+    // Swiss for five: three rounds, two matches and a bye each, no rematch.
+    assert_eq!(t.rounds.len(), 3);
+    assert_eq!(results.len(), 6);
+    let mut pairs: Vec<(u64, u64)> = results.iter().map(|&(w, l)| (w.min(l), w.max(l))).collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs.len(), 6, "a rematch: {results:?}");
+    let byes: Vec<u64> = t
+        .rounds
+        .iter()
+        .flat_map(|r| r.matches.iter())
+        .filter(|m| m.b.is_none())
+        .map(|m| t.entrants[m.a].user)
+        .collect();
+    assert_eq!(byes.len(), 3);
+    let mut distinct = byes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "a second bye: {byes:?}");
+    // The standings and the podium in the group's message, as worked out apart.
+    let apart = standings_apart(&signed, &results, &byes);
+    let end = the_end(&app, group, msg.message_id).await;
+    let name = |u: u64| by_id[&u].first_name.clone();
+    for (place, (u, points, buchholz, _)) in apart.iter().enumerate() {
+        let points = match points {
+            1 => "one point".to_owned(),
+            n => format!("{n} points"),
+        };
+        let line = format!(
+            "{}. {} — {points}, Buchholz {buchholz}",
+            place + 1,
+            name(*u)
+        );
+        assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
+    }
+    for (medal, row) in ["🥇", "🥈", "🥉"].iter().zip(&apart) {
+        let line = format!("{medal} {}", name(row.0));
+        assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
+    }
+    assert!(end.reply_markup.is_none(), "buttons left on the end");
+    // The final standings as a picture, once, the podium under it.
+    let is_picture = |m: &SentMessage| m.photo.as_deref().is_some_and(|p| p.contains("standings"));
+    app.tg
+        .wait_for(group, is_picture, wait())
+        .await
+        .expect("the standings as a picture");
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    let pictures: Vec<SentMessage> = app
+        .tg
+        .messages(group)
+        .into_iter()
+        .filter(|m| is_picture(m))
+        .collect();
+    assert_eq!(pictures.len(), 1, "{:?}", app.tg.all_texts(group));
+    let first = format!("🥇 {}", name(apart[0].0));
+    assert!(pictures[0].text.contains(&first), "{}", pictures[0].text);
+    assert!(pictures[0].photos[0].starts_with(b"\x89PNG"), "not a PNG");
+    // Every game rated once: each player's rated games in the group are their matches.
+    let store = app.store().await;
+    let ratings = store
+        .ratings(Leaderboard::Chat(group), &signed)
+        .await
+        .unwrap();
+    for (u, r) in signed.iter().zip(ratings) {
+        let games = r.map_or(0, |r| r.games);
+        assert_eq!(games, played.get(u).copied().unwrap_or(0), "{}", name(*u));
+    }
+    assert_no_4xx(&app);
+}
+
 flow! {
     fn a_swiss_tournament_of_five_is_played_to_the_podium_with_a_forfeit_and_every_game_rated_once() {
-        let app = App::spawn().await;
-        let group = -7101;
-        app.tg.group(group, "Regatta");
-        let names = ["Ann", "Ben", "Cid", "Dan", "Eve"];
-        let players: Vec<User> = names
-            .iter()
-            .enumerate()
-            .map(|(i, n)| app.player(71_011 + i as i64, n, "en"))
-            .collect();
-        for p in &players {
-            app.welcomed(p).await;
-        }
-        app.tg.send_command(group, &players[0], "/tournament");
-        let msg = app.message_with_button(group, "tn:").await;
-        assert!(msg.text.contains("Swiss"), "{}", msg.text);
-        let join = button(&msg, "j");
-        for p in &players[1..] {
-            let a = app.press(group, p, msg.message_id, &join).await;
-            assert!(!a.show_alert, "{a:?}");
-        }
-        // Join twice: refused, nothing changes.
-        let a = app.press(group, &players[1], msg.message_id, &join).await;
-        assert!(a.show_alert && said(&a).contains("already"), "{a:?}");
-        assert_eq!(stored(&app, group).await.unwrap().entrants.len(), 5);
-        // Only the runner (or an admin) starts it.
-        let start = button(&msg, "s");
-        let a = app.press(group, &players[2], msg.message_id, &start).await;
-        assert!(a.show_alert && said(&a).contains("only"), "{a:?}");
-        assert_eq!(stored(&app, group).await.unwrap().phase, Phase::SignUp);
-        let a = app.press(group, &players[0], msg.message_id, &start).await;
-        assert!(!a.show_alert, "{a:?}");
+        a_swiss_of_five(App::spawn().await, -7101, 71_011).await;
+    }
+}
 
-        let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
-        let signed: Vec<u64> = players.iter().map(|p| p.id.0).collect();
-        let mut results: Vec<(u64, u64)> = Vec::new();
-        let mut played: HashMap<u64, u32> = HashMap::new();
-        let mut forfeited = false;
-        loop {
-            let t = until(&app, group, "a match on, or the end", |t| {
-                t.phase == Phase::Finished || t.playing().is_some()
-            })
-            .await;
-            if t.phase == Phase::Finished {
-                break;
-            }
-            let (r, i) = t.playing().unwrap();
-            let m = &t.rounds[r].matches[i];
-            let game = m.game.unwrap();
-            let ua = by_id[&t.entrants[m.a].user].clone();
-            let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
-            place(&app, &ua, game).await;
-            place(&app, &ub, game).await;
-            let battle = app
-                .message_with_button(group, &format!("f:{game}:"))
-                .await;
-            let d = Duel::from_battle(&battle, [ua.clone(), ub.clone()], group);
-            let (winner, loser) = if !forfeited {
-                // The first match: the player to move stops moving; the turn timer gives the
-                // match to the other.
-                forfeited = true;
-                let idle = d.players[d.turn].clone();
-                let other = d.players[1 - d.turn].clone();
-                tokio::time::sleep(Duration::from_secs(200)).await;
-                (other, idle)
-            } else {
-                // Then the one with the larger id (of sum and round, for variety) gives up.
-                let loser = if (ua.id.0 + ub.id.0 + r as u64).is_multiple_of(2) { ua } else { ub };
-                let winner = if loser.id == d.players[0].id {
-                    d.players[1].clone()
-                } else {
-                    d.players[0].clone()
-                };
-                app.tg.send_command(group, &loser, "/surrender");
-                (winner, loser)
-            };
-            let t = until(&app, group, "the match's result", |t| {
-                t.rounds[r].matches[i].winner.is_some()
-            })
-            .await;
-            let recorded = t.rounds[r].matches[i].winner.unwrap();
-            assert_eq!(t.entrants[recorded].user, winner.id.0, "match {game}");
-            results.push((winner.id.0, loser.id.0));
-            *played.entry(winner.id.0).or_default() += 1;
-            *played.entry(loser.id.0).or_default() += 1;
-        }
-        let t = stored(&app, group).await.unwrap();
-        // Swiss for five: three rounds, two matches and a bye each, no rematch.
-        assert_eq!(t.rounds.len(), 3);
-        assert_eq!(results.len(), 6);
-        let mut pairs: Vec<(u64, u64)> = results.iter().map(|&(w, l)| (w.min(l), w.max(l))).collect();
-        pairs.sort();
-        pairs.dedup();
-        assert_eq!(pairs.len(), 6, "a rematch: {results:?}");
-        let byes: Vec<u64> = t
-            .rounds
-            .iter()
-            .flat_map(|r| r.matches.iter())
-            .filter(|m| m.b.is_none())
-            .map(|m| t.entrants[m.a].user)
-            .collect();
-        assert_eq!(byes.len(), 3);
-        let mut distinct = byes.clone();
-        distinct.sort();
-        distinct.dedup();
-        assert_eq!(distinct.len(), 3, "a second bye: {byes:?}");
-        // The standings and the podium in the group's message, as worked out apart.
-        let apart = standings_apart(&signed, &results, &byes);
-        let end = app
-            .tg
-            .wait_for_text(group, "The tournament is over", wait())
-            .await
-            .expect("the end in the tournament's message");
-        let name = |u: u64| by_id[&u].first_name.clone();
-        for (place, (u, points, buchholz, _)) in apart.iter().enumerate() {
-            let points = match points {
-                1 => "one point".to_owned(),
-                n => format!("{n} points"),
-            };
-            let line = format!("{}. {} — {points}, Buchholz {buchholz}", place + 1, name(*u));
-            assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
-        }
-        for (medal, row) in ["🥇", "🥈", "🥉"].iter().zip(&apart) {
-            let line = format!("{medal} {}", name(row.0));
-            assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
-        }
-        assert!(end.reply_markup.is_none(), "buttons left on the end");
-        // Every game rated once: each player's rated games in the group are their matches.
-        let store = app.store().await;
-        let ratings = store
-            .ratings(Leaderboard::Chat(group), &signed)
-            .await
-            .unwrap();
-        for (u, r) in signed.iter().zip(ratings) {
-            let games = r.map_or(0, |r| r.games);
-            assert_eq!(games, played.get(u).copied().unwrap_or(0), "{}", name(*u));
-        }
+flow! {
+    /// The same at production settings: the fields as pictures, Telegram's pace for a group
+    /// (a 4.5 s gap, 18 sends and edits a minute, the tournament's message among them).
+    fn a_swiss_tournament_of_five_at_telegrams_pace_in_pictures() {
+        let mut app = App::world(4500, None).await;
+        app.start_bot().await;
+        a_swiss_of_five(app, -7103, 71_041).await;
     }
 }
 
@@ -407,11 +455,7 @@ flow! {
             }
         }
         let (champion, runner_up) = final_pair.expect("a final");
-        let end = app
-            .tg
-            .wait_for_text(group, "The tournament is over", wait())
-            .await
-            .expect("the podium");
+        let end = the_end(&app, group, msg.message_id).await;
         assert!(end.text.contains(&format!("🥇 {champion}")), "{}", end.text);
         assert!(end.text.contains(&format!("🥈 {runner_up}")), "{}", end.text);
         semi_losers.sort_by_key(|n| names_order(n));
@@ -503,10 +547,7 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
     let t = stored(&app, group).await.unwrap();
     assert_eq!(games.len(), 2, "{t:?}");
     // One announcement per match, one tournament message, ratings moved once per match.
-    app.tg
-        .wait_for_text(group, "The tournament is over", wait())
-        .await
-        .expect("the end");
+    the_end(&app, group, msg.message_id).await;
     let texts: Vec<SentMessage> = app.tg.messages(group);
     let announced = texts
         .iter()
