@@ -172,6 +172,13 @@ async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
         place(&app, &ub, game).await;
         let battle = app.message_with_button(group, &format!("f:{game}:")).await;
         let d = Duel::from_battle(&battle, [ua.clone(), ub.clone()], group);
+        // An entrant who is not in this match presses its board: refused, nothing shot.
+        if let Some(other) = players.iter().find(|p| p.id != ua.id && p.id != ub.id) {
+            let a = app
+                .press(group, other, d.battle, &d.fire_data(d.turn, 0))
+                .await;
+            assert!(a.show_alert && said(&a).contains("not playing"), "{a:?}");
+        }
         let (winner, loser) = if !forfeited {
             // The first match: the player to move stops moving; the turn timer gives the
             // match to the other.
