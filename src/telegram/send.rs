@@ -448,6 +448,26 @@ pub async fn answer_once(ctx: &Ctx, q: &CallbackQuery, text: String, alert: bool
     Ok(())
 }
 
+/// Answers a press of someone who never opened the private chat with a link that opens it
+/// (`/start <payload>` there): `false` when the link does not parse, so the caller answers
+/// in words instead.
+pub async fn answer_with_start_link(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    payload: &str,
+) -> Result<bool, BotError> {
+    let url = format!("https://t.me/{}?start={payload}", ctx.username);
+    let Ok(url) = url.parse() else {
+        return Ok(false);
+    };
+    ctx.bot
+        .answer_callback_query(q.id.clone())
+        .url(url)
+        .metered()
+        .await?;
+    Ok(true)
+}
+
 /// Answers a button press with the words for a storage failure.
 pub async fn answer_store_error(
     ctx: &Ctx,

@@ -9,9 +9,9 @@
 
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::Metered;
-use super::send::send_reply;
 use super::send::topic_of;
 use super::send::{active_game, answer, answer_store_error, edit_live, in_topic, markup, reply};
+use super::send::{answer_with_start_link, send_reply};
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
 use crate::game::record::{Board, GameKind, GameRecord};
@@ -114,13 +114,7 @@ pub async fn on_button(
     };
     if op == TourOp::Join && !started(ctx, uid).await {
         // Telegram opens the private chat from this link; Join again once there.
-        let url = format!("https://t.me/{}?start=tournament", ctx.username);
-        if let Ok(url) = url.parse() {
-            ctx.bot
-                .answer_callback_query(q.id.clone())
-                .url(url)
-                .metered()
-                .await?;
+        if answer_with_start_link(ctx, q, "tournament").await? {
             return Ok(());
         }
         return answer(ctx, q, t(lang, "tour-open-bot"), true).await;

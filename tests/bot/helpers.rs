@@ -602,12 +602,19 @@ pub async fn duel(app: &App, group: i64, a: User, b: User) -> Duel {
 
 /// In the private chat: Random, then Ready.
 pub async fn place_and_ready(app: &App, p: &User) {
+    place_and_ready_in(app, p, None).await;
+}
+
+/// In the private chat, in the editor of game `game` (the newest editor when `None`):
+/// Random, then Ready.
+pub async fn place_and_ready_in(app: &App, p: &User, game: Option<u64>) {
     let chat = p.id.0 as i64;
-    let editor = app.message_with_button(chat, "pe:").await;
+    let prefix = game.map_or_else(|| "pe:".to_owned(), |g| format!("pe:{g}:"));
+    let editor = app.message_with_button(chat, &prefix).await;
     let random = editor
         .callback_data()
         .into_iter()
-        .find(|d| d.starts_with("pe:") && d.ends_with(":r"))
+        .find(|d| d.starts_with(&prefix) && d.ends_with(":r"))
         .unwrap();
     let edits = editor.edits;
     app.press(chat, p, editor.message_id, &random).await;

@@ -30,24 +30,40 @@ fn button(m: &SentMessage, op: &str) -> String {
 
 /// In `p`'s private chat, the editor of game `game`: Random, then Ready.
 async fn place(app: &App, p: &User, game: u64) {
-    let chat = p.id.0 as i64;
-    let prefix = format!("pe:{game}:");
-    let editor = app.message_with_button(chat, &prefix).await;
-    let random = format!("{prefix}r");
-    let edits = editor.edits;
-    app.press(chat, p, editor.message_id, &random).await;
-    app.tg
-        .wait_for(
-            chat,
-            |m| m.message_id == editor.message_id && m.edits > edits,
-            wait(),
-        )
-        .await
-        .expect("a random fleet is drawn");
-    let answer = app
-        .press(chat, p, editor.message_id, &format!("{prefix}k"))
-        .await;
-    assert!(!answer.show_alert, "the fleet is not locked: {answer:?}");
+    place_and_ready_in(app, p, Some(game)).await;
+}
+
+/// `/tournament` in `group` by the first of `players`, the others joined: its message.
+async fn signed_up(app: &App, group: i64, players: &[User]) -> SentMessage {
+    app.tg.send_command(group, &players[0], "/tournament");
+    let msg = app.message_with_button(group, "tn:").await;
+    for p in &players[1..] {
+        let a = app
+            .press(group, p, msg.message_id, &button(&msg, "j"))
+            .await;
+        assert!(!a.show_alert, "{a:?}");
+    }
+    msg
+}
+
+/// The match being played once one is (round, index, its game, its two players), or
+/// `None` once the tournament is over.
+async fn match_on(
+    app: &App,
+    group: i64,
+    players: &[User],
+) -> Option<(usize, usize, u64, User, User)> {
+    let t = until(app, group, "a match on, or the end", |t| {
+        t.phase == Phase::Finished || t.playing().is_some()
+    })
+    .await;
+    let (r, i) = t.playing()?;
+    let m = &t.rounds[r].matches[i];
+    let user = |e: usize| {
+        let id = t.entrants[e].user;
+        players.iter().find(|p| p.id.0 == id).unwrap().clone()
+    };
+    Some((r, i, m.game.unwrap(), user(m.a), user(m.b.unwrap())))
 }
 
 /// Waits until `f` holds of the stored tournament (the bot works on paused time: the
@@ -130,14 +146,9 @@ async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
     for p in &players {
         app.welcomed(p).await;
     }
-    app.tg.send_command(group, &players[0], "/tournament");
-    let msg = app.message_with_button(group, "tn:").await;
+    let msg = signed_up(&app, group, &players).await;
     assert!(msg.text.contains("Swiss"), "{}", msg.text);
     let join = button(&msg, "j");
-    for p in &players[1..] {
-        let a = app.press(group, p, msg.message_id, &join).await;
-        assert!(!a.show_alert, "{a:?}");
-    }
     // Join twice: refused, nothing changes.
     let a = app.press(group, &players[1], msg.message_id, &join).await;
     assert!(a.show_alert && said(&a).contains("already"), "{a:?}");
@@ -156,18 +167,9 @@ async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
     let mut played: HashMap<u64, u32> = HashMap::new();
     let mut forfeited = false;
     loop {
-        let t = until(&app, group, "a match on, or the end", |t| {
-            t.phase == Phase::Finished || t.playing().is_some()
-        })
-        .await;
-        if t.phase == Phase::Finished {
+        let Some((r, i, game, ua, ub)) = match_on(&app, group, &players).await else {
             break;
-        }
-        let (r, i) = t.playing().unwrap();
-        let m = &t.rounds[r].matches[i];
-        let game = m.game.unwrap();
-        let ua = by_id[&t.entrants[m.a].user].clone();
-        let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+        };
         place(&app, &ua, game).await;
         place(&app, &ub, game).await;
         let battle = app.message_with_button(group, &format!("f:{game}:")).await;
@@ -384,35 +386,20 @@ flow! {
         for p in &players {
             app.welcomed(p).await;
         }
-        app.tg.send_command(group, &players[0], "/tournament");
-        let msg = app.message_with_button(group, "tn:").await;
-        for p in &players[1..] {
-            let a = app.press(group, p, msg.message_id, &button(&msg, "j")).await;
-            assert!(!a.show_alert, "{a:?}");
-        }
+        let msg = signed_up(&app, group, &players).await;
         let a = app.press(group, &players[0], msg.message_id, &button(&msg, "fe")).await;
         assert!(!a.show_alert, "{a:?}");
         let a = app.press(group, &players[0], msg.message_id, &button(&msg, "s")).await;
         assert!(!a.show_alert, "{a:?}");
 
-        let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
         let mut topics = Vec::new();
         let mut absent_done = false;
         let mut final_pair = None;
         let mut semi_losers = Vec::new();
         loop {
-            let t = until(&app, group, "a match on, or the end", |t| {
-                t.phase == Phase::Finished || t.playing().is_some()
-            })
-            .await;
-            if t.phase == Phase::Finished {
+            let Some((r, i, game, ua, ub)) = match_on(&app, group, &players).await else {
                 break;
-            }
-            let (r, i) = t.playing().unwrap();
-            let m = t.rounds[r].matches[i].clone();
-            let game = m.game.unwrap();
-            let ua = by_id[&t.entrants[m.a].user].clone();
-            let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
+            };
             // Its own topic, named for the match.
             let (rec, _) = store
                 .load_game(morskoy_boy::store::GameId(game))
@@ -497,14 +484,7 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
     app.kill_bot();
     app.env.push(("MB_CRASH_AT".into(), point.into()));
     app.start_bot().await;
-    app.tg.send_command(group, &players[0], "/tournament");
-    let msg = app.message_with_button(group, "tn:").await;
-    for p in &players[1..] {
-        let a = app
-            .press(group, p, msg.message_id, &button(&msg, "j"))
-            .await;
-        assert!(!a.show_alert, "{a:?}");
-    }
+    let msg = signed_up(&app, group, &players).await;
     let start = app
         .tg
         .press_stale(group, &players[0], msg.message_id, &button(&msg, "s"));
@@ -520,22 +500,12 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
         .await
         .expect("the Start is answered");
     assert!(!a.show_alert, "{a:?}");
-    let by_id: HashMap<u64, User> = players.iter().map(|p| (p.id.0, p.clone())).collect();
     let mut games = Vec::new();
     loop {
-        let t = until(&app, group, "a match on, or the end", |t| {
-            t.phase == Phase::Finished || t.playing().is_some()
-        })
-        .await;
-        if t.phase == Phase::Finished {
+        let Some((r, i, game, ua, ub)) = match_on(&app, group, &players).await else {
             break;
-        }
-        let (r, i) = t.playing().unwrap();
-        let m = t.rounds[r].matches[i].clone();
-        let game = m.game.unwrap();
+        };
         games.push(game);
-        let ua = by_id[&t.entrants[m.a].user].clone();
-        let ub = by_id[&t.entrants[m.b.unwrap()].user].clone();
         place(&app, &ua, game).await;
         place(&app, &ub, game).await;
         app.message_with_button(group, &format!("f:{game}:")).await;

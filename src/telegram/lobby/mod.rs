@@ -5,6 +5,7 @@
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::refusal;
 use super::metered::Metered;
+use super::send::answer_with_start_link;
 use super::send::{active_game, answer, answer_store_error, pressed, reply, topic_of};
 use super::sender;
 use crate::game::lang::Lang;
@@ -325,13 +326,7 @@ pub async fn on_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang, button: Button)
                     return answer(ctx, q, refusal::words(lang, &r), true).await;
                 }
                 // Telegram opens the private chat from this link; /start there completes the join.
-                let url = format!("https://t.me/{}?start={}", ctx.username, join_payload(id));
-                if let Ok(url) = url.parse() {
-                    ctx.bot
-                        .answer_callback_query(q.id.clone())
-                        .url(url)
-                        .metered()
-                        .await?;
+                if answer_with_start_link(ctx, q, &join_payload(id)).await? {
                     return Ok(());
                 }
             }
