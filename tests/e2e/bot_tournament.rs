@@ -467,11 +467,10 @@ fn names_order(name: &str) -> usize {
         .unwrap()
 }
 
-/// A Swiss tournament of three in `group` with the bot killing itself (`kill -9`) at
-/// `point`, started again: each match opened once, each result recorded once, each game
-/// rated once, one message for the tournament.
-async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64) {
-    let mut app = App::spawn().await;
+/// A Swiss tournament of three in `group` on `app`'s bots, with the bot killing itself
+/// (`kill -9`) at `point` when given, started again: each match opened once, each result
+/// recorded once, each game rated once, one message for the tournament.
+async fn a_swiss_of_three(mut app: App, group: i64, first_id: i64, point: Option<&str>) {
     app.tg.group(group, "Crash cove");
     let players: Vec<User> = ["Ann", "Ben", "Cid"]
         .iter()
@@ -481,15 +480,17 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
     for p in &players {
         app.welcomed(p).await;
     }
-    app.kill_bot();
-    app.env.push(("MB_CRASH_AT".into(), point.into()));
-    app.start_bot().await;
+    if let Some(point) = point {
+        app.kill_bot();
+        app.env.push(("MB_CRASH_AT".into(), point.into()));
+        app.start_bot().await;
+    }
     let msg = signed_up(&app, group, &players).await;
     let start = app
         .tg
         .press_stale(group, &players[0], msg.message_id, &button(&msg, "s"));
-    let mut crashed = false;
-    if point == "match-assigned" {
+    let mut crashed = point.is_none();
+    if point == Some("match-assigned") {
         wait_for_the_crash(&mut app).await;
         app.restart_bot().await;
         crashed = true;
@@ -520,7 +521,7 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
         })
         .await;
     }
-    assert!(crashed, "the bot never reached {point}");
+    assert!(crashed, "the bot never reached {point:?}");
     let t = stored(&app, group).await.unwrap();
     assert_eq!(games.len(), 2, "{t:?}");
     // One announcement per match, one tournament message, ratings moved once per match.
@@ -550,10 +551,21 @@ async fn a_swiss_of_three_with_a_crash_at(point: &str, group: i64, first_id: i64
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_between_a_start_and_its_first_match_the_match_opens_once() {
-    a_swiss_of_three_with_a_crash_at("match-assigned", -7201, 72_011).await;
+    let app = App::spawn().await;
+    a_swiss_of_three(app, -7201, 72_011, Some("match-assigned")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_at_a_rounds_end_the_next_round_opens_once_and_each_game_is_rated_once() {
-    a_swiss_of_three_with_a_crash_at("tournament-recorded", -7202, 72_021).await;
+    let app = App::spawn().await;
+    a_swiss_of_three(app, -7202, 72_021, Some("tournament-recorded")).await;
+}
+
+/// Two replicas behind one webhook (each update to one of them in turn), one Redis: the
+/// presses, the settlements that record results and open matches land on either, each
+/// match is opened once all the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_replicas_run_one_tournament_each_match_opened_once() {
+    let app = App::spawn_webhook().await;
+    a_swiss_of_three(app, -7203, 72_031, None).await;
 }
