@@ -1431,3 +1431,102 @@ async fn calls_to_a_private_chat_that_waited_for_the_token_go_at_the_chats_pace(
         other.elapsed()
     );
 }
+
+/// A quick match's seeker: `user` at `rating`, under the classic rules, waiting from `since`.
+fn seeker(user: u64, rating: i64, since: u64) -> morskoy_boy::game::quick::Seeker {
+    morskoy_boy::game::quick::Seeker {
+        user,
+        name: format!("p{user}"),
+        rating,
+        rules: "classic".into(),
+        since,
+        blocked: Vec::new(),
+        offered_bot: false,
+    }
+}
+
+/// Six people look for a quick match at once through two replicas (three each, all at
+/// once): three duels, each person in exactly one, paired by rating first; a pair is taken
+/// (its game opened) by one replica only; one who cancels while a partner arrives is either
+/// cancelled or paired, never both.
+async fn six_seekers_on_two_replicas_make_three_duels_each_person_in_one(target: Target) {
+    use morskoy_boy::game::quick::QuickRefused;
+    let config = common::config();
+    let url = common::target_url(target);
+    let a = Store::connect(&url, config.clone()).await.unwrap();
+    let b = Store::connect(&url, config).await.unwrap();
+    let now = 1_000_000;
+    let ratings = [2100, 1010, 1500, 2000, 1000, 1520];
+    let mut tasks = Vec::new();
+    for (i, rating) in ratings.into_iter().enumerate() {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        let user = i as u64 + 1;
+        tasks.push(tokio::spawn(async move {
+            store
+                .update_quick(|q| q.seek(seeker(user, rating, now), now))
+                .await
+                .unwrap()
+                .unwrap()
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    // 2000 and 2100 are 100 apart at once; all pairs stand after 20 s at the latest.
+    b.update_quick(|q| Ok::<_, ()>(q.pair_due(now + 20_000)))
+        .await
+        .unwrap()
+        .unwrap();
+    let (queue, _) = a.quick_queue().await.unwrap();
+    assert!(queue.waiting.is_empty(), "{queue:?}");
+    let mut pairs: Vec<(i64, i64)> = queue
+        .paired
+        .iter()
+        .map(|p| (p.a.rating.min(p.b.rating), p.a.rating.max(p.b.rating)))
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, vec![(1000, 1010), (1500, 1520), (2000, 2100)]);
+    // Each pair is taken once, whichever replica asks.
+    for user in 1..=6u64 {
+        let (x, y) = tokio::join!(
+            a.update_quick(|q| Ok::<_, ()>(q.take_pair(user))),
+            b.update_quick(|q| Ok::<_, ()>(q.take_pair(user)))
+        );
+        let taken = [x.unwrap().unwrap().0, y.unwrap().unwrap().0];
+        let once = taken.iter().filter(|t| t.is_some()).count();
+        let partner_took = queue
+            .paired
+            .iter()
+            .any(|p| (p.a.user == user || p.b.user == user) && p.a.user.min(p.b.user) < user);
+        assert_eq!(once, usize::from(!partner_took), "user {user}: {taken:?}");
+    }
+    assert!(a.quick_queue().await.unwrap().0.paired.is_empty());
+    // A cancel racing with a partner's arrival: one of the two, never both.
+    a.update_quick(|q| q.seek(seeker(7, 1000, now), now))
+        .await
+        .unwrap()
+        .unwrap();
+    let (cancel, seek) = tokio::join!(
+        a.update_quick(|q| q.cancel(7)),
+        b.update_quick(|q| q.seek(seeker(8, 1005, now + 1), now + 1))
+    );
+    let (queue, _) = a.quick_queue().await.unwrap();
+    match cancel.unwrap() {
+        Ok(_) => {
+            assert!(
+                seek.unwrap().unwrap().0.is_none(),
+                "paired with one who left"
+            );
+            assert!(
+                queue.paired.is_empty() && queue.waiting.len() == 1,
+                "{queue:?}"
+            );
+        }
+        Err(refused) => {
+            assert_eq!(refused, QuickRefused::NotWaiting);
+            assert!(seek.unwrap().unwrap().0.is_some());
+            assert_eq!(queue.paired.len(), 1, "{queue:?}");
+        }
+    }
+}
+on_every_store!(six_seekers_on_two_replicas_make_three_duels_each_person_in_one);

@@ -30,6 +30,7 @@
 //!   they are kept on, and what its end writes.
 //! - `lang.rs` — the bot's languages.
 //! - `tournament/` — a group's tournament: sign-up, formats, pairings, results, standings.
+//! - `quick/` — the quick match's queue: who waits for a stranger, and who is paired with whom.
 
 pub mod ai_move;
 pub mod battle;
@@ -41,6 +42,7 @@ pub mod lobby;
 pub mod log;
 pub mod placement;
 pub mod press;
+pub mod quick;
 pub mod rating;
 pub mod record;
 pub mod refused;

@@ -13,6 +13,7 @@
 //! | `mb:v1:chat:CHAT:topic:TOPIC:game` | string | the active game of a forum topic | as its game |
 //! | `mb:v1:user:USER:game` | string | the active game of a user | as its game |
 //! | `mb:v1:chat:CHAT:settings` | string | chat settings (JSON) | none |
+//! | `mb:v1:quick` | hash | `v`, `c`, `d`: the quick match's queue: who waits, the pairs made and not yet opened (JSON) | thirty days from its last change |
 //! | `mb:v1:chat:CHAT:tournament` | hash | `v`, `c`, `d`: the chat's latest tournament (JSON) | thirty days from its last change |
 //! | `mb:v1:user:USER:settings` | string | user settings (JSON) | none |
 //! | `mb:v1:user:USER:stats` | hash | `SCOPE|games`, `…|wins`, `…|shots`, `…|hits`, `…|winshots` (shots in won games), `…|turns`, `…|winturns` (turns in won games), `…|streak` (longest run of hits); SCOPE: a ruleset, `all` or `riga` | none |
@@ -113,6 +114,11 @@ impl Keys {
     /// A chat's settings.
     pub fn chat_settings(&self, chat: i64) -> String {
         format!("{}:chat:{chat}:settings", self.ns)
+    }
+
+    /// The quick match's queue.
+    pub fn quick(&self) -> String {
+        format!("{}:quick", self.ns)
     }
 
     /// A chat's latest tournament (sign-up, running or over).
@@ -302,6 +308,8 @@ mod tests {
             k.chat_game(-100, Some(3)),
             k.user_game(5),
             k.chat_settings(-100),
+            k.tournament(-100),
+            k.quick(),
             k.user_settings(5),
             k.user_stats(5),
             k.deadlines(),

@@ -13,7 +13,8 @@
 //! `settings.rs`; turn-timer deadlines and the group redraw lease in `timing.rs`.
 //! A game's record (create, load, every kind of transition, delete) is in `games.rs`, on the
 //! versioned hashes and their compare-and-set of `versioned.rs`; placement drafts in
-//! `drafts.rs`; a chat's tournament in `tournaments.rs`.
+//! `drafts.rs`; a chat's tournament in `tournaments.rs`; the quick match's queue in
+//! `quick.rs`.
 
 mod conn;
 mod drafts;
@@ -24,6 +25,7 @@ pub mod life;
 pub mod memory;
 pub mod outbox;
 pub mod pointers;
+mod quick;
 pub mod ratings;
 pub mod scripts;
 pub mod settings;

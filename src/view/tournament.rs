@@ -311,6 +311,39 @@ mod tests {
     }
 
     #[test]
+    fn every_refusal_of_a_tournament_and_of_the_quick_match_has_words_in_every_language() {
+        use crate::game::quick::QuickRefused;
+        let tournament = [
+            TournamentRefused::NotOpen,
+            TournamentRefused::AlreadyIn,
+            TournamentRefused::NotIn,
+            TournamentRefused::Full,
+            TournamentRefused::TooFew,
+            TournamentRefused::TooManyForFormat,
+            TournamentRefused::NotRunner,
+            TournamentRefused::NotRunning,
+            TournamentRefused::UnknownGame,
+            TournamentRefused::NotInMatch,
+        ]
+        .map(TournamentRefused::key);
+        let quick = [
+            QuickRefused::AlreadyWaiting,
+            QuickRefused::AlreadyPaired,
+            QuickRefused::NotWaiting,
+        ]
+        .map(QuickRefused::key);
+        for key in tournament.iter().chain(&quick) {
+            for lang in Lang::ALL {
+                let words = t(lang, key);
+                assert!(
+                    !words.is_empty() && words != *key,
+                    "{key} in {lang}: {words:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_stage_of_the_largest_tournaments_fits_a_message_in_every_language() {
         for format in Format::ALL {
             for t in crowded(format) {
