@@ -151,7 +151,8 @@ pub async fn on_button(
             },
         )
         .await;
-    let changed = matches!(done, Ok(Ok(_)));
+    // Changed: its message is redrawn (a format chosen again changes nothing to redraw).
+    let changed = matches!(&done, Ok(Ok((_, now))) if *now != tour);
     // A Start that came again (its first run stored the start, then the process died):
     // answered as the first would have been.
     let again = op == TourOp::Start && tour.phase == Phase::Running && may_run;
@@ -173,7 +174,8 @@ pub async fn on_button(
         }
         Err(e) => return answer_store_error(ctx, q, lang, &e).await,
     };
-    answer(ctx, q, words, !changed && !again).await?;
+    let refused = matches!(done, Ok(Err(_))) && !again;
+    answer(ctx, q, words, refused).await?;
     if changed {
         show(ctx, chat, lang).await?;
     }

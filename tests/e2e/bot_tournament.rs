@@ -340,6 +340,9 @@ flow! {
         // Round robin takes eight at most: the format is set, Leave and Join work.
         let a = app.press(group, &ann, msg.message_id, &button(&msg, "fr")).await;
         assert!(!a.show_alert, "{a:?}");
+        // Chosen again: answered, and the message is not edited for nothing.
+        let a = app.press(group, &ann, msg.message_id, &button(&msg, "fr")).await;
+        assert!(!a.show_alert, "{a:?}");
         let a = app.press(group, &ben, msg.message_id, &button(&msg, "j")).await;
         assert!(!a.show_alert, "{a:?}");
         let shown = app
