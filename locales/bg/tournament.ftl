@@ -13,6 +13,7 @@ tour-signed-up = Записани: { $count } от { $max }
 tour-hint-signup = Натиснете „Участвам“, за да се запишете. Водещият (или админ) избира системата и започва; нужни са поне двама играчи. Всяка партия е дуел на дъската на този чат, една по една, по правилата на този чат.
 tour-topic-name = 🏆 Кръг { $round }: { $a } — { $b }
 tour-round = Кръг { $round } от { $rounds }
+tour-round-over = Кръг { $round } от { $rounds } е изигран: класирането.
 tour-pair = { $a } — { $b }
 tour-pair-playing = ▶️ { $a } — { $b }: играят сега
 tour-pair-won = { $winner } победи { $loser }

@@ -13,6 +13,7 @@ tour-signed-up = Signed up: { $count } of { $max }
 tour-hint-signup = Press Join to take part. The runner (or an admin) picks the format and starts; it takes two players at least. Each match is a duel on this chat's board, one at a time, with this chat's rules.
 tour-topic-name = 🏆 Round { $round }: { $a } — { $b }
 tour-round = Round { $round } of { $rounds }
+tour-round-over = Round { $round } of { $rounds } is over: the standings.
 tour-pair = { $a } — { $b }
 tour-pair-playing = ▶️ { $a } — { $b }: playing now
 tour-pair-won = { $winner } beat { $loser }

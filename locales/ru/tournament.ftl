@@ -14,6 +14,7 @@ tour-signed-up = Записались: { $count } из { $max }
 tour-hint-signup = Нажмите «Участвовать», чтобы записаться. Ведущий (или админ) выбирает систему и начинает; нужно хотя бы два игрока. Каждая партия — дуэль на доске этого чата, по одной, по правилам этого чата.
 tour-topic-name = 🏆 Тур { $round }: { $a } — { $b }
 tour-round = Тур { $round } из { $rounds }
+tour-round-over = Тур { $round } из { $rounds } сыгран: таблица.
 tour-pair = { $a } — { $b }
 tour-pair-playing = ▶️ { $a } — { $b }: идёт партия
 tour-pair-won = { $winner } победил(а) { $loser }

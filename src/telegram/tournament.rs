@@ -11,7 +11,7 @@ use super::context::{crash_point, display_name, now, store_error_key, Ctx, Handl
 use super::metered::Metered;
 use super::send::topic_of;
 use super::send::{active_game, answer, answer_store_error, edit_live, in_topic, markup, reply};
-use super::send::{answer_with_start_link, send_reply};
+use super::send::{answer_with_start_link, send_reply, Drawn};
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
 use crate::game::record::{Board, GameKind, GameRecord};
@@ -337,26 +337,34 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// A finished tournament's final standings as a picture, the podium under it, in a chat
-/// whose fields are pictures: posted at most once (noted before it goes, so a crash between
-/// leaves it out; the tournament's message shows the podium anyway).
-async fn post_podium(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
-    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
+/// The standings as a picture after each round, in a chat whose fields are pictures: the
+/// round's end under it, and at the end the podium. Each at most once: noted in the
+/// tournament before it goes (a crash between leaves it out; the tournament's message
+/// shows the standings anyway).
+async fn post_standings(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
+    let settings = ctx.store.chat_settings(chat).await?;
+    if settings.board.unwrap_or(ctx.config.board) != Board::Picture {
+        return Ok(());
+    }
+    let noted = ctx
+        .store
+        .update_tournament(chat, || None, |t| t.picture_due().ok_or(()))
+        .await?;
+    let Ok((round, tour)) = noted else {
         return Ok(());
     };
-    let settings = ctx.store.chat_settings(chat).await?;
-    let pictures = settings.board.unwrap_or(ctx.config.board) == Board::Picture;
-    if tour.phase != Phase::Finished || !pictures {
-        return Ok(());
-    }
-    if !ctx
-        .store
-        .first_answer(&format!("tournament:{}:podium", tour.id))
-        .await?
-    {
-        return Ok(());
-    }
     let lang = settings.lang.unwrap_or(fallback);
+    let caption = match tour.phase {
+        Phase::Finished => podium_lines(&tour, lang),
+        _ => ta(
+            lang,
+            "tour-round-over",
+            &[
+                ("round", round.into()),
+                ("rounds", tour.rounds_total().into()),
+            ],
+        ),
+    };
     let (title, rows) = standings_picture(&tour, lang);
     let render = move || {
         let rows: Vec<BoardRow<'_>> = rows
@@ -371,15 +379,8 @@ async fn post_podium(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
         render_leaderboard_png(&title, &rows)
     };
     super::context::pace(ctx, ChatId(chat)).await?;
-    let caption = podium_lines(&tour, lang);
-    send_reply(
-        ctx,
-        ChatId(chat),
-        tour.topic,
-        caption,
-        Some(("standings.png", Box::new(render))),
-    )
-    .await?;
+    let picture: Drawn = ("standings.png", Box::new(render));
+    send_reply(ctx, ChatId(chat), tour.topic, caption, Some(picture)).await?;
     Ok(())
 }
 
@@ -473,8 +474,11 @@ pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), S
     if let Err(e) = show(ctx, rec.chat, rec.lang).await {
         log::warn!("tournament {tid} in {}: its message: {e}", rec.chat);
     }
-    if let Err(e) = post_podium(ctx, rec.chat, rec.lang).await {
-        log::warn!("tournament {tid} in {}: its podium: {e}", rec.chat);
+    if let Err(e) = post_standings(ctx, rec.chat, rec.lang).await {
+        log::warn!(
+            "tournament {tid} in {}: its standings' picture: {e}",
+            rec.chat
+        );
     }
     open_next_match(ctx, rec.chat).await
 }

@@ -255,12 +255,13 @@ async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
         assert!(end.text.contains(&line), "no {line:?} in:\n{}", end.text);
     }
     assert!(end.reply_markup.is_none(), "buttons left on the end");
-    // The final standings as a picture, once, the podium under it.
+    // The standings as a picture after each round, once each, the podium under the last.
     let is_picture = |m: &SentMessage| m.photo.as_deref().is_some_and(|p| p.contains("standings"));
+    let first = format!("🥇 {}", name(apart[0].0));
     app.tg
-        .wait_for(group, is_picture, wait())
+        .wait_for(group, |m| is_picture(m) && m.text.contains(&first), wait())
         .await
-        .expect("the standings as a picture");
+        .expect("the final standings as a picture");
     tokio::time::sleep(Duration::from_secs(10)).await;
     let pictures: Vec<SentMessage> = app
         .tg
@@ -268,10 +269,20 @@ async fn a_swiss_of_five(app: App, group: i64, first_id: i64) {
         .into_iter()
         .filter(|m| is_picture(m))
         .collect();
-    assert_eq!(pictures.len(), 1, "{:?}", app.tg.all_texts(group));
-    let first = format!("🥇 {}", name(apart[0].0));
-    assert!(pictures[0].text.contains(&first), "{}", pictures[0].text);
-    assert!(pictures[0].photos[0].starts_with(b"\x89PNG"), "not a PNG");
+    let captions: Vec<&str> = pictures.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(captions.len(), 3, "{captions:?}");
+    assert!(
+        captions[0].starts_with("Round 1 of 3 is over"),
+        "{captions:?}"
+    );
+    assert!(
+        captions[1].starts_with("Round 2 of 3 is over"),
+        "{captions:?}"
+    );
+    assert!(captions[2].contains(&first), "{captions:?}");
+    for p in &pictures {
+        assert!(p.photos[0].starts_with(b"\x89PNG"), "not a PNG");
+    }
     // Every game rated once: each player's rated games in the group are their matches.
     let store = app.store().await;
     let ratings = store

@@ -161,6 +161,9 @@ pub struct Tournament {
     pub created: u64,
     /// The group's message with its sign-up or standings, kept for the adapter.
     pub message: Option<i32>,
+    /// How many rounds' standings have been posted as a picture.
+    #[serde(default)]
+    pub pictured: usize,
 }
 
 /// Why a tournament's transition changed nothing (its words are under [`Self::key`]).
@@ -257,6 +260,7 @@ impl Tournament {
             rounds: Vec::new(),
             created: now,
             message: None,
+            pictured: 0,
         }
     }
 
@@ -330,6 +334,22 @@ impl Tournament {
         if self.id == id && self.message.is_none() {
             self.message = Some(message);
         }
+    }
+
+    /// The round whose standings are to be posted as a picture now (from 1), if one was
+    /// completed since the last: noted as posted (the caller posts it once the note is
+    /// stored, so a crash between leaves it out rather than posting it twice).
+    pub fn picture_due(&mut self) -> Option<usize> {
+        let completed = match self.phase {
+            Phase::Finished => self.rounds.len(),
+            Phase::Running => self.rounds.len().saturating_sub(1),
+            Phase::SignUp | Phase::Cancelled => 0,
+        };
+        if completed <= self.pictured {
+            return None;
+        }
+        self.pictured = completed;
+        Some(completed)
     }
 
     /// Ends sign-up and makes the first round (seeded by sign-up order). `may_run` as in

@@ -622,3 +622,23 @@ fn a_new_tournament_takes_the_place_of_one_over_only() {
     fresh.message = Some(6);
     assert_eq!(stored, fresh);
 }
+
+#[test]
+fn each_rounds_standings_are_due_for_a_picture_once() {
+    let mut t = field(Format::Swiss, 4);
+    assert_eq!(t.picture_due(), None, "in sign-up");
+    t.start(t.runner, false).unwrap();
+    assert_eq!(t.picture_due(), None, "the first round is on");
+    let mut game = 1;
+    let mut due = Vec::new();
+    while let Some((r, i)) = t.next_match() {
+        t.assign_game(r, i, game).unwrap();
+        let winner = t.entrants[t.rounds[r].matches[i].a].user;
+        t.record(game, winner, false).unwrap();
+        game += 1;
+        due.extend(t.picture_due());
+        assert_eq!(t.picture_due(), None, "twice");
+    }
+    assert_eq!(t.phase, Phase::Finished);
+    assert_eq!(due, vec![1, 2], "{:?}", t.rounds.len());
+}
