@@ -22,7 +22,8 @@ use crate::view::buttons::TourOp;
 use crate::view::i18n::{t, ta};
 use crate::view::picture::{render_leaderboard_png, BoardRow};
 use crate::view::render::escape;
-use crate::view::tournament::{podium_lines, refusal_words, standings_picture, tournament_message};
+use crate::view::tournament::{message_hash, podium_lines, refusal_words};
+use crate::view::tournament::{standings_picture, tournament_message};
 use engine::{EndReason, Phase as GamePhase};
 use teloxide::prelude::*;
 use teloxide::types::{CallbackQuery, ChatMemberKind, MessageId, ParseMode, User};
@@ -92,7 +93,7 @@ pub async fn on_command(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Ha
         Ok(Err(())) => return reply(ctx, msg, t(lang, "tour-already")).await,
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     }
-    show(ctx, chat, lang).await
+    show(ctx, chat, lang, true).await
 }
 
 /// A tournament's button, pressed in its group.
@@ -177,7 +178,7 @@ pub async fn on_button(
     let refused = matches!(done, Ok(Err(_))) && !again;
     answer(ctx, q, words, refused).await?;
     if changed {
-        show(ctx, chat, lang).await?;
+        show(ctx, chat, lang, false).await?;
     }
     // Whatever the press did: a match the tournament waits for is opened (after a crash
     // between a Start and its first match, the Start's update comes again, refused).
@@ -185,14 +186,34 @@ pub async fn on_button(
     Ok(())
 }
 
-/// The tournament's message brought up to date: edited, or sent when it has none yet.
-async fn show(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
-    let Some((tour, _)) = ctx.store.tournament(chat).await? else {
-        return Ok(());
-    };
+/// The tournament's message brought up to date: edited, or (by `/tournament`, `first`) sent.
+/// A drawing is noted in the tournament before it goes, so of two replicas that both see a
+/// change one edits (and an unchanged message is never edited); a change made before the
+/// first message is stored waits for the next.
+async fn show(ctx: &Ctx, chat: i64, fallback: Lang, first: bool) -> HandlerResult {
     let lang = chat_lang(ctx, chat, fallback).await;
-    let (text, kb) = tournament_message(&tour, lang);
-    if let Some(message) = tour.message {
+    // Drawn from the tournament as stored when the drawing is noted.
+    let due = ctx
+        .store
+        .update_tournament(
+            chat,
+            || None,
+            |t| {
+                let (text, kb) = tournament_message(t, lang);
+                let drawable = first || t.message.is_some();
+                match drawable && t.to_draw(message_hash(&text, &kb)) {
+                    true => Ok((t.message, text, kb)),
+                    false => Err(()),
+                }
+            },
+        )
+        .await;
+    let ((message, text, kb), tour) = match due {
+        Ok(Ok(due)) => due,
+        Ok(Err(())) | Err(StoreError::NotFound) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if let Some(message) = message {
         return edit_live(ctx, ChatId(chat), MessageId(message), text, kb).await;
     }
     super::context::pace(ctx, ChatId(chat)).await?;
@@ -204,13 +225,12 @@ async fn show(ctx: &Ctx, chat: i64, fallback: Lang) -> HandlerResult {
         req = req.reply_markup(markup(kb));
     }
     let sent = in_topic(req, tour.topic).metered().await?;
-    let id = tour.id;
     ctx.store
         .update_tournament(
             chat,
             || None,
             |t| {
-                t.shown_in(id, sent.id.0);
+                t.shown_in(tour.id, sent.id.0);
                 Ok::<(), ()>(())
             },
         )
@@ -331,7 +351,7 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
             ctx.store.set_user_game(user, id).await?;
         }
     }
-    if let Err(e) = show(ctx, chat, lang).await {
+    if let Err(e) = show(ctx, chat, lang, false).await {
         log::warn!("tournament {} in {chat}: its message: {e}", tour.id);
     }
     Ok(())
@@ -471,7 +491,7 @@ pub async fn match_over(ctx: &Ctx, id: GameId, rec: &GameRecord) -> Result<(), S
         Err(e) => return Err(e),
     }
     crash_point(ctx, "tournament-recorded");
-    if let Err(e) = show(ctx, rec.chat, rec.lang).await {
+    if let Err(e) = show(ctx, rec.chat, rec.lang, false).await {
         log::warn!("tournament {tid} in {}: its message: {e}", rec.chat);
     }
     if let Err(e) = post_standings(ctx, rec.chat, rec.lang).await {

@@ -21,6 +21,15 @@ pub fn format_words(lang: Lang, format: Format) -> String {
     )
 }
 
+/// A hash of a drawing of the tournament's message (never 0, kept for "nothing drawn").
+pub fn message_hash(text: &str, keyboard: &Option<Keyboard>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    keyboard.hash(&mut h);
+    h.finish().max(1)
+}
+
 /// A refusal of a tournament's change in words.
 pub fn refusal_words(lang: Lang, r: TournamentRefused) -> String {
     t(lang, r.key())

@@ -164,6 +164,10 @@ pub struct Tournament {
     /// How many rounds' standings have been posted as a picture.
     #[serde(default)]
     pub pictured: usize,
+    /// A hash of what its message was last drawn with (0: nothing yet), so two replicas
+    /// that both see a change edit the message once.
+    #[serde(default)]
+    pub drawn: u64,
 }
 
 /// Why a tournament's transition changed nothing (its words are under [`Self::key`]).
@@ -261,6 +265,7 @@ impl Tournament {
             created: now,
             message: None,
             pictured: 0,
+            drawn: 0,
         }
     }
 
@@ -334,6 +339,16 @@ impl Tournament {
         if self.id == id && self.message.is_none() {
             self.message = Some(message);
         }
+    }
+
+    /// Its message is to be drawn as `hash` now: `false` when it shows that already (drawn
+    /// by another replica, or unchanged), else noted as drawn.
+    pub fn to_draw(&mut self, hash: u64) -> bool {
+        if self.drawn == hash {
+            return false;
+        }
+        self.drawn = hash;
+        true
     }
 
     /// The round whose standings are to be posted as a picture now (from 1), if one was

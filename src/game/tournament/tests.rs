@@ -642,3 +642,13 @@ fn each_rounds_standings_are_due_for_a_picture_once() {
     assert_eq!(t.phase, Phase::Finished);
     assert_eq!(due, vec![1, 2], "{:?}", t.rounds.len());
 }
+
+#[test]
+fn a_drawing_is_due_once_and_again_only_when_it_changes() {
+    let mut t = field(Format::Swiss, 2);
+    assert!(t.to_draw(7));
+    assert!(!t.to_draw(7), "the same drawing twice");
+    assert!(t.to_draw(8));
+    assert!(t.to_draw(7), "back to an earlier drawing: drawn again");
+    assert_eq!(t.drawn, 7);
+}
