@@ -521,7 +521,7 @@ flow! {
 
 flow! {
     /// The private `/help` tells the arsenal (docs/rules.md §3.8) in each language: its three
-    /// weapons, where it is turned on, and how a weapon is tapped or typed.
+    /// weapons, where it is turned on, and how a weapon is tapped or typed; and `/tournament`.
     fn the_private_help_tells_the_arsenal_and_how_to_turn_it_on_in_three_languages() {
         let app = App::spawn().await;
         for (id, name, code, words) in [
@@ -536,6 +536,7 @@ flow! {
                     "торпеда",
                     "/settings",
                     "радар д5",
+                    "/tournament",
                 ],
             ),
             (
@@ -549,6 +550,7 @@ flow! {
                     "торпедо",
                     "/settings",
                     "радар д5",
+                    "/tournament",
                 ],
             ),
             (
@@ -562,6 +564,7 @@ flow! {
                     "torpedo",
                     "/settings",
                     "radar e5",
+                    "/tournament",
                 ],
             ),
         ] {
