@@ -4,3 +4,16 @@
 quick-refused-already-waiting = You are looking for an opponent already.
 quick-refused-already-paired = An opponent is found: your duel is being opened.
 quick-refused-not-waiting = You are not looking for an opponent.
+
+## Looking for an opponent
+cmd-find = A duel with a stranger, here in private
+quick-in-private = A duel with a stranger is found in a private chat with me: send /find there.
+quick-busy = You are in a game already: finish it (or /surrender), then /find.
+quick-waiting = 🔎 Looking for an opponent: { $rules }, your rating { $rating }. { $count ->
+        [one] You are the only one waiting under these rules for now.
+       *[other] { $count } are waiting under these rules.
+    } The closest rating is found first, then anyone.
+btn-quick-cancel = Stop looking
+quick-cancelled = You stopped looking for an opponent.
+quick-alone = Nobody has come for a minute. Keep waiting, or play me meanwhile: /play
+quick-found = ⚔️ Found: <b>{ $name }</b> (rating { $rating }). Place your fleet below; then both of you shoot from your own board here.

@@ -390,6 +390,49 @@ pub fn tournament_match(
     Ok(rec)
 }
 
+/// A quick match between two strangers (user, name), each `told` their words first (who
+/// they play): a duel of the set-up's rules with a turn timer (three minutes when it has
+/// none), as words (each private board is edited on every move), both seated and started,
+/// so each is asked for a fleet at once. See [`GameRecord::quick`].
+///
+/// # Errors
+/// What [`start`] refuses (nothing, for two people on a fresh lobby).
+pub fn quick_match(
+    setup: &Setup,
+    players: [(u64, &str); 2],
+    told: [String; 2],
+    now: u64,
+    rng: &mut StdRng,
+) -> Result<GameRecord, Refused> {
+    let mut ruleset = Ruleset {
+        players: engine::Players::Duel,
+        ..setup.ruleset.clone()
+    };
+    if ruleset.timer.seconds().is_none() {
+        ruleset.timer = engine::TurnTimer::ThreeMinutes;
+    }
+    let setup = Setup {
+        creator: players[0].0,
+        kind: GameKind::SeaBattle,
+        board: Board::Text,
+        ruleset,
+        ..setup.clone()
+    };
+    let mut rec = record(&setup, now);
+    rec.quick = true;
+    for (user, name) in players {
+        join(&mut rec, PlayerId(user), name, None, now)?;
+    }
+    for ((user, _), text) in players.into_iter().zip(told) {
+        rec.push_effect(Effect::Notice {
+            chat: user as i64,
+            text,
+        });
+    }
+    start(&mut rec, None, now, rng)?;
+    Ok(rec)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

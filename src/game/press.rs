@@ -114,8 +114,9 @@ pub fn came_on(
         return Err(Refused::WrongMessage);
     }
     let (chat, known) = match made {
-        Made::Live => (rec.chat, rec.delivery.message),
-        Made::Private => (
+        Made::Live if !rec.quick => (rec.chat, rec.delivery.message),
+        // A quick match's grid is on the presser's own board, their private message.
+        Made::Live | Made::Private => (
             player.0 as i64,
             rec.game
                 .seat_of(player)
@@ -220,6 +221,29 @@ mod tests {
                 came_on(&rec, made, alice, on.as_ref()),
                 Err(Refused::WrongMessage),
                 "{made:?} on {on:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_quick_matchs_grid_is_taken_only_on_the_pressers_own_board() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let mut game = Game::new(Ruleset::default());
+        for p in [7, 8] {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        let mut rec = GameRecord::new(game, 7, 0);
+        rec.quick = true;
+        rec.delivery.dms = vec![Some(9), Some(3)];
+        let on = |chat, message| Some(On::Message { chat, message });
+        let (alice, bob) = (PlayerId(7), PlayerId(8));
+        assert_eq!(came_on(&rec, Made::Live, alice, on(7, 9).as_ref()), Ok(()));
+        assert_eq!(came_on(&rec, Made::Live, bob, on(8, 3).as_ref()), Ok(()));
+        for (who, chat, message) in [(alice, 8, 3), (bob, 7, 9), (alice, 7, 3), (bob, 8, 9)] {
+            assert_eq!(
+                came_on(&rec, Made::Live, who, on(chat, message).as_ref()),
+                Err(Refused::WrongMessage),
+                "{who:?} on {chat}/{message}"
             );
         }
     }

@@ -89,10 +89,10 @@ pub fn tick(
     }
 }
 
-/// A tournament's match still being placed: when its placement runs out (its start, and
-/// the turn timer's length). No other game's placement has a limit.
+/// A tournament's match or a quick match still being placed: when its placement runs out
+/// (its start, and the turn timer's length). No other game's placement has a limit.
 fn placement_deadline(rec: &GameRecord) -> Option<u64> {
-    if rec.tournament.is_none() || *rec.game.phase() != Phase::Placement {
+    if (rec.tournament.is_none() && !rec.quick) || *rec.game.phase() != Phase::Placement {
         return None;
     }
     Some(rec.created + rec.game.ruleset().timer.seconds()?)

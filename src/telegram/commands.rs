@@ -46,6 +46,8 @@ pub enum Command {
     Top,
     /// A tournament in a group: sign-up, rounds, standings.
     Tournament,
+    /// A duel with a stranger, in private chats.
+    Find,
 }
 
 /// (command, description key) for groups and for private chats.
@@ -65,6 +67,7 @@ const GROUP: &[(&str, &str)] = &[
 const PRIVATE: &[(&str, &str)] = &[
     ("start", "cmd-start"),
     ("play", "cmd-play"),
+    ("find", "cmd-find"),
     ("surrender", "cmd-surrender"),
     ("rules", "cmd-rules"),
     ("lang", "cmd-lang"),
@@ -125,6 +128,7 @@ pub async fn on_command(ctx: Ctx, msg: Message, cmd: Command) -> HandlerResult {
         Command::Stats => super::stats::on_stats(&ctx, &msg, &user, lang).await,
         Command::Top => super::stats::on_top(&ctx, &msg, lang).await,
         Command::Tournament => super::tournament::on_command(&ctx, &msg, &user, lang).await,
+        Command::Find => super::quick::on_find(&ctx, &msg, &user, lang).await,
         Command::Rules(arg) => on_rules(&ctx, &msg, lang, &arg).await,
         Command::Settings => super::settings::on_command(&ctx, &msg, &user, lang).await,
         Command::Lang => {

@@ -69,6 +69,7 @@ fn button_kind(button: &Button) -> &'static str {
         Button::Replay(..) => "replay",
         Button::Card(..) => "inline_card",
         Button::Tour(..) => "tournament",
+        Button::FindCancel => "find_cancel",
         Button::Noop => "noop",
     }
 }

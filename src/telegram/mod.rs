@@ -34,6 +34,7 @@ pub mod metered;
 pub mod mine_dm;
 pub mod placement;
 pub mod polling;
+pub mod quick;
 pub mod replay;
 pub mod riga;
 pub mod send;

@@ -113,6 +113,7 @@ async fn live(ctx: Ctx) {
             log::debug!("life: {e}");
         }
         super::sender::poll(&ctx).await;
+        super::quick::tick(&ctx).await;
         tokio::time::sleep(crate::store::life::BEAT).await;
     }
 }

@@ -8,6 +8,7 @@ pub use crate::game::placement::EditOp;
 use crate::game::record::{GameKind, SettingsPage};
 pub use crate::game::settings::{FieldChoice, SetOp};
 use crate::game::tournament::Format;
+pub use crate::game::tournament::TourOp;
 use crate::game::GameId;
 use engine::{Players, Shapes, Touching, TurnTimer};
 use std::fmt;
@@ -79,23 +80,10 @@ pub enum Button {
     Card(u64, GameKind),
     /// A group's tournament (by its id): join, leave, its format, start, cancel.
     Tour(u64, TourOp),
+    /// `/find`'s waiting message: stop looking for an opponent.
+    FindCancel,
     /// Does nothing (labels, spacers).
     Noop,
-}
-
-/// What a tournament's button does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TourOp {
-    /// Sign up.
-    Join,
-    /// Take one's name back before the start.
-    Leave,
-    /// The runner picks the format.
-    Format(Format),
-    /// The runner closes the sign-up: the first round is paired.
-    Start,
-    /// The runner calls the tournament off.
-    Cancel,
 }
 
 impl TourOp {
@@ -152,6 +140,8 @@ pub enum Surface {
     Card,
     /// A group's tournament message (sign-up, then standings), by the tournament's id.
     Tournament(u64),
+    /// `/find`'s waiting message.
+    Find,
     /// A label or spacer: on any message.
     Anywhere,
 }
@@ -443,6 +433,7 @@ impl fmt::Display for Button {
                 write!(f, "ic:{u}:{code}")
             }
             Button::Tour(id, op) => write!(f, "tn:{id}:{}", op.code()),
+            Button::FindCancel => f.write_str("fx"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -481,6 +472,7 @@ impl Button {
             Button::Replay(g, _) => Surface::Replay(g),
             Button::Card(..) => Surface::Card,
             Button::Tour(id, _) => Surface::Tournament(id),
+            Button::FindCancel => Surface::Find,
             Button::Noop => Surface::Anywhere,
         }
     }
@@ -563,6 +555,7 @@ impl Button {
                 },
             ),
             ("tn", 3) => Button::Tour(num(1)?, TourOp::from_code(parts[2])?),
+            ("fx", 1) => Button::FindCancel,
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -683,6 +676,7 @@ mod tests {
             Button::Heading(g, u32::MAX, engine::Heading::North),
             Button::Card(u64::MAX, GameKind::Riga),
             Button::Tour(u64::MAX, TourOp::Join),
+            Button::FindCancel,
             Button::Tour(u64::MAX, TourOp::Leave),
             Button::Tour(u64::MAX, TourOp::Start),
             Button::Tour(u64::MAX, TourOp::Cancel),

@@ -79,6 +79,34 @@ pub fn own_field_keyboard(rec: &GameRecord, id: GameId, lang: Lang) -> Option<Ke
     })
 }
 
+/// A quick match's board in a player's private chat (there is no shared message): the
+/// battle as a group would see it (both fields, whose turn, the latest results), then the
+/// player's own fleet; within Telegram's 4096 characters.
+pub fn quick_board_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
+    let view = rec.game.view_for(seat);
+    let own = format!(
+        "\n\n<b>{}</b>\n<pre>{}</pre>",
+        t(lang, "own-field-title"),
+        field_text(view.field(seat), rec.alphabet)
+    );
+    let room = 4096usize.saturating_sub(own.chars().count());
+    format!("{}{own}", crate::view::group::battle_text_within(rec, room))
+}
+
+/// A quick match's board's buttons: the grid to shoot while it is the player's turn, else
+/// the button that brings the board up to date.
+pub fn quick_board_keyboard(
+    rec: &GameRecord,
+    id: GameId,
+    lang: Lang,
+    seat: SeatId,
+) -> Option<Keyboard> {
+    match *rec.game.phase() == Phase::Battle && rec.game.turn() == seat {
+        true => crate::view::group::battle_keyboard(rec, id),
+        false => own_field_keyboard(rec, id, lang),
+    }
+}
+
 fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String {
     let name = rec.names.get(mate.index()).map_or("?", String::as_str);
     let name = if html { escape(name) } else { name.to_owned() };

@@ -37,6 +37,7 @@ mod bot_editor;
 mod bot_exactly_once;
 mod bot_inline;
 mod bot_pictures;
+mod bot_quick;
 mod bot_replay;
 mod bot_riga;
 mod bot_settings;

@@ -163,6 +163,10 @@ pub fn show_block(
     if let Some(sb) = sea_part(&mut rec.play) {
         sb.block = block % blocks.max(1);
     }
+    if rec.quick {
+        // The grid is on the shooter's private board.
+        super::effects::show_own_field(rec, seat);
+    }
     Ok(())
 }
 

@@ -22,6 +22,12 @@ use engine::{Action, Event, Phase, PlayerId, SeatId, ShotResult};
 /// A cell given up after a mine is the player's own choice on their own field, shown at
 /// once.
 pub(super) fn queue_effects(rec: &mut GameRecord, turn_before: SeatId, events: &[Event]) {
+    if rec.quick && !events.is_empty() {
+        // A quick match's private messages are its boards: every move redraws both.
+        for s in rec.human_seats() {
+            show_own_field(rec, s);
+        }
+    }
     let mut turn = turn_before;
     for e in events {
         match *e {

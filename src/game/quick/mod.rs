@@ -89,6 +89,10 @@ pub struct Pair {
     pub b: Seeker,
     /// When they were paired (Unix ms).
     pub at: u64,
+    /// Their duel's game id, once one is reserved for it: the game is created under it
+    /// (once), then the pair is taken.
+    #[serde(default)]
+    pub game: Option<u64>,
 }
 
 impl Pair {
@@ -177,7 +181,12 @@ impl Queue {
         } else {
             (waiter, s)
         };
-        let pair = Pair { a, b, at: now };
+        let pair = Pair {
+            a,
+            b,
+            at: now,
+            game: None,
+        };
         self.paired.push(pair.clone());
         Ok(Some(pair))
     }
@@ -209,7 +218,12 @@ impl Queue {
             let x = self.waiting.remove(first);
             let y = self.waiting.remove(second);
             let (a, b) = if x.user == user { (x, y) } else { (y, x) };
-            let pair = Pair { a, b, at: now };
+            let pair = Pair {
+                a,
+                b,
+                at: now,
+                game: None,
+            };
             self.paired.push(pair.clone());
             made.push(pair);
         }
@@ -232,6 +246,13 @@ impl Queue {
                 self.waiting[i].clone()
             })
             .collect()
+    }
+
+    /// The game of `user`'s pair: the one it has, else `game` (a fresh id), kept from now on;
+    /// `None` when `user` has no pair waiting for its game.
+    pub fn game_for(&mut self, user: u64, game: u64) -> Option<u64> {
+        let pair = self.paired.iter_mut().find(|p| p.has(user))?;
+        Some(*pair.game.get_or_insert(game))
     }
 
     /// The pair of `user` made and not taken: removed and returned (`None` the second time).

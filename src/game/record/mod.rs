@@ -71,6 +71,11 @@ pub struct GameRecord {
     /// The tournament of the chat this game is a match of (its id): its end is the
     /// match's result.
     pub tournament: Option<u64>,
+    /// A quick match between strangers (`/find`): no shared chat; each player's private
+    /// message is their whole board (their field, the enemy's, the grid to shoot), redrawn
+    /// on every move. Its [`GameRecord::chat`] is only a key (the first player's private
+    /// chat), never sent to.
+    pub quick: bool,
     /// What the end of the game writes to the ratings and statistics, worked out once (by
     /// the game's sender, from the values before the game) and written whole, so writing it
     /// again after a crash changes nothing.
@@ -229,6 +234,7 @@ impl GameRecord {
             panel: None,
             rematch: None,
             tournament: None,
+            quick: false,
             settlement: None,
             board: Board::Picture,
             delivery: Delivery::default(),
@@ -531,8 +537,9 @@ impl GameRecord {
         self.delivery.begun = true;
         // The old message's buttons are of the old generation.
         self.delivery.generation += 1;
-        if self.inline.is_some() {
-            // An inline message cannot be sent anew: the battle is drawn on the lobby's.
+        if self.inline.is_some() || self.quick {
+            // An inline message cannot be sent anew: the battle is drawn on the lobby's; a
+            // quick match has no shared message at all.
             self.delivery.drawn = 0;
             for s in self.human_seats() {
                 self.push_effect(Effect::Dm { seat: s.0 });

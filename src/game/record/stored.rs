@@ -101,6 +101,8 @@ struct Stored<'a> {
     rematch: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     tournament: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    quick: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     riga: Option<Cow<'a, crate::game::riga_state::RigaPlay>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -186,6 +188,7 @@ impl Serialize for GameRecord {
             in_flight: Cow::Borrowed(&d.in_flight),
             rematch: self.rematch,
             tournament: self.tournament,
+            quick: self.quick,
             riga,
             settlement: self.settlement.as_ref().map(Cow::Borrowed),
             board: self.board,
@@ -228,6 +231,7 @@ impl<'de> Deserialize<'de> for GameRecord {
             panel: w.panel,
             rematch: w.rematch,
             tournament: w.tournament,
+            quick: w.quick,
             settlement: w.settlement.map(Cow::into_owned),
             board: w.board,
             delivery: Delivery {

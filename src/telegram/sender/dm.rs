@@ -54,7 +54,14 @@ pub(super) async fn dm(
     let placing = *rec.game.phase() == Phase::Placement && !rec.game.is_ready(s);
     // From the battle on, the private chat's own choice of board, else the game's (read only
     // then: the placement's messages are text whatever the choice).
-    if rec.delivery.begun && matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. }) {
+    let battle = matches!(rec.game.phase(), Phase::Battle | Phase::Finished { .. });
+    if rec.quick && rec.delivery.begun && battle && message.is_some() {
+        // A quick match's board: as words, redrawn on every move.
+        let text = crate::view::own_field::quick_board_text(rec, lang, s);
+        let kb = crate::view::own_field::quick_board_keyboard(rec, id, lang, s);
+        return send_or_edit(&edit, seat, user, message, rec, text, kb).await;
+    }
+    if rec.delivery.begun && battle {
         let board = match ctx.store.chat_settings(user as i64).await {
             Ok(settings) => settings.board.unwrap_or(rec.board),
             Err(_) => rec.board,

@@ -53,12 +53,14 @@ pub(super) async fn deliver(
             }
         }
     };
-    if rec.inline.is_some() {
+    if rec.inline.is_some() || rec.quick {
         match &o.effect {
             // An inline message is only edited (the live message is drawn on it), and the
-            // bot cannot write to the chat it is in.
+            // bot cannot write to the chat it is in; a quick match has no shared chat.
             Effect::LiveMessage | Effect::Retire { .. } => return Ok(Sent::Done),
-            Effect::Notice { chat: c, .. } if *c == rec.chat => return Ok(Sent::Done),
+            Effect::Notice { chat: c, .. } if *c == rec.chat && !rec.quick => {
+                return Ok(Sent::Done)
+            }
             Effect::Announce => return log_to_players(ctx, id, rec).await,
             _ => {}
         }

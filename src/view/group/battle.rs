@@ -41,6 +41,11 @@ pub fn battle_text(rec: &GameRecord) -> String {
     battle_words(rec, true, MAX_TEXT).0
 }
 
+/// [`battle_text`] within `max` characters (a private board adds the player's own field).
+pub fn battle_text_within(rec: &GameRecord, max: usize) -> String {
+    battle_words(rec, true, max).0
+}
+
 /// [`battle_text`], with the results it shows.
 pub fn battle_text_shown(rec: &GameRecord) -> (String, Shown) {
     battle_words(rec, true, MAX_TEXT)
@@ -76,9 +81,9 @@ pub(super) fn battle_words(rec: &GameRecord, fields: bool, max: usize) -> (Strin
     let name = |s: SeatId| escape(names.get(s.index()).map_or("?", String::as_str));
     let teams = game.ruleset().players == engine::Players::Teams;
     // In an inline message the bot sees no replies: the turn asks for a tap only.
-    let tap = |key: &'static str| match rec.inline {
-        Some(_) => render::tap_key(key),
-        None => key,
+    let tap = |key: &'static str| match rec.inline.is_some() || rec.quick {
+        true => render::tap_key(key),
+        false => key,
     };
     let mut head = format!("<b>{}</b>", t(lang, "battle-title"));
     if fields && is_variant(game.ruleset()) {

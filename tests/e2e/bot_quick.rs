@@ -1,0 +1,139 @@
+//! The quick match (`/find`): strangers paired from the queue play a duel in their private
+//! chats, each on their own board; the refusals; the bot offered to one left alone.
+
+use crate::helpers::*;
+use morskoy_boy::store::Leaderboard;
+use std::time::Duration;
+
+flow! {
+    fn two_strangers_find_each_other_and_play_their_duel_in_private_chats() {
+        let app = App::spawn().await;
+        let ann = app.player(75_001, "Ann", "en");
+        let ben = app.player(75_002, "Ben", "en");
+        for p in [&ann, &ben] {
+            app.welcomed(p).await;
+        }
+        // Ann looks first: she waits, told how many wait, with a button to stop.
+        app.tg.send_command(75_001, &ann, "/find");
+        let waiting = app.message_with_button(75_001, "fx").await;
+        assert!(waiting.text.contains("Looking for an opponent"), "{}", waiting.text);
+        assert!(waiting.text.contains("only one waiting"), "{}", waiting.text);
+        // Twice: refused in words, still one in the queue.
+        app.tg.send_command(75_001, &ann, "/find");
+        app.tg
+            .wait_for_text(75_001, "looking for an opponent already", wait())
+            .await
+            .expect("the second /find's answer");
+        // Ben comes: they are paired, each told whom they play and the other's rating.
+        app.tg.send_command(75_002, &ben, "/find");
+        for (chat, other) in [(75_001, "Ben"), (75_002, "Ann")] {
+            app.tg
+                .wait_for_text(chat, &format!("Found: {other} (rating 1000)"), wait())
+                .await
+                .unwrap_or_else(|| panic!("{chat} is not told: {:?}", app.tg.all_texts(chat)));
+        }
+        let store = app.store().await;
+        let (queue, _) = store.quick_queue().await.unwrap();
+        assert!(queue.waiting.is_empty() && queue.paired.is_empty(), "{queue:?}");
+        place_and_ready(&app, &ann).await;
+        place_and_ready(&app, &ben).await;
+        // The grid is on the shooter's own board, in their private chat; the other's board
+        // has none.
+        let with_grid = |chat: i64| {
+            app.tg
+                .messages(chat)
+                .into_iter()
+                .rev()
+                .find(|m| m.callback_data().iter().any(|d| d.starts_with("f:")))
+        };
+        let deadline = tokio::time::Instant::now() + wait();
+        let (shooter, other, board) = loop {
+            if let Some(m) = with_grid(75_001) {
+                break (ann.clone(), ben.clone(), m);
+            }
+            if let Some(m) = with_grid(75_002) {
+                break (ben.clone(), ann.clone(), m);
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no board with a grid");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        assert!(board.text.contains("Your fleet"), "{}", board.text);
+        let fire = data(&board, "f:");
+        let shooter_chat = shooter.id.0 as i64;
+        let other_chat = other.id.0 as i64;
+        // The other, pressing the shooter's grid data on their own board, is refused.
+        let own = app.tg.last_message(other_chat).unwrap();
+        let a = app.press(other_chat, &other, own.message_id, &fire).await;
+        assert!(a.show_alert, "{a:?}");
+        // The shooter shoots from their board: answered, and the other's board shows it.
+        let before = app.tg.messages(other_chat).iter().map(|m| m.edits).sum::<usize>();
+        let a = app.press(shooter_chat, &shooter, board.message_id, &fire).await;
+        assert!(!a.show_alert, "{a:?}");
+        let deadline = tokio::time::Instant::now() + wait();
+        while app.tg.messages(other_chat).iter().map(|m| m.edits).sum::<usize>() == before {
+            assert!(tokio::time::Instant::now() < deadline, "the other's board not redrawn");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // The other gives up: both are told the end, and the duel is rated among everyone,
+        // once.
+        app.tg.send_command(other_chat, &other, "/surrender");
+        for chat in [shooter_chat, other_chat] {
+            app.tg
+                .wait_for_text(chat, &format!("Winner: {}", shooter.first_name), wait())
+                .await
+                .unwrap_or_else(|| panic!("no end in {chat}: {:?}", app.tg.all_texts(chat)));
+        }
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let ratings = store
+            .ratings(Leaderboard::People, &[ann.id.0, ben.id.0])
+            .await
+            .unwrap();
+        for r in &ratings {
+            assert_eq!(r.map(|r| r.games), Some(1), "{ratings:?}");
+        }
+        assert_no_4xx(&app);
+    }
+}
+
+flow! {
+    fn alone_in_the_queue_one_is_offered_the_bot_after_a_minute_and_may_stop_looking() {
+        let app = App::spawn().await;
+        let cid = app.player(75_011, "Cid", "en");
+        app.welcomed(&cid).await;
+        app.tg.group(-75_011, "Lounge");
+        app.tg.send_command(-75_011, &cid, "/find");
+        app.tg
+            .wait_for_text(-75_011, "send /find there", wait())
+            .await
+            .expect("/find in a group is answered in words");
+        app.tg.send_command(75_011, &cid, "/find");
+        let waiting = app.message_with_button(75_011, "fx").await;
+        tokio::time::sleep(Duration::from_secs(61)).await;
+        app.tg
+            .wait_for_text(75_011, "Nobody has come for a minute", wait())
+            .await
+            .expect("the bot offered");
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        let offers = app
+            .tg
+            .all_texts(75_011)
+            .iter()
+            .filter(|t| t.contains("Nobody has come"))
+            .count();
+        assert_eq!(offers, 1, "offered once");
+        let a = app.press(75_011, &cid, waiting.message_id, "fx").await;
+        assert!(!a.show_alert, "{a:?}");
+        app.tg
+            .wait_for(
+                75_011,
+                |m| m.message_id == waiting.message_id && m.text.contains("stopped looking"),
+                wait(),
+            )
+            .await
+            .expect("the waiting message says so");
+        let a = app.press(75_011, &cid, waiting.message_id, "fx").await;
+        assert!(a.show_alert, "{a:?}");
+        let (queue, _) = app.store().await.quick_queue().await.unwrap();
+        assert!(queue.waiting.is_empty(), "{queue:?}");
+    }
+}
