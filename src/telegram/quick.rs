@@ -5,7 +5,7 @@
 //! windows widen, offers the bot after a minute alone, and opens any pair whose game is not
 //! open yet (a crash between pairing and the game loses nobody).
 
-use super::context::{display_name, now, store_error_key, Ctx, HandlerResult};
+use super::context::{crash_point, now, store_error_key, Ctx, HandlerResult};
 use super::metered::Metered;
 use super::send::{answer, answer_store_error, markup, reply};
 use crate::game::lang::Lang;
@@ -76,7 +76,8 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
     let at = now_ms();
     let seeker = Seeker {
         user: uid,
-        name: display_name(user),
+        // Strangers see each other's first name and rating only.
+        name: user.first_name.clone(),
         rating,
         rules: key.clone(),
         since: at,
@@ -207,6 +208,7 @@ async fn open_pair(ctx: &Ctx, user: u64) -> Result<(), StoreError> {
     let Ok(((game, pair), _)) = kept else {
         return Ok(());
     };
+    crash_point(ctx, "quick-paired");
     let id = GameId(game);
     match ctx.store.load_game(id).await {
         Ok(_) => {}

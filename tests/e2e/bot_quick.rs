@@ -137,3 +137,50 @@ flow! {
         assert!(queue.waiting.is_empty(), "{queue:?}");
     }
 }
+
+/// Two look for a match with the bot killing itself (`kill -9`) once their pair has its
+/// game's id and before the game is made; started again, its beat opens the duel: once,
+/// each told once whom they play, nobody left in the queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_while_a_pair_is_opened_the_duel_opens_once() {
+    let mut app = App::spawn().await;
+    let ann = app.player(75_021, "Ann", "en");
+    let ben = app.player(75_022, "Ben", "en");
+    for p in [&ann, &ben] {
+        app.welcomed(p).await;
+    }
+    app.kill_bot();
+    app.env.push(("MB_CRASH_AT".into(), "quick-paired".into()));
+    app.start_bot().await;
+    app.tg.send_command(75_021, &ann, "/find");
+    app.message_with_button(75_021, "fx").await;
+    app.tg.send_command(75_022, &ben, "/find");
+    wait_for_the_crash(&mut app).await;
+    app.restart_bot().await;
+    for (chat, other) in [(75_021, "Ben"), (75_022, "Ann")] {
+        app.tg
+            .wait_for_text(chat, &format!("Found: {other}"), wait())
+            .await
+            .unwrap_or_else(|| panic!("{chat} is not told: {:?}", app.tg.all_texts(chat)));
+    }
+    // Both get the fleet's editor, once; nobody is told twice.
+    for p in [&ann, &ben] {
+        place_and_ready(&app, p).await;
+    }
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    for chat in [75_021, 75_022] {
+        let texts = app.tg.all_texts(chat);
+        let found = texts.iter().filter(|t| t.contains("Found:")).count();
+        assert_eq!(found, 1, "{texts:?}");
+        let editors = app
+            .tg
+            .messages(chat)
+            .iter()
+            .filter(|m| m.versions.iter().any(|v| v.contains("Still to place")))
+            .count();
+        assert_eq!(editors, 1, "{texts:?}");
+    }
+    let (queue, _) = app.store().await.quick_queue().await.unwrap();
+    assert!(queue.waiting.is_empty() && queue.paired.is_empty(), "{queue:?}");
+    assert_no_4xx(&app);
+}
