@@ -85,6 +85,16 @@ async fn every_stored_type_round_trips(target: Target) {
     };
     let id = store.create_game(&record).await.unwrap();
     assert_eq!(store.load_game(id).await.unwrap(), (record.clone(), 1));
+    // A tournament's match and a quick match keep what they are.
+    for (tournament, quick) in [(Some(77), false), (None, true)] {
+        let record = GameRecord {
+            tournament,
+            quick,
+            ..record.clone()
+        };
+        let id = store.create_game(&record).await.unwrap();
+        assert_eq!(store.load_game(id).await.unwrap(), (record, 1));
+    }
 
     let chat = ChatSettings {
         v: 1,
@@ -111,6 +121,7 @@ async fn every_stored_type_round_trips(target: Target) {
         started: true,
         detected: Some(Lang::Bg),
         ai_level: engine::ai::Level::Hard,
+        blocked: vec![9, 12],
     };
     store.set_user_settings(7, &user).await.unwrap();
     assert_eq!(store.user_settings(7).await.unwrap(), user);

@@ -17,3 +17,10 @@ btn-quick-cancel = Stop looking
 quick-cancelled = You stopped looking for an opponent.
 quick-alone = Nobody has come for a minute. Keep waiting, or play me meanwhile: /play
 quick-found = ⚔️ Found: <b>{ $name }</b> (rating { $rating }). Place your fleet below; then both of you shoot from your own board here.
+
+## The board's reactions and Block
+quick-reaction = { $name }: { $reaction }
+quick-reaction-sent = Sent.
+quick-reaction-lately = Sent already a moment ago.
+quick-block = 🚫 Block { $name }
+quick-blocked = You will never be paired with them again.

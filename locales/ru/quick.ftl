@@ -18,3 +18,10 @@ btn-quick-cancel = Перестать искать
 quick-cancelled = Вы перестали искать соперника.
 quick-alone = За минуту никто не пришёл. Подождите ещё или сыграйте пока со мной: /play
 quick-found = ⚔️ Соперник: <b>{ $name }</b> (рейтинг { $rating }). Расставьте флот ниже; стреляете оба со своей доски здесь.
+
+## Реакции и блокировка на доске
+quick-reaction = { $name }: { $reaction }
+quick-reaction-sent = Отправлено.
+quick-reaction-lately = Уже отправлено только что.
+quick-block = 🚫 Заблокировать: { $name }
+quick-blocked = Вас больше никогда не сведут с этим игроком.

@@ -376,6 +376,16 @@ pub fn started(s: &mut UserSettings, detected: Lang) -> bool {
     true
 }
 
+/// The user blocks `other` (after a quick match): never paired with them again; `false`
+/// when they had blocked them already.
+pub fn block(s: &mut UserSettings, other: u64) -> bool {
+    if s.blocked.contains(&other) {
+        return false;
+    }
+    s.blocked.push(other);
+    true
+}
+
 /// The first game of a group fixes the group's language, until `/lang` changes it; `false`
 /// when it was fixed already.
 pub fn first_game(s: &mut ChatSettings, chat: i64, lang: Lang) -> bool {

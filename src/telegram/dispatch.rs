@@ -72,6 +72,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         Button::Card(..) => answer(&ctx, &q, t(lang, "error-wrong-message"), true).await,
         Button::Tour(id, op) => super::tournament::on_button(&ctx, &q, lang, id, op).await,
         Button::FindCancel => super::quick::on_cancel(&ctx, &q, lang).await,
+        Button::React(id, i) => super::quick::on_reaction(&ctx, &q, lang, id, i).await,
+        Button::BlockPlayer(id) => super::quick::on_block(&ctx, &q, lang, id).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,
     }
 }

@@ -70,6 +70,8 @@ fn button_kind(button: &Button) -> &'static str {
         Button::Card(..) => "inline_card",
         Button::Tour(..) => "tournament",
         Button::FindCancel => "find_cancel",
+        Button::React(..) => "reaction",
+        Button::BlockPlayer(..) => "block_player",
         Button::Noop => "noop",
     }
 }

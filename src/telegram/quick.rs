@@ -55,6 +55,7 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
     let looked = async {
         let rules = rules_of(ctx, uid).await?;
         let rating = rating_of(ctx, uid).await?;
+        let blocked = ctx.store.user_settings(uid).await?.blocked;
         let busy = match ctx.store.user_game(uid).await? {
             Some(id) => ctx
                 .store
@@ -63,9 +64,9 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
                 .is_ok_and(|(rec, _)| !rec.game.is_finished()),
             None => false,
         };
-        Ok::<_, StoreError>((rules, rating, busy))
+        Ok::<_, StoreError>((rules, rating, blocked, busy))
     };
-    let (rules, rating, busy) = match looked.await {
+    let (rules, rating, blocked, busy) = match looked.await {
         Ok(found) => found,
         Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
     };
@@ -81,7 +82,7 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
         rating,
         rules: key.clone(),
         since: at,
-        blocked: Vec::new(),
+        blocked,
         offered_bot: false,
     };
     let done = ctx.store.update_quick(|q| q.seek(seeker.clone(), at)).await;
@@ -270,4 +271,82 @@ async fn create(ctx: &Ctx, id: GameId, pair: &Pair) -> Result<(), StoreError> {
         }
     }
     Ok(())
+}
+
+/// The quick match `id` of the presser `user`: the game and the opponent (their seat's
+/// user), or the words of a refusal.
+async fn opponent(ctx: &Ctx, id: GameId, user: u64) -> Result<(u64, Lang), &'static str> {
+    let (rec, _) = ctx.store.load_game(id).await.map_err(|e| match e {
+        StoreError::NotFound => "error-game-over",
+        e => store_error_key(&e),
+    })?;
+    let seat = rec.game.seat_of(engine::PlayerId(user));
+    let other = rec
+        .game
+        .seats()
+        .iter()
+        .map(|s| s.player.0)
+        .find(|&p| p != user);
+    match (rec.quick, seat, other) {
+        (true, Some(_), Some(other)) => Ok((other, super::send::user_lang_by_id(ctx, other).await)),
+        _ => Err("error-not-a-player"),
+    }
+}
+
+/// A reaction pressed on a quick match's board: sent to the opponent as "name: 👍", each
+/// reaction at most once a minute (no free text passes between strangers).
+pub async fn on_reaction(
+    ctx: &Ctx,
+    q: &CallbackQuery,
+    lang: Lang,
+    id: GameId,
+    i: u8,
+) -> HandlerResult {
+    let uid = q.from.id.0;
+    let Some(reaction) = crate::view::own_field::REACTIONS.get(usize::from(i)) else {
+        return answer(ctx, q, t(lang, "error-unknown-button"), true).await;
+    };
+    let (other, other_lang) = match opponent(ctx, id, uid).await {
+        Ok(found) => found,
+        Err(key) => return answer(ctx, q, t(lang, key), true).await,
+    };
+    let what = format!("reaction:{id}:{i}");
+    if !ctx.store.may_answer(other as i64, uid, &what).await? {
+        return answer(ctx, q, t(lang, "quick-reaction-lately"), false).await;
+    }
+    let words = ta(
+        other_lang,
+        "quick-reaction",
+        &[
+            ("name", escape(&q.from.first_name).into()),
+            ("reaction", (*reaction).into()),
+        ],
+    );
+    super::context::pace(ctx, ChatId(other as i64)).await?;
+    ctx.bot
+        .send_message(ChatId(other as i64), words)
+        .parse_mode(ParseMode::Html)
+        .metered()
+        .await?;
+    answer(ctx, q, t(lang, "quick-reaction-sent"), false).await
+}
+
+/// Block on a quick match's board at its end: the opponent is never paired with the
+/// presser again (either way round, see `game/quick/`).
+pub async fn on_block(ctx: &Ctx, q: &CallbackQuery, lang: Lang, id: GameId) -> HandlerResult {
+    let uid = q.from.id.0;
+    let other = match opponent(ctx, id, uid).await {
+        Ok((other, _)) => other,
+        Err(key) => return answer(ctx, q, t(lang, key), true).await,
+    };
+    let mut settings = match ctx.store.user_settings(uid).await {
+        Ok(s) => s,
+        Err(e) => return answer_store_error(ctx, q, lang, &e).await,
+    };
+    if crate::game::settings::block(&mut settings, other) {
+        if let Err(e) = ctx.store.set_user_settings(uid, &settings).await {
+            return answer_store_error(ctx, q, lang, &e).await;
+        }
+    }
+    answer(ctx, q, t(lang, "quick-blocked"), false).await
 }

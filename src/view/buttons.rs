@@ -82,6 +82,10 @@ pub enum Button {
     Tour(u64, TourOp),
     /// `/find`'s waiting message: stop looking for an opponent.
     FindCancel,
+    /// A quick match's board: send the opponent this reaction (`own_field::REACTIONS`).
+    React(GameId, u8),
+    /// A quick match's board at the end: never be paired with this opponent again.
+    BlockPlayer(GameId),
     /// Does nothing (labels, spacers).
     Noop,
 }
@@ -434,6 +438,8 @@ impl fmt::Display for Button {
             }
             Button::Tour(id, op) => write!(f, "tn:{id}:{}", op.code()),
             Button::FindCancel => f.write_str("fx"),
+            Button::React(g, i) => write!(f, "re:{g}:{i}"),
+            Button::BlockPlayer(g) => write!(f, "bl:{g}"),
             Button::Noop => f.write_str("-"),
         }
     }
@@ -473,6 +479,7 @@ impl Button {
             Button::Card(..) => Surface::Card,
             Button::Tour(id, _) => Surface::Tournament(id),
             Button::FindCancel => Surface::Find,
+            Button::React(g, _) | Button::BlockPlayer(g) => Surface::OwnField(g),
             Button::Noop => Surface::Anywhere,
         }
     }
@@ -556,6 +563,8 @@ impl Button {
             ),
             ("tn", 3) => Button::Tour(num(1)?, TourOp::from_code(parts[2])?),
             ("fx", 1) => Button::FindCancel,
+            ("re", 3) => Button::React(game()?, tiny(2)?),
+            ("bl", 2) => Button::BlockPlayer(game()?),
             ("-", 1) => Button::Noop,
             _ => return None,
         };
@@ -677,6 +686,8 @@ mod tests {
             Button::Card(u64::MAX, GameKind::Riga),
             Button::Tour(u64::MAX, TourOp::Join),
             Button::FindCancel,
+            Button::React(g, u8::MAX),
+            Button::BlockPlayer(g),
             Button::Tour(u64::MAX, TourOp::Leave),
             Button::Tour(u64::MAX, TourOp::Start),
             Button::Tour(u64::MAX, TourOp::Cancel),

@@ -93,18 +93,44 @@ pub fn quick_board_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
     format!("{}{own}", crate::view::group::battle_text_within(rec, room))
 }
 
-/// A quick match's board's buttons: the grid to shoot while it is the player's turn, else
-/// the button that brings the board up to date.
+/// The reactions a quick match's players may send each other: no free text is passed
+/// between strangers.
+pub const REACTIONS: [&str; 5] = ["👍", "😮", "😅", "🤝", "GG"];
+
+/// A quick match's board's buttons: the grid to shoot while it is the player's turn; else
+/// the reactions to send the opponent and the button that brings the board up to date;
+/// at the end the reactions and Block (never paired with this opponent again).
 pub fn quick_board_keyboard(
     rec: &GameRecord,
     id: GameId,
     lang: Lang,
     seat: SeatId,
 ) -> Option<Keyboard> {
-    match *rec.game.phase() == Phase::Battle && rec.game.turn() == seat {
-        true => crate::view::group::battle_keyboard(rec, id),
-        false => own_field_keyboard(rec, id, lang),
+    let battle = *rec.game.phase() == Phase::Battle;
+    if battle && rec.game.turn() == seat {
+        return crate::view::group::battle_keyboard(rec, id);
     }
+    let reactions: Vec<Key> = REACTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, r)| Key::callback(*r, Button::React(id, i as u8).to_string()))
+        .collect();
+    let mut rows = vec![reactions];
+    match battle {
+        true => rows.extend(own_field_keyboard(rec, id, lang)?.inline_keyboard),
+        false if rec.game.is_finished() => {
+            let other = rec
+                .names
+                .get(1 - seat.index().min(1))
+                .map_or("?", String::as_str);
+            rows.push(vec![Key::callback(
+                ta(lang, "quick-block", &[("name", other.into())]),
+                Button::BlockPlayer(id).to_string(),
+            )]);
+        }
+        false => return None,
+    }
+    Some(Keyboard::new(rows))
 }
 
 fn mate_title(rec: &GameRecord, lang: Lang, mate: SeatId, html: bool) -> String {

@@ -74,6 +74,32 @@ flow! {
             assert!(tokio::time::Instant::now() < deadline, "the other's board not redrawn");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+        // The one not to move reacts from their board (no free text passes): the other gets
+        // it, once a minute.
+        let reacts = |m: &crate::fake_telegram::SentMessage| {
+            m.callback_data().iter().any(|d| d.starts_with("re:"))
+        };
+        let deadline = tokio::time::Instant::now() + wait();
+        let (who, to, board) = loop {
+            if let Some(m) = app.tg.last_message(other_chat).filter(reacts) {
+                break (other.clone(), shooter_chat, m);
+            }
+            if let Some(m) = app.tg.last_message(shooter_chat).filter(reacts) {
+                break (shooter.clone(), other_chat, m);
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no reactions on a board");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let thumbs = data(&board, "re:");
+        let from = who.id.0 as i64;
+        let a = app.press(from, &who, board.message_id, &thumbs).await;
+        assert!(!a.show_alert, "{a:?}");
+        app.tg
+            .wait_for_text(to, &format!("{}: 👍", who.first_name), wait())
+            .await
+            .expect("the reaction");
+        let a = app.press(from, &who, board.message_id, &thumbs).await;
+        assert!(said(&a).contains("already"), "{a:?}");
         // The other gives up: both are told the end, and the duel is rated among everyone,
         // once.
         app.tg.send_command(other_chat, &other, "/surrender");
@@ -91,6 +117,23 @@ flow! {
         for r in &ratings {
             assert_eq!(r.map(|r| r.games), Some(1), "{ratings:?}");
         }
+        // The loser blocks the winner from the final board: they look again, and are never
+        // paired, however long they wait.
+        let end = app
+            .tg
+            .wait_for(other_chat, |m| m.callback_data().iter().any(|d| d.starts_with("bl:")), wait())
+            .await
+            .expect("Block on the final board");
+        let a = app
+            .press(other_chat, &other, end.message_id, &data(&end, "bl:"))
+            .await;
+        assert!(!a.show_alert, "{a:?}");
+        app.tg.send_command(shooter_chat, &shooter, "/find");
+        app.tg.send_command(other_chat, &other, "/find");
+        tokio::time::sleep(Duration::from_secs(90)).await;
+        let (queue, _) = store.quick_queue().await.unwrap();
+        assert_eq!(queue.waiting.len(), 2, "{queue:?}");
+        assert!(queue.paired.is_empty(), "{queue:?}");
         assert_no_4xx(&app);
     }
 }
@@ -181,6 +224,9 @@ async fn killed_while_a_pair_is_opened_the_duel_opens_once() {
         assert_eq!(editors, 1, "{texts:?}");
     }
     let (queue, _) = app.store().await.quick_queue().await.unwrap();
-    assert!(queue.waiting.is_empty() && queue.paired.is_empty(), "{queue:?}");
+    assert!(
+        queue.waiting.is_empty() && queue.paired.is_empty(),
+        "{queue:?}"
+    );
     assert_no_4xx(&app);
 }

@@ -124,4 +124,7 @@ pub struct UserSettings {
     /// The level of the user's last game against the bot.
     #[serde(default)]
     pub ai_level: Level,
+    /// Users this one blocked after a quick match: never paired with them again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<u64>,
 }
