@@ -28,7 +28,7 @@ cmd-cancel = Cancel the game before the battle
 cmd-rules = The rules
 cmd-help = How to play
 
-welcome = Ahoy! I referee Sea Battle in group chats. Add me to a group and send /newgame there; you will place your fleet here, in private. Or send /play to play against me right now.
+welcome = Ahoy! I referee Sea Battle in group chats. Add me to a group and send /newgame there; you will place your fleet here, in private. Or send /play to play against me right now, or /find (the button below) for a duel with a stranger.
 help =
     <b>Sea Battle</b>
     /newgame in a group opens a lobby: press Join, and the creator presses Start.

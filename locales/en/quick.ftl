@@ -13,9 +13,10 @@ quick-waiting = 🔎 Looking for an opponent: { $rules }, your rating { $rating 
         [one] You are the only one waiting under these rules for now.
        *[other] { $count } are waiting under these rules.
     } The closest rating is found first, then anyone.
+btn-quick-find = 🔎 Find an opponent
 btn-quick-cancel = Stop looking
 quick-cancelled = You stopped looking for an opponent.
-quick-alone = Nobody has come for a minute. Keep waiting, or play me meanwhile: /play
+quick-alone = Nobody has come for a minute. Keep waiting, or play me meanwhile at about your level: /play { $level }
 quick-found = ⚔️ Found: <b>{ $name }</b> (rating { $rating }). Place your fleet below; then both of you shoot from your own board here.
 
 ## The board's reactions and Block

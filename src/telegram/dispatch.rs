@@ -71,7 +71,8 @@ async fn on_callback(ctx: Ctx, q: CallbackQuery, update_id: u32) -> HandlerResul
         // Only on an inline message (above): elsewhere its message does not fit it.
         Button::Card(..) => answer(&ctx, &q, t(lang, "error-wrong-message"), true).await,
         Button::Tour(id, op) => super::tournament::on_button(&ctx, &q, lang, id, op).await,
-        Button::FindCancel => super::quick::on_cancel(&ctx, &q, lang).await,
+        Button::Find(false) => super::quick::on_cancel(&ctx, &q, lang).await,
+        Button::Find(true) => super::quick::on_find_button(&ctx, &q, lang).await,
         Button::React(id, i) => super::quick::on_reaction(&ctx, &q, lang, id, i).await,
         Button::BlockPlayer(id) => super::quick::on_block(&ctx, &q, lang, id).await,
         Button::Noop => answer(&ctx, &q, String::new(), false).await,

@@ -69,7 +69,7 @@ fn button_kind(button: &Button) -> &'static str {
         Button::Replay(..) => "replay",
         Button::Card(..) => "inline_card",
         Button::Tour(..) => "tournament",
-        Button::FindCancel => "find_cancel",
+        Button::Find(..) => "find",
         Button::React(..) => "reaction",
         Button::BlockPlayer(..) => "block_player",
         Button::Noop => "noop",

@@ -51,7 +51,44 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
     if !msg.chat.is_private() {
         return reply(ctx, msg, t(lang, "quick-in-private")).await;
     }
+    seek(ctx, user, lang).await
+}
+
+/// The welcome's "Find an opponent": as `/find`.
+pub async fn on_find_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> HandlerResult {
+    answer(ctx, q, String::new(), false).await?;
+    seek(ctx, &q.from, lang).await
+}
+
+/// The welcome in a private chat, with its "Find an opponent" button.
+pub async fn welcome(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
+    let kb = Keyboard::new([[Key::callback(
+        t(lang, "btn-quick-find"),
+        Button::Find(true).to_string(),
+    )]]);
+    super::context::pace(ctx, msg.chat.id).await?;
+    ctx.bot
+        .send_message(msg.chat.id, t(lang, "welcome"))
+        .parse_mode(ParseMode::Html)
+        .reply_markup(markup(kb))
+        .metered()
+        .await?;
+    Ok(())
+}
+
+/// `user` into the queue (words in their private chat): paired at once when someone fits.
+async fn seek(ctx: &Ctx, user: &User, lang: Lang) -> HandlerResult {
     let uid = user.id.0;
+    let chat = ChatId(uid as i64);
+    let say = |words: String| async move {
+        super::context::pace(ctx, chat).await?;
+        ctx.bot
+            .send_message(chat, words)
+            .parse_mode(ParseMode::Html)
+            .metered()
+            .await?;
+        Ok::<(), super::context::BotError>(())
+    };
     let looked = async {
         let rules = rules_of(ctx, uid).await?;
         let rating = rating_of(ctx, uid).await?;
@@ -68,10 +105,10 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
     };
     let (rules, rating, blocked, busy) = match looked.await {
         Ok(found) => found,
-        Err(e) => return reply(ctx, msg, t(lang, store_error_key(&e))).await,
+        Err(e) => return say(t(lang, store_error_key(&e))).await,
     };
     if busy {
-        return reply(ctx, msg, t(lang, "quick-busy")).await;
+        return say(t(lang, "quick-busy")).await;
     }
     let key = rules.to_string();
     let at = now_ms();
@@ -108,18 +145,19 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
             );
             let kb = Keyboard::new([[Key::callback(
                 t(lang, "btn-quick-cancel"),
-                Button::FindCancel.to_string(),
+                Button::Find(false).to_string(),
             )]]);
+            super::context::pace(ctx, chat).await?;
             ctx.bot
-                .send_message(msg.chat.id, words)
+                .send_message(chat, words)
                 .parse_mode(ParseMode::Html)
                 .reply_markup(markup(kb))
                 .metered()
                 .await?;
             Ok(())
         }
-        Ok(Err(r)) => reply(ctx, msg, refused_words(lang, r)).await,
-        Err(e) => reply(ctx, msg, t(lang, store_error_key(&e))).await,
+        Ok(Err(r)) => say(refused_words(lang, r)).await,
+        Err(e) => say(t(lang, store_error_key(&e))).await,
     }
 }
 
@@ -179,9 +217,11 @@ async fn pass(ctx: &Ctx) -> Result<(), StoreError> {
     };
     for s in lonely {
         let lang = super::send::user_lang_by_id(ctx, s.user).await;
+        let level = crate::game::quick::bot_level_near(s.rating).to_string();
+        let words = ta(lang, "quick-alone", &[("level", level.into())]);
         let sent = ctx
             .bot
-            .send_message(ChatId(s.user as i64), t(lang, "quick-alone"))
+            .send_message(ChatId(s.user as i64), words)
             .metered()
             .await;
         if let Err(e) = sent {

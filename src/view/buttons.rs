@@ -80,8 +80,8 @@ pub enum Button {
     Card(u64, GameKind),
     /// A group's tournament (by its id): join, leave, its format, start, cancel.
     Tour(u64, TourOp),
-    /// `/find`'s waiting message: stop looking for an opponent.
-    FindCancel,
+    /// Look for an opponent (`true`: the welcome's button) or stop (the waiting message's).
+    Find(bool),
     /// A quick match's board: send the opponent this reaction (`own_field::REACTIONS`).
     React(GameId, u8),
     /// A quick match's board at the end: never be paired with this opponent again.
@@ -144,7 +144,7 @@ pub enum Surface {
     Card,
     /// A group's tournament message (sign-up, then standings), by the tournament's id.
     Tournament(u64),
-    /// `/find`'s waiting message.
+    /// The welcome, `/find`'s waiting message.
     Find,
     /// A label or spacer: on any message.
     Anywhere,
@@ -437,7 +437,7 @@ impl fmt::Display for Button {
                 write!(f, "ic:{u}:{code}")
             }
             Button::Tour(id, op) => write!(f, "tn:{id}:{}", op.code()),
-            Button::FindCancel => f.write_str("fx"),
+            Button::Find(go) => f.write_str(if go { "fs" } else { "fx" }),
             Button::React(g, i) => write!(f, "re:{g}:{i}"),
             Button::BlockPlayer(g) => write!(f, "bl:{g}"),
             Button::Noop => f.write_str("-"),
@@ -478,7 +478,7 @@ impl Button {
             Button::Replay(g, _) => Surface::Replay(g),
             Button::Card(..) => Surface::Card,
             Button::Tour(id, _) => Surface::Tournament(id),
-            Button::FindCancel => Surface::Find,
+            Button::Find(_) => Surface::Find,
             Button::React(g, _) | Button::BlockPlayer(g) => Surface::OwnField(g),
             Button::Noop => Surface::Anywhere,
         }
@@ -562,7 +562,8 @@ impl Button {
                 },
             ),
             ("tn", 3) => Button::Tour(num(1)?, TourOp::from_code(parts[2])?),
-            ("fx", 1) => Button::FindCancel,
+            ("fs", 1) => Button::Find(true),
+            ("fx", 1) => Button::Find(false),
             ("re", 3) => Button::React(game()?, tiny(2)?),
             ("bl", 2) => Button::BlockPlayer(game()?),
             ("-", 1) => Button::Noop,
@@ -685,7 +686,8 @@ mod tests {
             Button::Heading(g, u32::MAX, engine::Heading::North),
             Button::Card(u64::MAX, GameKind::Riga),
             Button::Tour(u64::MAX, TourOp::Join),
-            Button::FindCancel,
+            Button::Find(true),
+            Button::Find(false),
             Button::React(g, u8::MAX),
             Button::BlockPlayer(g),
             Button::Tour(u64::MAX, TourOp::Leave),

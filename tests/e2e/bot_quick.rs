@@ -24,8 +24,11 @@ flow! {
             .wait_for_text(75_001, "looking for an opponent already", wait())
             .await
             .expect("the second /find's answer");
-        // Ben comes: they are paired, each told whom they play and the other's rating.
-        app.tg.send_command(75_002, &ben, "/find");
+        // Ben comes by the welcome's button: they are paired, each told whom they play and
+        // the other's rating.
+        let welcome = app.message_with_button(75_002, "fs").await;
+        let a = app.press(75_002, &ben, welcome.message_id, "fs").await;
+        assert!(!a.show_alert, "{a:?}");
         for (chat, other) in [(75_001, "Ben"), (75_002, "Ann")] {
             app.tg
                 .wait_for_text(chat, &format!("Found: {other} (rating 1000)"), wait())
@@ -152,10 +155,13 @@ flow! {
         app.tg.send_command(75_011, &cid, "/find");
         let waiting = app.message_with_button(75_011, "fx").await;
         tokio::time::sleep(Duration::from_secs(61)).await;
-        app.tg
+        let offer = app
+            .tg
             .wait_for_text(75_011, "Nobody has come for a minute", wait())
             .await
             .expect("the bot offered");
+        // At about the player's level: a newcomer's 1000 is nearest the easy bot's.
+        assert!(offer.text.ends_with("/play easy"), "{}", offer.text);
         tokio::time::sleep(Duration::from_secs(60)).await;
         let offers = app
             .tg

@@ -26,6 +26,14 @@ pub const WINDOWS: [(u64, Option<i64>); 3] = [(0, Some(100)), (20_000, Some(300)
 /// After this long alone (in ms), the bot is offered.
 pub const LONELY_MS: u64 = 60_000;
 
+/// The bot's level whose fixed rating is nearest `rating` (offered to one left alone).
+pub fn bot_level_near(rating: i64) -> engine::ai::Level {
+    engine::ai::Level::ALL
+        .into_iter()
+        .min_by_key(|&l| (crate::game::rating::bot_rating(l).shown() - rating).abs())
+        .unwrap_or_default()
+}
+
 /// The rating window of someone who has waited `waited_ms`: ± this much, `None` for anyone.
 pub fn window(waited_ms: u64) -> Option<i64> {
     WINDOWS

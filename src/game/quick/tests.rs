@@ -539,3 +539,11 @@ fn random_traffic_keeps_the_queue_sound() {
         );
     }
 }
+
+#[test]
+fn the_bot_offered_is_the_level_nearest_the_rating() {
+    use engine::ai::Level;
+    assert_eq!(bot_level_near(1000), Level::Easy);
+    assert_eq!(bot_level_near(1870), Level::Normal);
+    assert_eq!(bot_level_near(2500), Level::Hard);
+}

@@ -299,7 +299,7 @@ pub async fn on_start(
         return super::replay::on_start(ctx, msg, lang, id, &key).await;
     }
     let Some(id) = parse_join_payload(payload.trim()) else {
-        return reply(ctx, msg, t(lang, "welcome")).await;
+        return super::quick::welcome(ctx, msg, lang).await;
     };
     let words = match join(ctx, id, user, None).await {
         Ok(Ok(())) => t(lang, "join-done"),
