@@ -236,3 +236,79 @@ async fn killed_while_a_pair_is_opened_the_duel_opens_once() {
     );
     assert_no_4xx(&app);
 }
+
+/// Six people look for a match at once through two replicas behind one webhook, one Redis:
+/// three duels, each person in exactly one, paired by rating first (their ratings among
+/// everyone set beforehand: 1000, 1010, 1500, 1520, 2000, 2090).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_look_at_once_through_two_replicas_and_make_three_duels_by_rating() {
+    use morskoy_boy::game::record::RatingWrite;
+    let app = App::spawn_webhook().await;
+    let ratings = [2090, 1010, 1500, 2000, 1000, 1520];
+    let players: Vec<_> = ratings
+        .iter()
+        .enumerate()
+        .map(|(i, _)| app.player(75_031 + i as i64, &format!("P{i}"), "en"))
+        .collect();
+    let store = app.store().await;
+    let writes: Vec<RatingWrite> = players
+        .iter()
+        .zip(ratings)
+        .map(|(p, shown)| RatingWrite {
+            board: Leaderboard::People,
+            seat: 0,
+            user: p.id.0,
+            // mu − 3·sigma = (shown − 1000) / 40, with sigma 1.
+            value: format!(
+                "{}|1|3|{}",
+                (shown - 1000) as f64 / 40.0 + 3.0,
+                p.first_name
+            ),
+            before: 1000,
+            after: shown,
+        })
+        .collect();
+    store
+        .set_ratings(Leaderboard::People, &writes)
+        .await
+        .unwrap();
+    for p in &players {
+        app.welcomed(p).await;
+    }
+    for p in &players {
+        app.tg.send_command(p.id.0 as i64, p, "/find");
+    }
+    // Each is told once whom they play: the one of the nearest rating.
+    let rating_of = |name: &str| ratings[name[1..].parse::<usize>().unwrap()];
+    let mut pairs = Vec::new();
+    for (p, mine) in players.iter().zip(ratings) {
+        let chat = p.id.0 as i64;
+        let found = app
+            .tg
+            .wait_for_text(chat, "Found: ", wait())
+            .await
+            .unwrap_or_else(|| panic!("{} unpaired: {:?}", p.first_name, app.tg.all_texts(chat)));
+        let other = found.text["⚔\u{fe0f} Found: ".len()..]
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_owned();
+        let theirs = rating_of(&other);
+        pairs.push((mine.min(theirs), mine.max(theirs)));
+        let told = app
+            .tg
+            .all_texts(chat)
+            .iter()
+            .filter(|t| t.contains("Found: "))
+            .count();
+        assert_eq!(told, 1, "{}", p.first_name);
+    }
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs, vec![(1000, 1010), (1500, 1520), (2000, 2090)]);
+    let (queue, _) = store.quick_queue().await.unwrap();
+    assert!(
+        queue.waiting.is_empty() && queue.paired.is_empty(),
+        "{queue:?}"
+    );
+}
