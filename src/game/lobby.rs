@@ -3,7 +3,7 @@
 
 use super::id::GameId;
 use super::placement::place_bot_fleets;
-use super::record::{ai_player, Board, GameKind, GameRecord, Play, SeaBattle};
+use super::record::{ai_player, Board, ChatSettings, GameKind, GameRecord, Play, SeaBattle};
 use super::refused::Refused;
 use super::riga::RigaPlay;
 use super::{delivery::Effect, lang::Lang};
@@ -36,6 +36,34 @@ pub struct Setup {
     pub ruleset: Ruleset,
     /// Which game.
     pub kind: GameKind,
+}
+
+impl Setup {
+    /// A new game in `chat` by `creator` (speaking `lang`) from the chat's settings: their
+    /// language, column letters, board (else `default_board`) and the bot's level; no topic,
+    /// no inline message.
+    pub fn from_settings(
+        settings: &ChatSettings,
+        (chat, creator, lang): (i64, u64, Lang),
+        default_board: Board,
+        ruleset: Ruleset,
+        kind: GameKind,
+    ) -> Setup {
+        let lang = settings.lang.unwrap_or(lang);
+        Setup {
+            chat,
+            topic: None,
+            own_topic: false,
+            inline: None,
+            creator,
+            lang,
+            alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
+            board: settings.board.unwrap_or(default_board),
+            ai_level: settings.ai_level,
+            ruleset,
+            kind,
+        }
+    }
 }
 
 /// The ruleset a Riga lobby keeps: two players, the chat's turn timer.
@@ -348,11 +376,43 @@ pub fn against_bot(
     Ok(rec)
 }
 
-/// A tournament's match between `players` (user, name): a duel of the set-up's Sea Battle
-/// rules with a turn timer (three minutes when the chat has none, so an absent player loses
-/// the match rather than stall the tournament), both seated and started, so each is asked
-/// for a fleet at once, and `announced` (the words, made by the caller) said in the chat. Its
-/// end is the match's result (see [`GameRecord::tournament`]).
+/// A duel arranged by the bot (a tournament's match, a quick match) between `players`
+/// (user, name): the set-up's Sea Battle rules as a duel with a turn timer (three minutes
+/// when they have none, so an absent player loses rather than stalls), the first player its
+/// creator, both seated; `made` marks what it is and queues what is said before the start
+/// (its lobby's message, words); then it starts, so each is asked for a fleet at once.
+fn arranged_duel(
+    setup: &Setup,
+    players: [(u64, &str); 2],
+    now: u64,
+    rng: &mut StdRng,
+    made: impl FnOnce(&mut GameRecord),
+) -> Result<GameRecord, Refused> {
+    let mut ruleset = Ruleset {
+        players: engine::Players::Duel,
+        ..setup.ruleset.clone()
+    };
+    if ruleset.timer.seconds().is_none() {
+        ruleset.timer = engine::TurnTimer::ThreeMinutes;
+    }
+    let setup = Setup {
+        creator: players[0].0,
+        kind: GameKind::SeaBattle,
+        ruleset,
+        ..setup.clone()
+    };
+    let mut rec = record(&setup, now);
+    for (user, name) in players {
+        join(&mut rec, PlayerId(user), name, None, now)?;
+    }
+    made(&mut rec);
+    start(&mut rec, None, now, rng)?;
+    Ok(rec)
+}
+
+/// A tournament's match between `players` (user, name): an [`arranged_duel`] on the group's
+/// board, its lobby's message first, then `announced` (the words, made by the caller) said
+/// in the chat. Its end is the match's result (see [`GameRecord::tournament`]).
 ///
 /// # Errors
 /// What [`start`] refuses (nothing, for two people on a fresh lobby).
@@ -363,26 +423,10 @@ pub fn tournament_match(
     now: u64,
     rng: &mut StdRng,
 ) -> Result<GameRecord, Refused> {
-    let mut ruleset = Ruleset {
-        players: engine::Players::Duel,
-        ..setup.ruleset.clone()
-    };
-    if ruleset.timer.seconds().is_none() {
-        ruleset.timer = engine::TurnTimer::ThreeMinutes;
-    }
-    let setup = Setup {
-        creator: players[0].0,
-        kind: GameKind::SeaBattle,
-        ruleset,
-        ..setup.clone()
-    };
-    let mut rec = record(&setup, now);
-    rec.tournament = Some(tournament);
-    for (user, name) in players {
-        join(&mut rec, PlayerId(user), name, None, now)?;
-    }
-    show(&mut rec);
-    start(&mut rec, None, now, rng)?;
+    let mut rec = arranged_duel(setup, players, now, rng, |rec| {
+        rec.tournament = Some(tournament);
+        show(rec);
+    })?;
     rec.push_effect(Effect::Notice {
         chat: setup.chat,
         text: announced,
@@ -390,10 +434,9 @@ pub fn tournament_match(
     Ok(rec)
 }
 
-/// A quick match between two strangers (user, name), each `told` their words first (who
-/// they play): a duel of the set-up's rules with a turn timer (three minutes when it has
-/// none), as words (each private board is edited on every move), both seated and started,
-/// so each is asked for a fleet at once. See [`GameRecord::quick`].
+/// A quick match between two strangers (user, name): an [`arranged_duel`] with no shared
+/// message, as words (each private board is edited on every move), each `told` their words
+/// first (who they play). See [`GameRecord::quick`].
 ///
 /// # Errors
 /// What [`start`] refuses (nothing, for two people on a fresh lobby).
@@ -404,33 +447,19 @@ pub fn quick_match(
     now: u64,
     rng: &mut StdRng,
 ) -> Result<GameRecord, Refused> {
-    let mut ruleset = Ruleset {
-        players: engine::Players::Duel,
-        ..setup.ruleset.clone()
-    };
-    if ruleset.timer.seconds().is_none() {
-        ruleset.timer = engine::TurnTimer::ThreeMinutes;
-    }
     let setup = Setup {
-        creator: players[0].0,
-        kind: GameKind::SeaBattle,
         board: Board::Text,
-        ruleset,
         ..setup.clone()
     };
-    let mut rec = record(&setup, now);
-    rec.quick = true;
-    for (user, name) in players {
-        join(&mut rec, PlayerId(user), name, None, now)?;
-    }
-    for ((user, _), text) in players.into_iter().zip(told) {
-        rec.push_effect(Effect::Notice {
-            chat: user as i64,
-            text,
-        });
-    }
-    start(&mut rec, None, now, rng)?;
-    Ok(rec)
+    arranged_duel(&setup, players, now, rng, |rec| {
+        rec.quick = true;
+        for ((user, _), text) in players.into_iter().zip(told) {
+            rec.push_effect(Effect::Notice {
+                chat: user as i64,
+                text,
+            });
+        }
+    })
 }
 
 #[cfg(test)]

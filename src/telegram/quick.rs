@@ -9,7 +9,7 @@ use super::context::{crash_point, now, store_error_key, Ctx, HandlerResult};
 use super::metered::Metered;
 use super::send::{answer, answer_store_error, markup, reply};
 use crate::game::lang::Lang;
-use crate::game::lobby::{self, Setup};
+use crate::game::lobby;
 use crate::game::quick::{Pair, QuickRefused, Seeker};
 use crate::game::record::GameKind;
 use crate::store::{GameId, Leaderboard, StoreError};
@@ -58,22 +58,6 @@ pub async fn on_find(ctx: &Ctx, msg: &Message, user: &User, lang: Lang) -> Handl
 pub async fn on_find_button(ctx: &Ctx, q: &CallbackQuery, lang: Lang) -> HandlerResult {
     answer(ctx, q, String::new(), false).await?;
     seek(ctx, &q.from, lang).await
-}
-
-/// The welcome in a private chat, with its "Find an opponent" button.
-pub async fn welcome(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
-    let kb = Keyboard::new([[Key::callback(
-        t(lang, "btn-quick-find"),
-        Button::Find(true).to_string(),
-    )]]);
-    super::context::pace(ctx, msg.chat.id).await?;
-    ctx.bot
-        .send_message(msg.chat.id, t(lang, "welcome"))
-        .parse_mode(ParseMode::Html)
-        .reply_markup(markup(kb))
-        .metered()
-        .await?;
-    Ok(())
 }
 
 /// `user` into the queue (words in their private chat): paired at once when someone fits.
@@ -269,19 +253,9 @@ async fn create(ctx: &Ctx, id: GameId, pair: &Pair) -> Result<(), StoreError> {
     let settings = ctx.store.chat_settings(a.user as i64).await?;
     let lang = super::send::user_lang_by_id(ctx, a.user).await;
     let ruleset = rules_of(ctx, a.user).await?;
-    let setup = Setup {
-        chat: a.user as i64,
-        topic: None,
-        own_topic: false,
-        inline: None,
-        creator: a.user,
-        lang,
-        alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
-        board: settings.board.unwrap_or(ctx.config.board),
-        ai_level: settings.ai_level,
-        ruleset,
-        kind: GameKind::SeaBattle,
-    };
+    let place = (a.user as i64, a.user, lang);
+    let (board, kind) = (ctx.config.board, GameKind::SeaBattle);
+    let setup = lobby::Setup::from_settings(&settings, place, board, ruleset, kind);
     let mut told = Vec::new();
     for (me, other) in [(a, b), (b, a)] {
         let lang = super::send::user_lang_by_id(ctx, me.user).await;

@@ -306,18 +306,12 @@ pub async fn open_next_match(ctx: &Ctx, chat: i64) -> Result<(), StoreError> {
         true => match_topic(ctx, chat, lang, round, (&a.name, &b.name)).await,
         false => None,
     };
+    let (rules, kind) = (settings.ruleset.clone(), GameKind::SeaBattle);
+    let place = (chat, a.user, lang);
     let setup = Setup {
-        chat,
         topic: own.or(tour.topic),
         own_topic: own.is_some(),
-        inline: None,
-        creator: a.user,
-        lang,
-        alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
-        board: settings.board.unwrap_or(ctx.config.board),
-        ai_level: settings.ai_level,
-        ruleset: settings.ruleset.clone(),
-        kind: GameKind::SeaBattle,
+        ..Setup::from_settings(&settings, place, ctx.config.board, rules, kind)
     };
     let words = ta(
         lang,

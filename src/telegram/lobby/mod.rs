@@ -5,8 +5,8 @@
 use super::context::{crash_point, display_name, now, store_error_key, Ctx, HandlerResult};
 use super::metered::refusal;
 use super::metered::Metered;
-use super::send::answer_with_start_link;
 use super::send::{active_game, answer, answer_store_error, pressed, reply, topic_of};
+use super::send::{answer_with_start_link, markup};
 use super::sender;
 use crate::game::lang::Lang;
 use crate::game::lobby::{self, Setup};
@@ -19,10 +19,12 @@ use crate::store::StoreError;
 use crate::view::bot::{level_words, name, parse_level};
 use crate::view::buttons::{join_payload, parse_join_payload, Button};
 use crate::view::i18n::{t, ta};
+use crate::view::keyboard::{Key, Keyboard};
 use crate::view::render::escape;
 use engine::ai::Level;
 use engine::{PlayerId, Ruleset};
 use teloxide::prelude::*;
+use teloxide::types::ParseMode;
 use teloxide::types::{CallbackQuery, ChatId, User};
 
 mod play;
@@ -41,7 +43,8 @@ pub async fn note_started(ctx: &Ctx, user: &User) {
     }
 }
 
-/// A new game's set-up from the chat's settings.
+/// A new game's set-up from the chat's settings (the bot's default board where the chat
+/// chose none).
 #[allow(clippy::too_many_arguments)]
 fn setup(
     ctx: &Ctx,
@@ -53,19 +56,10 @@ fn setup(
     ruleset: Ruleset,
     kind: GameKind,
 ) -> Setup {
-    let lang = settings.lang.unwrap_or(lang);
+    let (board, place) = (ctx.config.board, (chat, creator, lang));
     Setup {
-        chat,
-        topic: None,
-        own_topic: false,
-        inline: None,
-        creator,
-        lang,
-        alphabet: settings.alphabet.unwrap_or_else(|| lang.alphabet()),
-        board: settings.board.unwrap_or(ctx.config.board),
         ai_level,
-        ruleset,
-        kind,
+        ..Setup::from_settings(settings, place, board, ruleset, kind)
     }
 }
 
@@ -284,6 +278,22 @@ async fn join(
     Ok(done.map(|_| ()))
 }
 
+/// The welcome in a private chat, with its "Find an opponent" button.
+async fn welcome(ctx: &Ctx, msg: &Message, lang: Lang) -> HandlerResult {
+    let kb = Keyboard::new([[Key::callback(
+        t(lang, "btn-quick-find"),
+        Button::Find(true).to_string(),
+    )]]);
+    super::context::pace(ctx, msg.chat.id).await?;
+    ctx.bot
+        .send_message(msg.chat.id, t(lang, "welcome"))
+        .parse_mode(ParseMode::Html)
+        .reply_markup(markup(kb))
+        .metered()
+        .await?;
+    Ok(())
+}
+
 /// `/start` in the private chat, with or without a deep-link payload.
 pub async fn on_start(
     ctx: &Ctx,
@@ -299,7 +309,7 @@ pub async fn on_start(
         return super::replay::on_start(ctx, msg, lang, id, &key).await;
     }
     let Some(id) = parse_join_payload(payload.trim()) else {
-        return super::quick::welcome(ctx, msg, lang).await;
+        return welcome(ctx, msg, lang).await;
     };
     let words = match join(ctx, id, user, None).await {
         Ok(Ok(())) => t(lang, "join-done"),
