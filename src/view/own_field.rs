@@ -90,7 +90,16 @@ pub fn quick_board_text(rec: &GameRecord, lang: Lang, seat: SeatId) -> String {
         field_text(view.field(seat), rec.alphabet)
     );
     let room = 4096usize.saturating_sub(own.chars().count());
-    format!("{}{own}", crate::view::group::battle_text_within(rec, room))
+    let battle = crate::view::group::battle_text_within(&in_lang(rec, lang), room);
+    format!("{battle}{own}")
+}
+
+/// The record as its views draw it for a viewer speaking `lang` (a quick match's two players
+/// may speak two languages; a group's message speaks the group's).
+fn in_lang(rec: &GameRecord, lang: Lang) -> GameRecord {
+    let mut seen = rec.clone();
+    seen.lang = lang;
+    seen
 }
 
 /// The reactions a quick match's players may send each other: no free text is passed
@@ -108,7 +117,7 @@ pub fn quick_board_keyboard(
 ) -> Option<Keyboard> {
     let battle = *rec.game.phase() == Phase::Battle;
     if battle && rec.game.turn() == seat {
-        return crate::view::group::battle_keyboard(rec, id);
+        return crate::view::group::battle_keyboard(&in_lang(rec, lang), id);
     }
     let reactions: Vec<Key> = REACTIONS
         .iter()
@@ -153,5 +162,43 @@ fn status(rec: &GameRecord, lang: Lang) -> String {
     match rec.game.phase() {
         Phase::Battle => format!("{}\n{}", t(lang, key), t(lang, "own-field-when")),
         _ => t(lang, key),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Action, Game, PlayerId, Ruleset};
+    use rand::SeedableRng;
+
+    #[test]
+    fn a_quick_matchs_board_speaks_its_viewers_language_and_fits_a_message() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let mut game = Game::new(Ruleset::default());
+        for p in [7, 8] {
+            game.apply(Action::Join(PlayerId(p)), 0, &mut rng).unwrap();
+        }
+        game.apply(Action::Start, 0, &mut rng).unwrap();
+        for seat in [SeatId(0), SeatId(1)] {
+            let fleet = engine::random_fleet(game.ruleset(), &mut rng).unwrap();
+            game.apply(Action::Ready(seat, fleet), 0, &mut rng).unwrap();
+        }
+        let mut rec = GameRecord::new(game, 7, 0);
+        rec.quick = true;
+        rec.lang = Lang::En;
+        rec.names = vec!["Ann".into(), "Борис".into()];
+        for (lang, title) in [
+            (Lang::Ru, "Морской бой"),
+            (Lang::Bg, "Морска битка"),
+            (Lang::En, "Sea Battle"),
+        ] {
+            for seat in [SeatId(0), SeatId(1)] {
+                let text = quick_board_text(&rec, lang, seat);
+                assert!(text.contains(title), "{lang}: {text}");
+                assert!(text.contains(&t(lang, "own-field-title")), "{lang}: {text}");
+                assert!(text.chars().count() <= 4096);
+            }
+        }
+        assert!(!quick_board_text(&rec, Lang::Ru, SeatId(1)).contains("Sea Battle"));
     }
 }
