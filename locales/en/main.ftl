@@ -38,6 +38,7 @@ help =
     /play starts a game against me (easy, normal, hard, or learning — hard that learns how this chat places its ships): here at once, or in a group with me seated.
     To play a friend without a group, type my name with @ in your chat with them and send the card: the whole game is played in that message.
     /stats shows your games, accuracy and ratings; /top the best players of the chat.
+    /find in a private chat with me finds a stranger to play, the nearest rating first; the duel is played there, each on their own board.
     /tournament in a group runs a tournament: players join, the opener picks round robin, Swiss or knockout and starts; the matches are played here one by one, and one message keeps the standings.
     <b>The arsenal</b> (more: /rules arsenal): besides the fleet, 📡 a radar tells how many ship cells a 3×3 square hides, ✈ an air strike shoots a whole 3×3 square, 🚀 a torpedo runs from an edge cell along its row or column to the first ship. Each is once a game and takes the whole turn. It is off until you turn it on: /settings (or the lobby's ⚙ Settings) → Arsenal.
     In the battle tap the weapon under the battle message, then a cell; or reply to the message with it, e.g. <code>radar e5</code>, <code>air strike b2</code>, <code>torpedo a5 →</code> (from a corner an arrow says the way).

@@ -521,7 +521,7 @@ flow! {
 
 flow! {
     /// The private `/help` tells the arsenal (docs/rules.md §3.8) in each language: its three
-    /// weapons, where it is turned on, and how a weapon is tapped or typed; and `/tournament`.
+    /// weapons, where it is turned on, and how a weapon is tapped or typed; `/tournament`, `/find`.
     fn the_private_help_tells_the_arsenal_and_how_to_turn_it_on_in_three_languages() {
         let app = App::spawn().await;
         for (id, name, code, words) in [
@@ -537,6 +537,7 @@ flow! {
                     "/settings",
                     "радар д5",
                     "/tournament",
+                    "/find",
                 ],
             ),
             (
@@ -551,6 +552,7 @@ flow! {
                     "/settings",
                     "радар д5",
                     "/tournament",
+                    "/find",
                 ],
             ),
             (
@@ -565,6 +567,7 @@ flow! {
                     "/settings",
                     "radar e5",
                     "/tournament",
+                    "/find",
                 ],
             ),
         ] {
