@@ -77,14 +77,7 @@ async fn seek(ctx: &Ctx, user: &User, lang: Lang) -> HandlerResult {
         let rules = rules_of(ctx, uid).await?;
         let rating = rating_of(ctx, uid).await?;
         let blocked = ctx.store.user_settings(uid).await?.blocked;
-        let busy = match ctx.store.user_game(uid).await? {
-            Some(id) => ctx
-                .store
-                .load_game(id)
-                .await
-                .is_ok_and(|(rec, _)| !rec.game.is_finished()),
-            None => false,
-        };
+        let busy = super::lobby::busy_elsewhere(ctx, uid, None).await?;
         Ok::<_, StoreError>((rules, rating, blocked, busy))
     };
     let (rules, rating, blocked, busy) = match looked.await {
@@ -109,7 +102,7 @@ async fn seek(ctx: &Ctx, user: &User, lang: Lang) -> HandlerResult {
     let done = ctx.store.update_quick(|q| q.seek(seeker.clone(), at)).await;
     match done {
         Ok(Ok((Some(_), _))) => {
-            if let Err(e) = open_pair(ctx, uid).await {
+            if let Err(e) = open_pair(ctx, uid, None).await {
                 log::warn!("the quick match of {uid}: {e}");
             }
             Ok(())
@@ -213,15 +206,20 @@ async fn pass(ctx: &Ctx) -> Result<(), StoreError> {
         }
     }
     for pair in &queue.paired {
-        open_pair(ctx, pair.a.user).await?;
+        open_pair(ctx, pair.a.user, pair.game).await?;
     }
     Ok(())
 }
 
-/// Opens the duel of `user`'s pair: a game id kept in the pair first, the game created
-/// under it (once), the players' pointers set, then the pair taken from the queue.
-async fn open_pair(ctx: &Ctx, user: u64) -> Result<(), StoreError> {
-    let reserved = ctx.store.reserve_game_id().await?.0;
+/// Opens the duel of `user`'s pair (`known`: its game's id, when the caller saw one): a
+/// game id kept in the pair first, the game created under it (once), the players' pointers
+/// set, then the pair taken from the queue.
+async fn open_pair(ctx: &Ctx, user: u64, known: Option<u64>) -> Result<(), StoreError> {
+    // A pair that has its game's id already (the beat looks at it again) needs no new one.
+    let reserved = match known {
+        Some(game) => game,
+        None => ctx.store.reserve_game_id().await?.0,
+    };
     let kept = ctx
         .store
         .update_quick(|q| {

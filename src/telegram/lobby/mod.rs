@@ -240,7 +240,11 @@ pub fn game_asked(arg: &str) -> (GameKind, String) {
 }
 
 /// Whether `user` plays another game that is not over.
-async fn busy_elsewhere(ctx: &Ctx, user: u64, id: Option<GameId>) -> Result<bool, StoreError> {
+pub(crate) async fn busy_elsewhere(
+    ctx: &Ctx,
+    user: u64,
+    id: Option<GameId>,
+) -> Result<bool, StoreError> {
     let Some(other) = ctx.store.user_game(user).await? else {
         return Ok(false);
     };
